@@ -1,0 +1,173 @@
+# bootmenu: one non-recursive Makefile. Every output goes under build/.
+#   make          host + target programs, kernel, initramfs, bootmenu.efi, demo.img
+#   make run      boot build/bootmenu.efi with the demo disk in QEMU (UEFI=1: through OVMF)
+#   make test     unit tests (ASan+UBSan), fuzz smoke runs, QEMU end-to-end tests
+#   make bench    benchmarks into build/bench/
+#   make fuzz     every libFuzzer target for FUZZ_SECONDS
+# V=1 shows full commands.
+
+B := build
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+WERROR ?= -Werror
+CSTD := -std=gnu11
+WARN := -Wall -Wextra $(WERROR) -Wno-unused-parameter
+CPPFLAGS_COMMON := -Ibootmenu -D_GNU_SOURCE -DBOOTMENU_VERSION=\"$(shell cat VERSION)\"
+
+# --- sources, found by wildcard
+PROG_SRCS := bootmenu/main.c bootmenu/kexload.c bootmenu/init/init.c
+LIB_SRCS := $(filter-out $(PROG_SRCS),$(wildcard bootmenu/*.c bootmenu/*/*.c))
+LIB_ASM := $(wildcard bootmenu/*/*.S)
+TEST_SRCS := $(wildcard tests/unit/test_*.c)
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+HDRS := $(wildcard bootmenu/*.h bootmenu/*/*.h tests/unit/*.h)
+
+# --- dependencies from Debian's packages (installs them as root)
+DEPS := $(B)/.deps-ok
+$(DEPS): scripts/deps.sh
+	$(Q)mkdir -p $(B) && bash scripts/deps.sh && touch $@
+
+# --- host build (glibc): tests, --list, --dry-run on a workstation
+HOST_CC ?= gcc
+HOST_CFLAGS ?= -O2 -g
+HOST_LIBS := -lblkid -lncursesw -ltinfo -lpthread -lcrypt
+host_obj = $(patsubst %,$(B)/$(1)/obj/%.o,$(2))
+
+define host_variant
+# $(1) variant dir, $(2) compiler, $(3) flags
+$(B)/$(1)/obj/%.c.o: %.c $(HDRS) | $(DEPS)
+	@mkdir -p $$(@D)
+	@echo "  CC [$(1)] $$<"
+	$(Q)$(2) $(CSTD) $(WARN) $(CPPFLAGS_COMMON) $(3) -c $$< -o $$@
+$(B)/$(1)/obj/%.S.o: %.S | $(DEPS)
+	@mkdir -p $$(@D)
+	@echo "  AS [$(1)] $$<"
+	$(Q)$(2) $(CPPFLAGS_COMMON) -c $$< -o $$@
+$(B)/$(1)/libbootmenu.a: $(call host_obj,$(1),$(LIB_SRCS) $(LIB_ASM))
+	$(Q)rm -f $$@ && ar rcs $$@ $$^
+endef
+
+$(eval $(call host_variant,host,$(HOST_CC),$(HOST_CFLAGS)))
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+$(eval $(call host_variant,asan,$(HOST_CC),-O1 -g $(SAN)))
+
+$(B)/host/bootmenu: $(B)/host/obj/bootmenu/main.c.o $(B)/host/libbootmenu.a
+	$(Q)$(HOST_CC) -o $@ $^ $(HOST_LIBS)
+$(B)/host/kexload: $(B)/host/obj/bootmenu/kexload.c.o $(B)/host/libbootmenu.a
+	$(Q)$(HOST_CC) -o $@ $^ $(HOST_LIBS)
+$(B)/host/init: $(B)/host/obj/bootmenu/init/init.c.o $(B)/host/libbootmenu.a
+	$(Q)$(HOST_CC) -o $@ $^ $(HOST_LIBS)
+
+HOST_PROGS := $(B)/host/bootmenu $(B)/host/kexload $(B)/host/init
+host: $(HOST_PROGS)
+
+# unit tests run under AddressSanitizer + UndefinedBehaviorSanitizer
+UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/asan/tests/%,$(TEST_SRCS))
+$(B)/asan/tests/%: tests/unit/%.c $(B)/asan/libbootmenu.a $(HDRS)
+	@mkdir -p $(@D)
+	@echo "  CC [test] $<"
+	$(Q)$(HOST_CC) $(CSTD) $(WARN) $(CPPFLAGS_COMMON) -Itests/unit -O1 -g $(SAN) \
+		-o $@ $< $(B)/asan/libbootmenu.a $(HOST_LIBS)
+
+# --- musl sysroot: ncurses, libblkid, busybox from Debian's source packages
+SYSROOT := $(B)/sysroot
+SYSROOT_STAMP := $(SYSROOT)/.done
+$(SYSROOT_STAMP): scripts/sysroot.sh initramfs/busybox.config | $(DEPS)
+	$(Q)bash scripts/sysroot.sh $(SYSROOT)
+
+# --- target build (static musl): what goes into the initramfs
+TARGET_CC := musl-gcc
+TARGET_CFLAGS := -Os -g0 -static -isystem $(SYSROOT)/uapi -I$(SYSROOT)/include -ffunction-sections -fdata-sections
+TARGET_LDFLAGS := -static -L$(SYSROOT)/lib -Wl,--gc-sections -s
+TARGET_LIBS := -lblkid -lncursesw -lpthread
+$(B)/target/obj/%.c.o: %.c $(HDRS) $(SYSROOT_STAMP)
+	@mkdir -p $(@D)
+	@echo "  CC [target] $<"
+	$(Q)$(TARGET_CC) $(CSTD) $(WARN) $(CPPFLAGS_COMMON) -DBOOTMENU_TARGET $(TARGET_CFLAGS) -c $< -o $@
+$(B)/target/obj/%.S.o: %.S $(SYSROOT_STAMP)
+	@mkdir -p $(@D)
+	$(Q)$(TARGET_CC) $(CPPFLAGS_COMMON) -c $< -o $@
+$(B)/target/libbootmenu.a: $(call host_obj,target,$(LIB_SRCS) $(LIB_ASM))
+	$(Q)rm -f $@ && ar rcs $@ $^
+$(B)/target/%: $(B)/target/obj/bootmenu/%.c.o $(B)/target/libbootmenu.a
+	$(Q)$(TARGET_CC) $(TARGET_LDFLAGS) -o $@ $^ $(TARGET_LIBS)
+$(B)/target/init: $(B)/target/obj/bootmenu/init/init.c.o $(B)/target/libbootmenu.a
+	$(Q)$(TARGET_CC) $(TARGET_LDFLAGS) -o $@ $^ $(TARGET_LIBS)
+# the demo's and tests' target userspace (prints its cmdline, then a shell or power-off)
+$(B)/target/testinit: tests/target/testinit.c $(SYSROOT_STAMP)
+	@mkdir -p $(@D)
+	$(Q)$(TARGET_CC) $(CSTD) $(WARN) $(TARGET_CFLAGS) $(TARGET_LDFLAGS) -o $@ $<
+
+TARGET_PROGS := $(B)/target/bootmenu $(B)/target/kexload $(B)/target/init
+target: $(TARGET_PROGS)
+
+# --- kernel from Debian's linux-source-6.1, tinyconfig + kernel/bootmenu.config
+KERNEL := $(B)/kernel/bzImage
+$(KERNEL): kernel/bootmenu.config kernel/build.sh | $(DEPS)
+	$(Q)bash kernel/build.sh plain $@
+
+# --- initramfs (the list is gen_init_cpio's format; see initramfs/files.list)
+INITRAMFS := $(B)/initramfs.cpio.gz
+$(INITRAMFS) $(B)/initramfs.list: initramfs/files.list initramfs/mklist.sh configs/bootmenu.conf $(TARGET_PROGS) $(SYSROOT_STAMP) $(KERNEL)
+	$(Q)bash initramfs/mklist.sh $(B)
+
+# --- the boot image: the kernel with the initramfs built in, EFI stub
+EFI := $(B)/bootmenu.efi
+$(EFI): $(KERNEL) $(INITRAMFS)
+	$(Q)bash kernel/build.sh efi $@ $(abspath $(B)/initramfs.list)
+	$(Q)bash scripts/sizes.sh $(B)
+
+# --- demo disk and the test targets
+TESTINIT_CPIO := $(B)/target-initrd.cpio.gz
+$(TESTINIT_CPIO): $(B)/target/testinit images/target-initrd.sh
+	$(Q)bash images/target-initrd.sh $(B)
+DEMO := $(B)/demo.img
+$(DEMO): images/demo.sh $(KERNEL) $(TESTINIT_CPIO) $(wildcard images/demo/*)
+	$(Q)bash images/demo.sh $(B)
+ESP := $(B)/esp.img
+$(ESP): images/esp.sh $(EFI)
+	$(Q)bash images/esp.sh $(B)
+
+all: host target $(EFI) $(DEMO)
+	@bash scripts/sizes.sh $(B) --quiet
+
+run: $(EFI) $(DEMO) $(if $(UEFI),$(ESP))
+	$(Q)bash images/run.sh $(B)
+
+# --- tests
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
+FUZZ_LIB_SRCS := $(filter-out bootmenu/ui/% bootmenu/scan/probe%.c bootmenu/scan/hotplug%.c,$(LIB_SRCS))
+FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+$(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(HDRS) | $(DEPS)
+	@mkdir -p $(@D)
+	@echo "  FUZZ $<"
+	$(Q)clang $(CSTD) $(CPPFLAGS_COMMON) -Wno-unused-parameter $(FUZZ_FLAGS) -o $@ $< $(FUZZ_LIB_SRCS) -lpthread -lcrypt
+
+FUZZ_SECONDS ?= 60
+fuzz: $(FUZZ_BINS)
+	$(Q)bash tests/fuzz/run.sh $(B) $(FUZZ_SECONDS)
+
+test: host $(UNIT_BINS) $(FUZZ_BINS) $(EFI) $(DEMO) $(ESP) $(B)/target/kexload
+	$(Q)bash tests/run.sh $(B)
+
+unit: $(UNIT_BINS) host
+	$(Q)bash tests/run.sh $(B) unit
+
+bench: all $(ESP)
+	$(Q)bash tests/bench/run.sh $(B)
+
+clean:
+	rm -rf $(B)/host $(B)/asan $(B)/target $(B)/fuzz
+
+distclean:
+	rm -rf $(B)
+
+.PHONY: all host target run test unit bench fuzz clean distclean

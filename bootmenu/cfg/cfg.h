@@ -1,0 +1,49 @@
+/* cfg.h - the config parsers and the table that lists them.
+ *
+ * A parser is pure: it reads files only through the fs door (scan/fs.h),
+ * appends entries and warnings to ctx->out, and never fails the scan: a
+ * config it cannot read becomes a warning. Each looks for its own files.
+ */
+#ifndef BM_CFG_H
+#define BM_CFG_H
+
+#include "entry.h"
+
+struct arena;
+struct fs_root;
+
+/* Nesting limits shared by the formats. */
+#define CFG_INCLUDE_DEPTH 8   /* source/configfile/INCLUDE */
+#define CFG_SUBMENU_DEPTH 16
+#define CFG_STEPS_MAX 1000000 /* interpreter steps per config file */
+
+struct cfg_ctx {
+	struct arena *a;
+	const struct fs_root *fs;       /* the filesystem being read */
+	const struct fs_root *const *all; /* every known filesystem (grub search) */
+	size_t n_all;
+	struct entry_list *out;
+};
+
+struct cfg_parser {
+	const char *name;
+	enum entry_format format;
+	/* Returns 0, or -errno for a fault that is not the config's (ENOMEM);
+	 * a bad or missing config is not an error. */
+	int (*parse)(struct cfg_ctx *ctx);
+};
+
+extern const struct cfg_parser cfg_parsers[];
+extern const size_t cfg_n_parsers;
+
+/* Run every parser over @ctx->fs in table order (bare kernels last). */
+void cfg_scan_fs(struct cfg_ctx *ctx);
+
+int grub_parse_fs(struct cfg_ctx *ctx);
+int syslinux_parse_fs(struct cfg_ctx *ctx);
+int bls_parse_fs(struct cfg_ctx *ctx);
+int uki_parse_fs(struct cfg_ctx *ctx);
+int lilo_parse_fs(struct cfg_ctx *ctx);
+int bare_parse_fs(struct cfg_ctx *ctx);
+
+#endif

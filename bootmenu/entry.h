@@ -1,0 +1,107 @@
+/* entry.h - the boot entry model shared by every config format.
+ *
+ * A parser turns one filesystem's configs into a struct entry_list; the
+ * scan collects lists of every filesystem; entry_finish() resolves files
+ * on other filesystems, removes duplicates and picks the default. All
+ * memory belongs to the arena of the scan.
+ */
+#ifndef BM_ENTRY_H
+#define BM_ENTRY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct arena;
+struct fs_root;
+
+enum entry_format { FMT_GRUB, FMT_SYSLINUX, FMT_BLS, FMT_UKI, FMT_LILO, FMT_BARE };
+
+/* "grub", "syslinux", "bls", "uki", "lilo", "bare" */
+const char *entry_format_name(enum entry_format f);
+
+/* A file an entry needs. @dev names the filesystem when it is not the one
+ * the config came from: "UUID=...", "LABEL=...", "PARTUUID=...",
+ * "PARTLABEL=...", or a device path "/dev/sda1"; NULL means the config's
+ * own filesystem. @fs is filled by entry_finish() (NULL: not found yet). */
+struct entry_file {
+	const char *dev;
+	const char *path; /* absolute within its filesystem */
+	const struct fs_root *fs;
+};
+
+struct entry {
+	struct entry *next;
+	const char *id;        /* stable: format-specific id, unique per fs */
+	const char *title;
+	const char *group;     /* submenu path "Advanced options>...", or NULL */
+	enum entry_format format;
+	const struct fs_root *fs; /* the filesystem the config is on */
+	struct entry_file kernel; /* for a UKI: the .efi file itself */
+	struct entry_file *initrds;
+	size_t n_initrds;
+	const char *cmdline;   /* "" when none */
+	const char *devicetree;
+	const char *arch;      /* BLS architecture, or NULL */
+	const char *version;   /* kernel version, when known */
+	const char *source;    /* config file, absolute within @fs */
+	int line;              /* 1-based line of the entry in @source */
+	bool is_default;       /* the config names this entry as its default */
+	const char *disabled;  /* why it cannot be booted, or NULL */
+	/* BLS ordering and boot counting */
+	const char *sort_key, *machine_id;
+	int tries_left, tries_done; /* -1 when the name has no counter */
+	/* lilo.conf's access rules, for the menu's password check */
+	bool password, restricted, mandatory;
+};
+
+struct warning {
+	struct warning *next;
+	const char *file; /* absolute within the filesystem */
+	int line;         /* 0 when not tied to a line */
+	const char *msg;
+	const struct fs_root *fs;
+};
+
+/* What parsing one filesystem (or all of them) produced. */
+struct entry_list {
+	struct arena *a;
+	struct entry *head, **tail;
+	size_t count;
+	struct warning *warnings, **wtail;
+	size_t n_warnings;
+	int timeout_ds;  /* the config's timeout in tenths of a second, -1 unset */
+};
+
+/* Start an empty list whose memory comes from @a. */
+void entry_list_init(struct entry_list *l, struct arena *a);
+/* A zeroed entry (tries_* = -1, cmdline "") owned by l->a, not yet added. */
+struct entry *entry_new(struct entry_list *l, enum entry_format f,
+			const struct fs_root *fs);
+/* Append @e; returns -E2BIG past ENTRY_MAX entries (e is dropped). */
+int entry_add(struct entry_list *l, struct entry *e);
+/* Add an initrd to @e (copied into the arena). */
+void entry_add_initrd(struct entry_list *l, struct entry *e, const char *dev,
+		      const char *path);
+/* Record a warning with its file and line (printf-style message). */
+void entry_warn(struct entry_list *l, const struct fs_root *fs,
+		const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* Move every entry and warning of @from to the end of @to. */
+void entry_list_splice(struct entry_list *to, struct entry_list *from);
+
+/* Most entries one scan keeps; more are dropped with a warning. */
+#define ENTRY_MAX 20000
+
+/* Resolve every entry_file.dev against @fss (by UUID, LABEL, PARTUUID,
+ * PARTLABEL, device path), drop entries of format FMT_BARE whose kernel an
+ * entry of another format on the same filesystem already boots, and keep
+ * the first is_default (later ones are cleared). */
+void entry_finish(struct entry_list *l, const struct fs_root *const *fss,
+		  size_t n_fss);
+
+/* Find a filesystem by a "UUID=..."-style spec; NULL when none matches. */
+const struct fs_root *entry_find_fs(const char *spec,
+				    const struct fs_root *const *fss,
+				    size_t n_fss);
+
+#endif

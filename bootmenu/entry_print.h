@@ -1,0 +1,16 @@
+/* entry_print.h - the --list output, as text and as JSON. */
+#ifndef BM_ENTRY_PRINT_H
+#define BM_ENTRY_PRINT_H
+
+#include <stdio.h>
+
+struct entry_list;
+
+/* One line per entry: "N* title [format] device:kernel initrds -- cmdline",
+ * '*' marking the default, then the warnings. */
+void entry_print_text(FILE *f, const struct entry_list *l);
+/* One JSON array of entry objects (see README: id, title, format, kernel,
+ * initrds, cmdline, device, source, default, disabled, ...). */
+void entry_print_json(FILE *f, const struct entry_list *l);
+
+#endif

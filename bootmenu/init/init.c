@@ -1,0 +1,2 @@
+/* init.c - placeholder; replaced below. */
+int main(void) { return 0; }

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# scripts/deps.sh [extra packages...] - make sure Debian's packages the build
+# and the tests need are installed. As root it installs what is missing
+# (apt-get update first); otherwise it prints the command and fails.
+set -eu
+pkgs=(
+	# compilers and the static libc for the initramfs programs
+	gcc make clang musl-tools musl-dev linux-libc-dev pkg-config dpkg-dev
+	# the kernel: source and what building it takes
+	linux-source-6.1 bc flex bison libelf-dev libssl-dev xz-utils zstd cpio
+	# host builds of libblkid and ncurses (tests, --list), crypt(3) for passwords
+	libblkid-dev libncurses-dev ncurses-bin ncurses-base ncurses-term libcrypt-dev
+	# disk images without mounting, and the filesystems the tests probe
+	fdisk e2fsprogs dosfstools mtools xorriso xfsprogs btrfs-progs squashfs-tools
+	cryptsetup-bin
+	# guests: QEMU under TCG, OVMF for UEFI
+	qemu-system-x86 qemu-utils ovmf
+	# test drivers
+	python3 tmux
+)
+pkgs+=("$@")
+missing=()
+for p in "${pkgs[@]}"; do
+	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	[ "$st" = "install ok installed" ] || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "bootmenu: Debian packages needed: ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "bootmenu: run as root:  apt-get update && apt-get install -y ${missing[*]}" >&2
+	exit 1
+fi
+echo "bootmenu: installing: apt-get install -y ${missing[*]}"
+apt-get update -q
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# tests/run.sh BUILD [unit|fuzz|e2e]... - run the test suites and count.
+# Every test prints "PASS name" or "FAIL name"; the last line of the run
+# is "N passed, N failed". Logs go to BUILD/test-logs/.
+set -u
+B=$1; shift
+suites=${*:-unit fuzz e2e}
+logs=$B/test-logs
+rm -rf "$logs"; mkdir -p "$logs"
+out=$logs/all.txt
+: > "$out"
+
+
+for s in $suites; do
+	case $s in
+	unit)
+		for t in "$B"/asan/tests/test_*; do
+			[ -x "$t" ] || continue
+			n=$(basename "$t")
+			echo "== unit $n" | tee -a "$out"
+			before=$(grep -c '^FAIL' "$out")
+			( cd "$(dirname "$0")/.." && ASAN_OPTIONS=detect_leaks=1 "$t" ) 2>"$logs/$n.stderr" | tee -a "$out"
+			rc=${PIPESTATUS[0]}
+			after=$(grep -c '^FAIL' "$out")
+			if [ "$rc" -ne 0 ] && [ "$after" -eq "$before" ]; then
+				echo "FAIL $n: exited $rc (sanitizer report in $logs/$n.stderr)" | tee -a "$out"
+				tail -20 "$logs/$n.stderr"
+			fi
+		done ;;
+	fuzz)
+		bash "$(dirname "$0")/fuzz/run.sh" "$B" "${FUZZ_SMOKE_SECONDS:-3}" | tee -a "$out" ;;
+	e2e)
+		for t in "$(dirname "$0")"/e2e/test_*.py; do
+			[ -f "$t" ] || continue
+			n=$(basename "$t" .py)
+			echo "== e2e $n" | tee -a "$out"
+			python3 "$t" "$B" 2>"$logs/$n.stderr" | tee -a "$out"
+			rc=${PIPESTATUS[0]}
+			if [ "$rc" -ne 0 ] && ! grep -q "^FAIL $n" "$out"; then
+				echo "FAIL $n: exited $rc" | tee -a "$out"
+				tail -20 "$logs/$n.stderr"
+			fi
+		done ;;
+	esac
+done
+p=$(grep -c '^PASS' "$out"); f=$(grep -c '^FAIL' "$out")
+if [ "$f" -ne 0 ]; then echo "failed:"; grep '^FAIL' "$out"; fi
+echo "$p passed, $f failed"
+[ "$f" -eq 0 ] && [ "$p" -gt 0 ]
