@@ -159,7 +159,7 @@ test: host $(UNIT_BINS) $(FUZZ_BINS) $(EFI) $(DEMO) $(ESP) $(B)/target/kexload
 	$(Q)bash tests/run.sh $(B)
 
 unit: $(UNIT_BINS) host
-	$(Q)bash tests/run.sh $(B) unit
+	$(Q)bash tests/run.sh $(B) unit fixtures
 
 bench: all $(ESP)
 	$(Q)bash tests/bench/run.sh $(B)

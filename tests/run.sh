@@ -4,7 +4,7 @@
 # is "N passed, N failed". Logs go to BUILD/test-logs/.
 set -u
 B=$1; shift
-suites=${*:-unit fuzz e2e}
+suites=${*:-unit fixtures fuzz e2e}
 logs=$B/test-logs
 rm -rf "$logs"; mkdir -p "$logs"
 out=$logs/all.txt
@@ -27,6 +27,8 @@ for s in $suites; do
 				tail -20 "$logs/$n.stderr"
 			fi
 		done ;;
+	fixtures)
+		bash "$(dirname "$0")/fixtures/run.sh" "$B" | tee -a "$out" ;;
 	fuzz)
 		bash "$(dirname "$0")/fuzz/run.sh" "$B" "${FUZZ_SMOKE_SECONDS:-3}" | tee -a "$out" ;;
 	e2e)
