@@ -97,7 +97,9 @@ $(B)/target/obj/%.S.o: %.S $(SYSROOT_STAMP)
 	$(Q)$(TARGET_CC) $(CPPFLAGS_COMMON) -c $< -o $@
 $(B)/target/libbootmenu.a: $(call host_obj,target,$(LIB_SRCS) $(LIB_ASM))
 	$(Q)rm -f $@ && ar rcs $@ $^
-$(B)/target/%: $(B)/target/obj/bootmenu/%.c.o $(B)/target/libbootmenu.a
+$(B)/target/bootmenu: $(B)/target/obj/bootmenu/main.c.o $(B)/target/libbootmenu.a
+	$(Q)$(TARGET_CC) $(TARGET_LDFLAGS) -o $@ $^ $(TARGET_LIBS)
+$(B)/target/kexload: $(B)/target/obj/bootmenu/kexload.c.o $(B)/target/libbootmenu.a
 	$(Q)$(TARGET_CC) $(TARGET_LDFLAGS) -o $@ $^ $(TARGET_LIBS)
 $(B)/target/init: $(B)/target/obj/bootmenu/init/init.c.o $(B)/target/libbootmenu.a
 	$(Q)$(TARGET_CC) $(TARGET_LDFLAGS) -o $@ $^ $(TARGET_LIBS)
@@ -114,9 +116,14 @@ KERNEL := $(B)/kernel/bzImage
 $(KERNEL): kernel/bootmenu.config kernel/build.sh | $(DEPS)
 	$(Q)bash kernel/build.sh plain $@
 
+GEN_INIT_CPIO := $(B)/tools/gen_init_cpio
+$(GEN_INIT_CPIO): $(KERNEL)
+	@mkdir -p $(@D)
+	$(Q)$(HOST_CC) -O2 -o $@ $(B)/kernel/linux-source-6.1/usr/gen_init_cpio.c
+
 # --- initramfs (the list is gen_init_cpio's format; see initramfs/files.list)
 INITRAMFS := $(B)/initramfs.cpio.gz
-$(INITRAMFS) $(B)/initramfs.list: initramfs/files.list initramfs/mklist.sh configs/bootmenu.conf $(TARGET_PROGS) $(SYSROOT_STAMP) $(KERNEL)
+$(INITRAMFS) $(B)/initramfs.list: initramfs/files.list initramfs/mklist.sh configs/bootmenu.conf $(TARGET_PROGS) $(SYSROOT_STAMP) $(GEN_INIT_CPIO)
 	$(Q)bash initramfs/mklist.sh $(B)
 
 # --- the boot image: the kernel with the initramfs built in, EFI stub
@@ -127,10 +134,13 @@ $(EFI): $(KERNEL) $(INITRAMFS)
 
 # --- demo disk and the test targets
 TESTINIT_CPIO := $(B)/target-initrd.cpio.gz
-$(TESTINIT_CPIO): $(B)/target/testinit images/target-initrd.sh
+$(TESTINIT_CPIO): $(B)/target/testinit images/target-initrd.sh $(GEN_INIT_CPIO)
 	$(Q)bash images/target-initrd.sh $(B)
 DEMO := $(B)/demo.img
-$(DEMO): images/demo.sh $(KERNEL) $(TESTINIT_CPIO) $(wildcard images/demo/*)
+DEBKERNEL := $(B)/debkernel/vmlinuz
+$(DEBKERNEL): scripts/debian-kernel.sh | $(DEPS)
+	$(Q)bash scripts/debian-kernel.sh $(B)
+$(DEMO): images/demo.sh $(KERNEL) $(DEBKERNEL) $(TESTINIT_CPIO) $(wildcard images/demo/*)
 	$(Q)bash images/demo.sh $(B)
 ESP := $(B)/esp.img
 $(ESP): images/esp.sh $(EFI)

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# kernel/build.sh plain OUT          - the tiny kernel alone (no initramfs)
+# kernel/build.sh efi OUT LISTFILE   - the same kernel with the initramfs
+#                                      described by LISTFILE built in
+# Source: Debian's linux-source-6.1, unpacked under build/kernel/. Config:
+# `make tinyconfig` with kernel/bootmenu.config merged over it. The kernel's
+# own make is incremental, so a rebuild after an initramfs change relinks.
+set -eu
+mode=$1; out=$2; list=${3:-}
+here=$(cd "$(dirname "$0")" && pwd)
+B=$(cd "$here/.." && pwd)/build/kernel
+tarball=$(ls /usr/src/linux-source-6.1.tar.* | head -1)
+src=$B/linux-source-6.1
+obj=$B/obj
+jobs=${JOBS:-$(nproc)}
+mkdir -p "$B" "$obj"
+
+if [ ! -f "$src/.unpacked" ] || [ "$tarball" -nt "$src/.unpacked" ]; then
+	echo "  KERNEL unpack $(basename "$tarball")"
+	rm -rf "$src"
+	tar -C "$B" -xf "$tarball"
+	touch "$src/.unpacked"
+fi
+kmake() { make -C "$src" O="$obj" ARCH=x86_64 -j"$jobs" "$@"; }
+
+# The config is remade only when the fragment is newer than it.
+frag=$here/bootmenu.config
+if [ ! -f "$obj/.config" ] || [ "$frag" -nt "$obj/.config.frag-stamp" ]; then
+	echo "  KERNEL config: tinyconfig + kernel/bootmenu.config"
+	kmake -s tinyconfig >/dev/null
+	(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$frag" >/dev/null)
+	kmake -s olddefconfig
+	miss=0
+	for o in $(grep -o '^CONFIG_[A-Z0-9_]*=y' "$frag" | cut -d= -f1); do
+		grep -q "^$o=y" "$obj/.config" || { echo "kernel: $o did not stick (a dependency is missing)" >&2; miss=1; }
+	done
+	[ $miss -eq 0 ] || exit 1
+	touch "$obj/.config.frag-stamp"
+fi
+
+set_initramfs() {
+	local cur
+	cur=$(sed -n 's/^CONFIG_INITRAMFS_SOURCE="\(.*\)"$/\1/p' "$obj/.config")
+	[ "$cur" = "$1" ] && return 0
+	"$src/scripts/config" --file "$obj/.config" --set-str INITRAMFS_SOURCE "$1"
+	if [ -n "$1" ]; then
+		"$src/scripts/config" --file "$obj/.config" -e INITRAMFS_COMPRESSION_NONE
+	fi
+	kmake -s olddefconfig
+}
+
+case $mode in
+plain) set_initramfs "" ;;
+efi) [ -n "$list" ] || { echo "usage: $0 efi OUT LISTFILE" >&2; exit 2; }
+     set_initramfs "$list" ;;
+*) echo "usage: $0 plain|efi OUT [LISTFILE]" >&2; exit 2 ;;
+esac
+echo "  KERNEL $mode -> $out (make -j$jobs, log in $B/$mode.log)"
+if ! kmake bzImage >"$B/$mode.log" 2>&1; then
+	tail -30 "$B/$mode.log" >&2
+	exit 1
+fi
+mkdir -p "$(dirname "$out")"
+cp "$obj/arch/x86/boot/bzImage" "$out.tmp" && mv "$out.tmp" "$out"

@@ -1,0 +1,171 @@
+"""tests/e2e/qemu.py - drive a QEMU guest over its serial console.
+
+A test starts a Qemu, waits for lines with expect(), types with send(),
+and reports with check(). Every guest's serial output is kept in
+BUILD/test-logs/<name>.serial.log. TCG by default; KVM=1 in the
+environment selects KVM (it hangs on some hosts, so it is never assumed).
+"""
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+OVMF_CODE = "/usr/share/OVMF/OVMF_CODE_4M.fd"
+OVMF_VARS = "/usr/share/OVMF/OVMF_VARS_4M.fd"
+
+
+class Timeout(Exception):
+    pass
+
+
+class Qemu:
+    def __init__(self, build, name, kernel=None, append="", initrd=None,
+                 disks=(), uefi=False, mem=512, extra=(), snapshot=True):
+        self.build = os.path.abspath(build)
+        self.name = name
+        logs = os.path.join(self.build, "test-logs")
+        os.makedirs(logs, exist_ok=True)
+        self.log_path = os.path.join(logs, name + ".serial.log")
+        self.mon_path = os.path.join(logs, name + ".monitor.sock")
+        accel = "kvm" if os.environ.get("KVM") == "1" else "tcg"
+        args = ["qemu-system-x86_64", "-machine", "q35,accel=" + accel,
+                "-m", str(mem), "-display", "none", "-no-reboot",
+                "-serial", "stdio",
+                "-monitor", "unix:%s,server=on,wait=off" % self.mon_path]
+        if uefi:
+            vars_copy = os.path.join(logs, name + ".OVMF_VARS.fd")
+            with open(OVMF_VARS, "rb") as src, open(vars_copy, "wb") as dst:
+                dst.write(src.read())
+            args += ["-drive", "if=pflash,format=raw,readonly=on,file=" + OVMF_CODE,
+                     "-drive", "if=pflash,format=raw,file=" + vars_copy]
+        if kernel:
+            args += ["-kernel", kernel, "-append", append]
+        if initrd:
+            args += ["-initrd", initrd]
+        for d in disks:
+            if isinstance(d, str):
+                d = {"file": d}
+            spec = "file=%s,format=raw,if=%s" % (d["file"], d.get("if", "virtio"))
+            if snapshot and d.get("snapshot", True):
+                spec += ",snapshot=on"
+            args += ["-drive", spec]
+        args += list(extra)
+        self.args = args
+        self.buf = ""
+        self.pos = 0
+        self.lock = threading.Lock()
+        self.log = open(self.log_path, "w", errors="replace")
+        self.log.write("# " + " ".join(args) + "\n")
+        self.started = time.monotonic()
+        self.proc = subprocess.Popen(args, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT)
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        while True:
+            data = self.proc.stdout.read1(4096)
+            if not data:
+                break
+            text = data.decode("utf-8", errors="replace")
+            with self.lock:
+                self.buf += text
+            self.log.write(text)
+            self.log.flush()
+
+    def elapsed(self):
+        return time.monotonic() - self.started
+
+    def expect(self, pattern, timeout=60):
+        """Wait for @pattern (a regex) in output after the last match;
+        returns the match. Raises Timeout with the tail of the output."""
+        rx = re.compile(pattern)
+        end = time.monotonic() + timeout
+        while True:
+            with self.lock:
+                m = rx.search(self.buf, self.pos)
+                if m:
+                    self.pos = m.end()
+                    return m
+            if time.monotonic() > end:
+                raise Timeout("no /%s/ within %ss; last output:\n%s" %
+                              (pattern, timeout, self.tail()))
+            if self.proc.poll() is not None:
+                time.sleep(0.2)
+                with self.lock:
+                    m = rx.search(self.buf, self.pos)
+                if m:
+                    self.pos = m.end()
+                    return m
+                raise Timeout("QEMU exited (%s) before /%s/; last output:\n%s" %
+                              (self.proc.returncode, pattern, self.tail()))
+            time.sleep(0.05)
+
+    def output(self):
+        with self.lock:
+            return self.buf
+
+    def tail(self, n=1500):
+        with self.lock:
+            return self.buf[-n:]
+
+    def send(self, text):
+        self.proc.stdin.write(text.encode())
+        self.proc.stdin.flush()
+
+    def monitor(self, cmd):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(self.mon_path)
+        s.settimeout(5)
+        s.sendall((cmd + "\n").encode())
+        out = b""
+        try:
+            while True:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                out += chunk
+                if out.rstrip().endswith(b"(qemu)") and out.count(b"(qemu)") >= 2:
+                    break
+        except socket.timeout:
+            pass
+        s.close()
+        return out.decode(errors="replace")
+
+    def wait_exit(self, timeout=60):
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            raise Timeout("QEMU still running after %ss" % timeout)
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.reader.join(2)
+        self.log.close()
+
+
+def check(name, fn):
+    """Run @fn(); print PASS name or FAIL name with the reason."""
+    t0 = time.monotonic()
+    try:
+        fn()
+    except Exception as e:  # a failed test, whatever raised
+        print("FAIL %s: %s" % (name, str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__))
+        sys.stderr.write("---- %s\n%s\n" % (name, e))
+        sys.stdout.flush()
+        return False
+    print("PASS %s (%.1fs)" % (name, time.monotonic() - t0))
+    sys.stdout.flush()
+    return True
+
+
+def need(path):
+    if not os.path.exists(path):
+        raise FileNotFoundError("missing %s (run make first)" % path)
+    return path
