@@ -14,7 +14,7 @@ DEBK=$B/debkernel/vmlinuz
 DEBV=$(cat "$B/debkernel/VERSION")
 INITRD=$B/target-initrd.cpio.gz
 OURV=6.1.192-bootmenu
-CON="console=ttyS0,115200 console=tty0"
+CON="console=tty0 console=ttyS0,115200"
 rm -rf "$W"; mkdir -p "$W"
 export MTOOLS_SKIP_CHECK=1
 

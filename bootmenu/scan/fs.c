@@ -1,169 +1,378 @@
-/* fs.c - confined, read-only file access under one filesystem root. */
+/* fs.c - confined, read-only file access under one filesystem root.
+ *
+ * Two resolvers give the same answers: openat2(2) with RESOLVE_IN_ROOT |
+ * RESOLVE_NO_MAGICLINKS (Linux >= 5.6), and a component walk for older
+ * kernels or seccomp'd environments that expands symlinks by hand against
+ * the root and never lets `..` above it. Mounts inside a --root directory
+ * are crossed on purpose (`bootmenu --root /` with a separate /boot); a
+ * scanned filesystem has no submounts.
+ */
 #include "scan/fs.h"
 #include "util/arena.h"
 
 #include <dirent.h>
-#include <stdio.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/openat2.h>
 
-#define FS_MAX_LINKS 40
+#ifndef SYS_openat2
+#define SYS_openat2 437 /* the same on every architecture */
+#endif
 
-static int openat2_confined(int root, const char *path, int flags)
+/* openat2 returns -EAGAIN when a rename raced the lookup; retry a little. */
+#define FS_OPENAT2_RETRIES 4
+#define FS_NAME_MAX 255
+
+static int openat2_raw(int dirfd, const char *path, int flags)
 {
+	/* openat2 refuses O_PATH with any flag but a few (O_NOCTTY too) */
+	int extra = (flags & O_PATH) ? O_CLOEXEC : O_CLOEXEC | O_NOCTTY;
 	struct open_how how = {
-		.flags = (unsigned long long)(flags | O_CLOEXEC),
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS |
-			   RESOLVE_NO_XDEV,
+		.flags = (unsigned long long)(flags | extra),
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 	};
-	long fd = syscall(SYS_openat2, root, path, &how, sizeof(how));
+	long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
 
 	return fd < 0 ? -errno : (int)fd;
 }
 
-/* The walk used where openat2 is missing (kernels before 5.6): one
- * component at a time, symlinks expanded by hand against the root, `..`
- * never above it. @rest is a scratch copy of the remaining path. */
-static int walk_confined(int root, const char *path, int flags)
+/* 1: openat2 works; -1: it does not (ENOSYS, or EPERM from a seccomp
+ * filter); 0: not asked yet. Racing first calls compute the same value. */
+static atomic_int fs_openat2_state;
+
+bool fs_have_openat2(void)
 {
-	char rest[FS_PATH_MAX * 2], link[FS_PATH_MAX], comp[256];
-	int stack[64], depth = 0, links = 0, cur, fd;
+	int st = atomic_load(&fs_openat2_state), fd;
+
+	if (st)
+		return st > 0;
+	fd = openat2_raw(AT_FDCWD, "/", O_PATH | O_DIRECTORY);
+	st = (fd == -ENOSYS || fd == -EPERM) ? -1 : 1;
+	if (fd >= 0)
+		close(fd);
+	atomic_store(&fs_openat2_state, st);
+	return st > 0;
+}
+
+/* --- the component walk */
+
+struct walk {
+	int fds[FS_WALK_DEPTH + 1];     /* fds[0]: a dup of the root */
+	size_t plen[FS_WALK_DEPTH + 1]; /* strlen(path) at each depth */
+	size_t depth;
+	char path[FS_PATH_MAX];         /* resolved so far: "/boot/grub" */
+	char rest[2 * FS_PATH_MAX];     /* still to resolve */
+	int links;
+	bool casefold;
+};
+
+static bool ascii_caseeq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++) {
+		unsigned char x = (unsigned char)*a, y = (unsigned char)*b;
+
+		if (x >= 'A' && x <= 'Z')
+			x = (unsigned char)(x - 'A' + 'a');
+		if (y >= 'A' && y <= 'Z')
+			y = (unsigned char)(y - 'A' + 'a');
+		if (x != y)
+			return false;
+	}
+	return *a == *b;
+}
+
+/* The name in @dir equal to @comp but for ASCII case, into @out; the
+ * bytewise smallest when several match, so the answer is stable. */
+static int casefold_name(int dir, const char *comp, char *out)
+{
+	int fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int rc = -ENOENT;
+	struct dirent *de;
+	DIR *d;
+
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -errno;
+	}
+	while ((de = readdir(d))) {
+		if (!ascii_caseeq(de->d_name, comp))
+			continue;
+		if (rc == 0 && strcmp(de->d_name, out) >= 0)
+			continue;
+		strcpy(out, de->d_name); /* d_name <= NAME_MAX == FS_NAME_MAX */
+		rc = 0;
+	}
+	closedir(d);
+	return rc;
+}
+
+/* Take the next component of w->rest into @comp. Returns 1, 0 at the
+ * end, or -ENAMETOOLONG. */
+static int walk_next(struct walk *w, char *comp)
+{
+	char *p = w->rest;
 	size_t len;
 
-	if (strlen(path) >= sizeof(rest))
+	while (*p == '/')
+		p++;
+	if (!*p)
+		return 0;
+	len = strcspn(p, "/");
+	if (len > FS_NAME_MAX)
 		return -ENAMETOOLONG;
-	strcpy(rest, path);
-	cur = dup(root);
-	if (cur < 0)
+	memcpy(comp, p, len);
+	comp[len] = '\0';
+	memmove(w->rest, p + len, strlen(p + len) + 1);
+	return 1;
+}
+
+static bool walk_at_end(const struct walk *w)
+{
+	return w->rest[strspn(w->rest, "/")] == '\0';
+}
+
+static void walk_pop(struct walk *w)
+{
+	close(w->fds[w->depth]);
+	w->depth--;
+	w->path[w->plen[w->depth]] = '\0';
+}
+
+static int walk_append(struct walk *w, const char *name)
+{
+	size_t len = strlen(w->path), n = strlen(name);
+
+	if (n + 2 > sizeof(w->path) - len)
+		return -ENAMETOOLONG;
+	w->path[len] = '/';
+	memcpy(w->path + len + 1, name, n + 1);
+	return 0;
+}
+
+/* @fd is an O_PATH fd of a symlink: splice its target in front of what is
+ * left, and restart from the root for an absolute one. */
+static int walk_follow(struct walk *w, int fd)
+{
+	char link[FS_PATH_MAX];
+	size_t rest_len = strlen(w->rest);
+	ssize_t n;
+
+	if (++w->links > FS_LINKS_MAX)
+		return -ELOOP;
+	n = readlinkat(fd, "", link, sizeof(link));
+	if (n < 0)
 		return -errno;
-	for (;;) {
-		char *p = rest, *slash;
-		struct stat st;
+	if ((size_t)n >= sizeof(link) || (size_t)n + 1 + rest_len >= sizeof(w->rest))
+		return -ENAMETOOLONG;
+	memmove(w->rest + n + 1, w->rest, rest_len + 1);
+	memcpy(w->rest, link, (size_t)n);
+	w->rest[n] = '/';
+	if (link[0] == '/')
+		while (w->depth > 0)
+			walk_pop(w);
+	return 0;
+}
 
-		while (*p == '/')
-			p++;
-		if (!*p)
-			break;
-		slash = strchr(p, '/');
-		len = slash ? (size_t)(slash - p) : strlen(p);
-		if (len >= sizeof(comp)) {
-			fd = -ENAMETOOLONG;
-			goto err;
-		}
-		memcpy(comp, p, len);
-		comp[len] = '\0';
-		memmove(rest, p + len, strlen(p + len) + 1);
-		if (!strcmp(comp, "."))
-			continue;
-		if (!strcmp(comp, "..")) {
-			if (depth > 0) {
-				close(cur);
-				cur = stack[--depth];
-			}
-			continue;
-		}
-		fd = openat(cur, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0) {
-			fd = -errno;
-			goto err;
-		}
-		if (fstat(fd, &st) < 0) {
-			close(fd);
-			fd = -errno;
-			goto err;
-		}
-		if (S_ISLNK(st.st_mode)) {
-			ssize_t n = readlinkat(fd, "", link, sizeof(link) - 1);
+/* Look @comp up in the current directory without following it, with the
+ * FAT fallback; @comp becomes the name as it is on disk. */
+static int walk_lookup(struct walk *w, char *comp, struct stat *st)
+{
+	int cur = w->fds[w->depth];
+	int fd = openat(cur, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 
-			close(fd);
-			if (n < 0 || ++links > FS_MAX_LINKS) {
-				fd = n < 0 ? -errno : -ELOOP;
-				goto err;
-			}
-			link[n] = '\0';
-			if (strlen(link) + strlen(rest) + 2 > sizeof(rest)) {
-				fd = -ENAMETOOLONG;
-				goto err;
-			}
-			memmove(rest + n + 1, rest, strlen(rest) + 1);
-			memcpy(rest, link, (size_t)n);
-			rest[n] = '/';
-			if (link[0] == '/') {
-				while (depth > 0)
-					close(stack[--depth]);
-				close(cur);
-				cur = dup(root);
-				if (cur < 0)
-					return -errno;
-			}
-			continue;
+	if (fd < 0 && errno == ENOENT && w->casefold) {
+		char real[FS_NAME_MAX + 1];
+
+		if (casefold_name(cur, comp, real) == 0) {
+			strcpy(comp, real);
+			fd = openat(cur, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		} else {
+			errno = ENOENT;
 		}
-		if (depth == (int)(sizeof(stack) / sizeof(stack[0]))) {
-			close(fd);
-			fd = -ENAMETOOLONG;
-			goto err;
-		}
-		stack[depth++] = cur;
-		cur = fd;
 	}
-	/* cur is an O_PATH fd of what the walk reached; reopen it for reading
-	 * through our own fd table (never through the disk's names again). */
-	{
-		char self[64];
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, st) < 0) {
+		int rc = -errno;
 
-		snprintf(self, sizeof(self), "/proc/self/fd/%d", cur);
-		fd = open(self, flags | O_CLOEXEC);
-		if (fd < 0)
-			fd = -errno;
+		close(fd);
+		return rc;
 	}
-err:
-	close(cur);
-	while (depth > 0)
-		close(stack[--depth]);
 	return fd;
+}
+
+/* One step of the walk: returns 1 to go on, 0 when *out holds the opened
+ * final component, or -errno. */
+static int walk_step(struct walk *w, char *comp, int flags, int *out)
+{
+	struct stat st;
+	int fd, rc;
+
+	if (!strcmp(comp, "."))
+		return 1;
+	if (!strcmp(comp, "..")) {
+		if (w->depth > 0)
+			walk_pop(w);
+		return 1;
+	}
+	fd = walk_lookup(w, comp, &st);
+	if (fd < 0)
+		return fd;
+	if (S_ISLNK(st.st_mode)) {
+		rc = walk_follow(w, fd);
+		close(fd);
+		return rc < 0 ? rc : 1;
+	}
+	if (walk_at_end(w)) {
+		close(fd);
+		/* O_NOFOLLOW: a symlink swapped in since the lookup fails */
+		fd = openat(w->fds[w->depth], comp, flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0)
+			return -errno;
+		rc = walk_append(w, comp);
+		if (rc < 0) {
+			close(fd);
+			return rc;
+		}
+		*out = fd;
+		return 0;
+	}
+	if (!S_ISDIR(st.st_mode))
+		rc = -ENOTDIR;
+	else if (w->depth == FS_WALK_DEPTH)
+		rc = -ENAMETOOLONG;
+	else
+		rc = walk_append(w, comp);
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
+	w->depth++;
+	w->fds[w->depth] = fd;
+	w->plen[w->depth] = strlen(w->path);
+	return 1;
+}
+
+/* Resolve @path below @root by hand and open it with @flags; the resolved
+ * path is left in w->path ("" for the root itself). */
+static int walk_open(struct walk *w, int root, const char *path, int flags,
+		     bool casefold)
+{
+	char comp[FS_NAME_MAX + 1];
+	int fd = -1, rc;
+
+	if (strlen(path) >= sizeof(w->rest))
+		return -ENAMETOOLONG;
+	strcpy(w->rest, path);
+	w->path[0] = '\0';
+	w->plen[0] = 0;
+	w->depth = 0;
+	w->links = 0;
+	w->casefold = casefold;
+	w->fds[0] = fcntl(root, F_DUPFD_CLOEXEC, 0);
+	if (w->fds[0] < 0)
+		return -errno;
+	while ((rc = walk_next(w, comp)) > 0) {
+		rc = walk_step(w, comp, flags, &fd);
+		if (rc <= 0)
+			break;
+	}
+	if (rc == 0 && fd < 0) {
+		/* the path ended on a directory already walked: "", ".", "a/.." */
+		fd = openat(w->fds[w->depth], ".", flags | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0)
+			rc = -errno;
+	}
+	for (size_t i = 0; i <= w->depth; i++)
+		close(w->fds[i]); /* w->path stays: fs_realpath() reads it */
+	return rc < 0 ? rc : fd;
+}
+
+/* --- the public door */
+
+static const char *fs_rel(const char *path)
+{
+	while (*path == '/')
+		path++;
+	return *path ? path : ".";
+}
+
+int fs_open_how(const struct fs_root *fs, const char *path, int flags,
+		enum fs_resolver how)
+{
+	struct walk w;
+	int fd = -EAGAIN;
+
+	if (!path)
+		return -EINVAL;
+	if (strlen(path) >= FS_PATH_MAX)
+		return -ENAMETOOLONG;
+	path = fs_rel(path);
+	if (how == FS_RESOLVE_AUTO)
+		how = fs_have_openat2() ? FS_RESOLVE_OPENAT2 : FS_RESOLVE_WALK;
+	if (how == FS_RESOLVE_OPENAT2) {
+		if (!fs_have_openat2())
+			return -ENOSYS;
+		for (int i = 0; i < FS_OPENAT2_RETRIES && fd == -EAGAIN; i++)
+			fd = openat2_raw(fs->root_fd, path, flags);
+		if (fd != -ENOENT || !fs->casefold)
+			return fd;
+	}
+	return walk_open(&w, fs->root_fd, path, flags, fs->casefold);
+}
+
+static int fs_check_type(int fd, bool want_dir)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return want_dir ? 0 : -EISDIR;
+	if (want_dir)
+		return -ENOTDIR;
+	return S_ISREG(st.st_mode) ? 0 : -EINVAL;
 }
 
 int fs_open(const struct fs_root *fs, const char *path, bool want_dir)
 {
-	static int have_openat2 = 1;
-	int flags = O_RDONLY | O_NOCTTY | O_NONBLOCK | (want_dir ? O_DIRECTORY : 0);
-	int fd;
+	int flags = O_RDONLY | O_NONBLOCK | (want_dir ? O_DIRECTORY : 0);
+	int fd, rc;
 
-	if (!path || strlen(path) >= FS_PATH_MAX)
-		return path ? -ENAMETOOLONG : -EINVAL;
-	while (*path == '/')
-		path++;
-	if (!*path)
-		path = ".";
-	if (have_openat2) {
-		fd = openat2_confined(fs->root_fd, path, flags);
-		if (fd != -ENOSYS && fd != -EPERM)
-			goto done;
-		have_openat2 = 0;
+	/* Look first through O_PATH: a FIFO or device node is refused
+	 * without ever being opened (opening one can block or act). */
+	fd = fs_open_how(fs, path, O_PATH, FS_RESOLVE_AUTO);
+	if (fd < 0)
+		return fd;
+	rc = fs_check_type(fd, want_dir);
+	close(fd);
+	if (rc < 0)
+		return rc;
+	fd = fs_open_how(fs, path, flags, FS_RESOLVE_AUTO);
+	if (fd < 0)
+		return fd;
+	rc = fs_check_type(fd, want_dir); /* it may have changed meanwhile */
+	if (rc < 0) {
+		close(fd);
+		return rc;
 	}
-	fd = walk_confined(fs->root_fd, path, flags);
-done:
-	if (fd >= 0 && !want_dir) {
-		/* O_NONBLOCK was only to keep FIFOs from blocking the open. */
-		int fl = fcntl(fd, F_GETFL);
-
-		if (fl >= 0)
-			fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-	}
+	if (!want_dir) /* O_NONBLOCK was for the open only */
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	return fd;
 }
 
 int fs_stat(const struct fs_root *fs, const char *path, struct stat *st)
 {
-	int fd = fs_open(fs, path, false), rc = 0;
+	int fd = fs_open_how(fs, path, O_PATH, FS_RESOLVE_AUTO), rc = 0;
 
-	if (fd == -EISDIR || fd == -ENXIO || fd == -EACCES)
-		fd = fs_open(fs, path, true);
 	if (fd < 0)
 		return fd;
 	if (fstat(fd, st) < 0)
@@ -179,11 +388,27 @@ bool fs_is_file(const struct fs_root *fs, const char *path)
 	return fs_stat(fs, path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+static int read_all(int fd, char *b, size_t want, size_t *got)
+{
+	*got = 0;
+	while (*got < want) {
+		ssize_t n = read(fd, b + *got, want - *got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		*got += (size_t)n;
+	}
+	return 0;
+}
+
 int fs_read_file(const struct fs_root *fs, const char *path, size_t max,
 		 char **buf, size_t *len)
 {
 	struct stat st;
-	size_t got = 0;
 	char *b;
 	int fd, rc;
 
@@ -196,14 +421,6 @@ int fs_read_file(const struct fs_root *fs, const char *path, size_t max,
 		rc = -errno;
 		goto err_close;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		rc = -EISDIR;
-		goto err_close;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		rc = -EINVAL;
-		goto err_close;
-	}
 	if ((unsigned long long)st.st_size > max) {
 		rc = -EFBIG;
 		goto err_close;
@@ -213,24 +430,14 @@ int fs_read_file(const struct fs_root *fs, const char *path, size_t max,
 		rc = -ENOMEM;
 		goto err_close;
 	}
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, b + got, (size_t)st.st_size - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			rc = -errno;
-			free(b);
-			goto err_close;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
+	/* a file that grows while read is cut at its size from fstat */
+	rc = read_all(fd, b, (size_t)st.st_size, len);
+	if (rc < 0) {
+		free(b);
+		goto err_close;
 	}
-	b[got] = '\0';
+	b[*len] = '\0';
 	*buf = b;
-	*len = got;
-	rc = 0;
 err_close:
 	close(fd);
 	return rc;
@@ -280,35 +487,23 @@ int fs_list(const struct fs_root *fs, const char *dir, struct arena *a,
 	return 0;
 }
 
+/* Always the walk: it knows the names it went through, and needs no
+ * /proc (which a detached mount would make ambiguous anyway). */
 int fs_realpath(const struct fs_root *fs, const char *path, struct arena *a,
 		char **out)
 {
-	char buf[FS_PATH_MAX], link[FS_PATH_MAX], self[64];
-	int fd = fs_open(fs, path, false);
-	ssize_t n;
-	size_t rl;
+	struct walk w;
+	int fd;
 
-	if (fd == -EISDIR)
-		fd = fs_open(fs, path, true);
+	if (!path)
+		return -EINVAL;
+	if (strlen(path) >= FS_PATH_MAX)
+		return -ENAMETOOLONG;
+	fd = walk_open(&w, fs->root_fd, fs_rel(path), O_PATH, fs->casefold);
 	if (fd < 0)
 		return fd;
-	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
-	n = readlink(self, link, sizeof(link) - 1);
 	close(fd);
-	if (n < 0)
-		return -errno;
-	link[n] = '\0';
-	snprintf(self, sizeof(self), "/proc/self/fd/%d", fs->root_fd);
-	fd = (int)readlink(self, buf, sizeof(buf) - 1);
-	if (fd < 0)
-		return -errno;
-	buf[fd] = '\0';
-	rl = strlen(buf);
-	if (!strcmp(buf, "/"))
-		rl = 0;
-	if (strncmp(link, buf, rl) || (link[rl] && link[rl] != '/'))
-		return -EXDEV;
-	*out = arena_strdup(a, link[rl] ? link + rl : "/");
+	*out = arena_strdup(a, w.path[0] ? w.path : "/");
 	return 0;
 }
 

@@ -4,7 +4,8 @@
  * or a directory given with --root). Every path is resolved inside it:
  * `..`, absolute symlinks and magic links cannot leave the root (openat2
  * RESOLVE_IN_ROOT where the kernel has it, a component walk otherwise).
- * Reads are capped. Nothing here writes.
+ * Reads are capped. Nothing here writes. Every function is safe to call
+ * from several threads at once, for different or the same roots.
  */
 #ifndef BM_FS_H
 #define BM_FS_H
@@ -21,6 +22,10 @@ struct arena;
 #define FS_PATH_MAX 1024
 /* Most names fs_list() returns for one directory. */
 #define FS_LIST_MAX 4096
+/* Most symlinks followed while resolving one path (as the kernel's 40). */
+#define FS_LINKS_MAX 40
+/* Deepest directory nesting the component walk follows. */
+#define FS_WALK_DEPTH 64
 
 struct fs_root {
 	int root_fd;          /* O_PATH | O_DIRECTORY; owned by the creator */
@@ -38,9 +43,12 @@ struct fs_root {
 };
 
 /* Open @path (absolute or relative to the root; both mean the same) for
- * reading. Returns an fd the caller closes, or -errno (-ELOOP, -EXDEV for
- * an escape attempt that could not be confined, -ENAMETOOLONG, ...).
- * @want_dir selects O_DIRECTORY. */
+ * reading: a regular file, or with @want_dir a directory. Returns an fd
+ * the caller closes, or -errno: -ENOENT, -ELOOP, -ENAMETOOLONG, -EISDIR
+ * (a directory without @want_dir), -ENOTDIR, -EINVAL (a FIFO, socket or
+ * device node: never opened, so a FIFO cannot block the menu). With
+ * fs->casefold, a name that does not exist as spelled is looked up
+ * case-insensitively (ASCII), for FAT trees copied to other filesystems. */
 int fs_open(const struct fs_root *fs, const char *path, bool want_dir);
 
 /* Read the whole regular file @path into a malloc'd buffer (NUL-terminated
@@ -49,7 +57,8 @@ int fs_open(const struct fs_root *fs, const char *path, bool want_dir);
 int fs_read_file(const struct fs_root *fs, const char *path, size_t max,
 		 char **buf, size_t *len);
 
-/* stat() of @path inside the root, following symlinks inside it. */
+/* stat() of @path inside the root, following symlinks inside it. Works
+ * for every file type (nothing is opened for reading). */
 int fs_stat(const struct fs_root *fs, const char *path, struct stat *st);
 
 /* True when @path exists and is a regular file. */
@@ -69,5 +78,19 @@ int fs_realpath(const struct fs_root *fs, const char *path, struct arena *a,
  * -errno; fs_root_close() closes it. Other fields are left as they are. */
 int fs_root_open_dir(struct fs_root *fs, const char *dir);
 void fs_root_close(struct fs_root *fs);
+
+/* The resolvers behind fs_open(), for the scan room and the tests.
+ * FS_RESOLVE_AUTO is openat2 when the kernel has it, else the walk;
+ * FS_RESOLVE_OPENAT2 fails with -ENOSYS where the kernel lacks it. */
+enum fs_resolver { FS_RESOLVE_AUTO, FS_RESOLVE_OPENAT2, FS_RESOLVE_WALK };
+
+/* Resolve @path inside @fs with @how and open it with open(2) @flags
+ * (O_PATH allowed; O_CLOEXEC and O_NOCTTY are added). No file type check:
+ * that is fs_open()'s. Returns an fd or -errno. */
+int fs_open_how(const struct fs_root *fs, const char *path, int flags,
+		enum fs_resolver how);
+
+/* True when the running kernel has openat2 (cached after the first call). */
+bool fs_have_openat2(void);
 
 #endif

@@ -47,7 +47,7 @@ static inline int get_le32(const void *buf, size_t len, size_t off, uint32_t *v)
 
 static inline int get_le64(const void *buf, size_t len, size_t off, uint64_t *v)
 {
-	uint32_t lo, hi;
+	uint32_t lo = 0, hi = 0;
 
 	if (!le_in(len, off, 8))
 		return -ERANGE;

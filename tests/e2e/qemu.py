@@ -26,7 +26,7 @@ class Qemu:
                  disks=(), uefi=False, mem=512, extra=(), snapshot=True):
         self.build = os.path.abspath(build)
         self.name = name
-        logs = os.path.join(self.build, "test-logs")
+        logs = os.environ.get("TEST_LOGS") or os.path.join(self.build, "test-logs")
         os.makedirs(logs, exist_ok=True)
         self.log_path = os.path.join(logs, name + ".serial.log")
         self.mon_path = os.path.join(logs, name + ".monitor.sock")

@@ -1,0 +1,213 @@
+/* boot.c - an entry becomes a plan, a plan becomes a loaded kernel. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "boot.h"
+#include "entry.h"
+#include "kexec/blob.h"
+#include "kexec/load.h"
+#include "scan/fs.h"
+#include "util/log.h"
+#include "util/pe.h"
+
+/* Most initrds one entry may name (GRUB's `initrd a b c ...`). */
+#define BOOT_INITRD_MAX 32
+#define BOOT_CMDLINE_MAX 4096
+
+struct boot_files {
+	int kernel_fd;
+	int initrd_fds[BOOT_INITRD_MAX];
+	size_t n_initrds;
+	struct kexec_blob kernel, initrd;
+};
+
+static int boot_open(const struct entry_file *f, const char *what, int *fd,
+		     char *err, size_t errlen)
+{
+	if (!f->fs) {
+		snprintf(err, errlen, "the %s %s is on a filesystem that was "
+			 "not found (%s)", what, f->path ? f->path : "?",
+			 f->dev ? f->dev : "its own");
+		return -ENOENT;
+	}
+	*fd = fs_open(f->fs, f->path, false);
+	if (*fd < 0) {
+		snprintf(err, errlen, "cannot open the %s %s on %s: %s", what,
+			 f->path, f->fs->name ? f->fs->name : "?",
+			 strerror(-*fd));
+		return *fd;
+	}
+	return 0;
+}
+
+static void boot_close(struct boot_files *b)
+{
+	if (b->kernel_fd >= 0)
+		close(b->kernel_fd);
+	for (size_t i = 0; i < b->n_initrds; i++)
+		close(b->initrd_fds[i]);
+	free((void *)b->kernel.buf);
+	free((void *)b->initrd.buf);
+}
+
+static int boot_open_all(const struct entry *e, struct boot_files *b,
+			 char *err, size_t errlen)
+{
+	int rc;
+
+	if (e->n_initrds > BOOT_INITRD_MAX) {
+		snprintf(err, errlen, "%zu initrds: at most %d are supported",
+			 e->n_initrds, BOOT_INITRD_MAX);
+		return -E2BIG;
+	}
+	rc = boot_open(&e->kernel, "kernel", &b->kernel_fd, err, errlen);
+	for (size_t i = 0; !rc && i < e->n_initrds; i++) {
+		rc = boot_open(&e->initrds[i], "initrd", &b->initrd_fds[i], err,
+			       errlen);
+		if (!rc)
+			b->n_initrds++;
+	}
+	return rc;
+}
+
+static int boot_read_all(const struct entry *e, const struct boot_opts *o,
+			 struct boot_files *b, char *err, size_t errlen)
+{
+	struct kexec_progress pr = { o->progress, o->progress_data, 0, 0 };
+	unsigned long long k = 0, i = 0;
+	int rc;
+
+	rc = kexec_blob_size(&b->kernel_fd, 1, &k);
+	if (!rc && b->n_initrds)
+		rc = kexec_blob_size(b->initrd_fds, b->n_initrds, &i);
+	pr.total = k + i;
+	if (!rc)
+		rc = kexec_blob_read(&b->kernel_fd, 1, &pr, &b->kernel);
+	if (!rc && b->n_initrds)
+		rc = kexec_blob_read(b->initrd_fds, b->n_initrds, &pr, &b->initrd);
+	if (rc)
+		snprintf(err, errlen, "cannot read the kernel or initrds of "
+			 "\"%s\": %s", e->title ? e->title : e->id,
+			 rc == -EFBIG ? "a file is larger than 2 GiB"
+				      : strerror(-rc));
+	return rc;
+}
+
+/* The views a load takes: for a UKI, the PE's sections. */
+struct boot_image {
+	struct kexec_blob kernel, initrd;
+	char *initrd_owned; /* .initrd + the entry's initrds, when both */
+	char cmdline[BOOT_CMDLINE_MAX];
+};
+
+static void uki_cmdline(const char *s, size_t n, char *out, size_t len)
+{
+	while (n && (s[n - 1] == '\0' || s[n - 1] == '\n' || s[n - 1] == ' '))
+		n--;
+	if (n >= len)
+		n = len - 1;
+	memcpy(out, s, n);
+	out[n] = '\0';
+}
+
+static int boot_uki(const struct entry *e, const struct boot_files *b,
+		    struct boot_image *im, char *err, size_t errlen)
+{
+	const char *pe = b->kernel.buf;
+	size_t off, size, ioff, isize;
+	int rc = pe_find_section(pe, b->kernel.len, ".linux", &off, &size);
+
+	if (rc) {
+		snprintf(err, errlen, "the UKI %s has no usable .linux section",
+			 e->kernel.path);
+		return -ENOEXEC;
+	}
+	im->kernel = (struct kexec_blob){ pe + off, size };
+	if (!e->cmdline[0] &&
+	    pe_find_section(pe, b->kernel.len, ".cmdline", &off, &size) == 0)
+		uki_cmdline(pe + off, size, im->cmdline, sizeof(im->cmdline));
+	if (pe_find_section(pe, b->kernel.len, ".initrd", &ioff, &isize))
+		return 0;
+	if (!b->initrd.len) {
+		im->initrd = (struct kexec_blob){ pe + ioff, isize };
+		return 0;
+	}
+	/* the UKI's initrd first, then the entry's, 4-byte aligned */
+	size = (isize + 3) & ~(size_t)3;
+	im->initrd_owned = calloc(1, size + b->initrd.len);
+	if (!im->initrd_owned) {
+		snprintf(err, errlen, "out of memory for the initrds");
+		return -ENOMEM;
+	}
+	memcpy(im->initrd_owned, pe + ioff, isize);
+	memcpy(im->initrd_owned + size, b->initrd.buf, b->initrd.len);
+	im->initrd = (struct kexec_blob){ im->initrd_owned, size + b->initrd.len };
+	return 0;
+}
+
+static void boot_print_entry(const struct entry *e, const struct boot_image *im,
+			     FILE *out)
+{
+	fprintf(out, "entry:    %s (%s)\n", e->title ? e->title : e->id,
+		entry_format_name(e->format));
+	fprintf(out, "kernel:   %s on %s (%zu bytes%s)\n", e->kernel.path,
+		e->kernel.fs->name ? e->kernel.fs->name : "?", im->kernel.len,
+		e->format == FMT_UKI ? ", the UKI's .linux" : "");
+	for (size_t i = 0; i < e->n_initrds; i++)
+		fprintf(out, "initrd %zu: %s on %s\n", i, e->initrds[i].path,
+			e->initrds[i].fs->name ? e->initrds[i].fs->name : "?");
+}
+
+static enum kexec_syscall boot_syscall(const struct boot_opts *o)
+{
+	if (o->file_syscall)
+		return KEXEC_SYSCALL_FILE;
+	return o->kexec_syscall ? KEXEC_SYSCALL_LOAD : KEXEC_SYSCALL_AUTO;
+}
+
+int boot_load_entry(const struct entry *e, const struct boot_opts *o,
+		    char *err, size_t errlen)
+{
+	static const struct boot_opts defaults;
+	struct boot_files b = { .kernel_fd = -1 };
+	struct boot_image im = { 0 };
+	struct kexec_request rq = { 0 };
+	enum kexec_syscall used;
+	int rc;
+
+	o = o ? o : &defaults;
+	rc = boot_open_all(e, &b, err, errlen);
+	if (!rc)
+		rc = boot_read_all(e, o, &b, err, errlen);
+	if (rc)
+		goto out;
+	im.kernel = b.kernel;
+	im.initrd = b.initrd;
+	snprintf(im.cmdline, sizeof(im.cmdline), "%s", e->cmdline ? e->cmdline : "");
+	if (e->format == FMT_UKI && (rc = boot_uki(e, &b, &im, err, errlen)))
+		goto out;
+	rq = (struct kexec_request){ im.kernel, im.initrd, im.cmdline,
+				     boot_syscall(o), false, false, o->dry_run,
+				     o->plan_out ? o->plan_out : stdout, NULL };
+	if (o->dry_run)
+		boot_print_entry(e, &im, rq.plan_out);
+	rc = kexec_load_request(&rq, &used, err, errlen);
+	if (!rc && !o->dry_run)
+		log_info("boot: loaded \"%s\" with %s", e->title ? e->title : e->id,
+			 kexec_syscall_name(used));
+out:
+	free(im.initrd_owned);
+	boot_close(&b);
+	return rc;
+}
+
+int boot_jump(void (*unmount_all)(void))
+{
+	char err[256] = "";
+	int rc = kexec_jump(unmount_all, err, sizeof(err));
+
+	log_err("boot: %s", err);
+	return rc;
+}

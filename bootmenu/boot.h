@@ -1,0 +1,44 @@
+/* boot.h - turn a boot entry into a loaded kexec image, then jump.
+ *
+ * The menu's one door to the kexec room. boot_load_entry() reads the
+ * entry's kernel and initrds through fs_open() (nothing else touches the
+ * boot disk), plans the load and hands it to the running kernel; nothing
+ * stays loaded when it fails. boot_jump() does not return on success.
+ * Buffers read here belong to the load and are freed before returning.
+ */
+#ifndef BM_BOOT_H
+#define BM_BOOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct entry;
+
+struct boot_opts {
+	bool dry_run;       /* plan and print to @plan_out; load nothing */
+	bool file_syscall;  /* use kexec_file_load only (kexload -s) */
+	bool kexec_syscall; /* use kexec_load only (kexload -c) */
+	FILE *plan_out;     /* where dry_run prints; NULL: stdout */
+	/* Called as bytes of kernel and initrds are read; @total is the sum
+	 * of their sizes, known before the first call. May be NULL. */
+	void (*progress)(void *data, unsigned long long done,
+			 unsigned long long total);
+	void *progress_data;
+};
+
+/* Load entry @e for a later boot_jump(). For a UKI (FMT_UKI) the kernel
+ * file is a PE image whose .linux, .initrd and .cmdline sections are used
+ * (the entry's initrds are appended after .initrd, its cmdline replaces
+ * .cmdline when not empty). Returns 0, or -errno with a sentence for the
+ * user in err[0..errlen) (file not found, not a bzImage, locked down...).
+ * @o may be NULL for defaults (kexec_load, file syscall as fallback). */
+int boot_load_entry(const struct entry *e, const struct boot_opts *o,
+		    char *err, size_t errlen);
+
+/* Sync, call @unmount_all (may be NULL), and reboot into the loaded
+ * kernel. Returns only on failure: -EINVAL when nothing is loaded, or
+ * another -errno from reboot(2). */
+int boot_jump(void (*unmount_all)(void));
+
+#endif

@@ -1,0 +1,17 @@
+/* grub.h - the grub.cfg reader's entry points below grub_parse_fs(), for
+ * the unit tests and the fuzzer.
+ */
+#ifndef BM_CFG_GRUB_H
+#define BM_CFG_GRUB_H
+
+#include "cfg/cfg.h"
+
+/* Run buf[0..len) as the config file @path on ctx->fs, the way
+ * grub_parse_fs() runs one it found, and append its entries and warnings
+ * to ctx->out. @steps_max caps the interpreter steps (0: CFG_STEPS_MAX).
+ * Returns the number of entries added. Everything it allocates is in
+ * ctx->a; @buf stays the caller's. */
+int grub_run_config(struct cfg_ctx *ctx, const char *path, const char *buf,
+		    size_t len, long steps_max);
+
+#endif

@@ -1,0 +1,572 @@
+/* grub_cmd.c - the grub.cfg commands bootmenu understands, by name.
+ *
+ * Semantics from the GNU GRUB manual ("Command-line and menu entry
+ * commands") and grub-core/commands/: `search` takes --set[=VAR] (the
+ * next word when not given with '='; "root" when none), and with --set
+ * but no NAME the --set word is the NAME; loaders build the kernel
+ * command line as "BOOT_IMAGE=<file> <args>", quoting an argument that
+ * holds a space and escaping \ ' " in it (grub-core/lib/cmdline.c).
+ * Commands that only change what GRUB shows are accepted and ignored.
+ */
+#include "cfg/grub_env.h"
+#include "cfg/grub_interp.h"
+#include "cfg/bls.h"
+#include "entry.h"
+#include "scan/fs.h"
+#include "util/arena.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef int (*grub_cmd_fn)(struct grub_state *st, const char *const *argv,
+			   size_t argc);
+
+struct grub_cmd {
+	const char *name;
+	grub_cmd_fn fn;
+};
+
+/* Display, terminal, security and module commands: no effect on what
+ * kexec boots. */
+static const char *const grub_ignored[] = {
+	"insmod", "rmmod", "lsmod", "terminal_input", "terminal_output",
+	"terminal", "terminfo", "gfxmode", "loadfont", "load_video", "echo",
+	"serial", "background_image", "background_color", "play", "clear",
+	"sleep", "save_env", "savedefault", "recordfail", "gettext", "password",
+	"password_pbkdf2", "lsfonts", "videoinfo", "vbeinfo", "videotest",
+	"badram", "cutmem", "cryptomount", "font", "boot", "ls", "cat", "help",
+	"hiddenmenu", "usb", "nativedisk", "tpm", "verify_detached", "trust",
+	"distrust", "set_gfxpayload", "gfxpayload", "date", "lspci", "outb",
+	"inb", "fallback", "mouse", "loadfont", "export_env", "gptsync",
+	"parttool", "drivemap", "efi_gop", "efi_uga", "all_video", "fix_video",
+	"smbios", "setpci", "lsefi", "lsefimmap", "lsefisystab", "progress",
+};
+
+static bool grub_in(const char *const *v, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return true;
+	return false;
+}
+
+static int grub_cmd_set(struct grub_state *st, const char *const *argv, size_t argc)
+{
+	const char *eq;
+	char name[GRUB_NAME_MAX + 1];
+
+	if (argc < 2 || !(eq = strchr(argv[1], '=')))
+		return 0; /* `set` alone lists the variables */
+	if (eq == argv[1] || (size_t)(eq - argv[1]) > GRUB_NAME_MAX)
+		return 1;
+	memcpy(name, argv[1], (size_t)(eq - argv[1]));
+	name[eq - argv[1]] = '\0';
+	grub_set(st, name, eq + 1);
+	return 0;
+}
+
+static int grub_cmd_unset(struct grub_state *st, const char *const *argv, size_t argc)
+{
+	for (size_t i = 1; i < argc; i++)
+		grub_unset(st, argv[i]);
+	return 0;
+}
+
+static int grub_cmd_export(struct grub_state *st, const char *const *argv, size_t argc)
+{
+	for (size_t i = 1; i < argc; i++)
+		grub_export(st, argv[i]);
+	return 0;
+}
+
+static int grub_cmd_true(struct grub_state *st, const char *const *argv, size_t argc)
+{
+	return 0;
+}
+
+static int grub_cmd_false(struct grub_state *st, const char *const *argv, size_t argc)
+{
+	return 1;
+}
+
+static int grub_cmd_test(struct grub_state *st, const char *const *argv, size_t argc)
+{
+	if (!strcmp(argv[0], "[")) {
+		if (argc < 2 || strcmp(argv[argc - 1], "]")) {
+			grub_warn(st, "'[' without ']'");
+			return 1;
+		}
+		argc--;
+	}
+	return grub_test(st, argv + 1, argc - 1);
+}
+
+static int grub_cmd_source(struct grub_state *st, const char *const *argv, size_t argc)
+{
+	if (argc < 2) {
+		grub_warn(st, "%s without a file", argv[0]);
+		return 1;
+	}
+	return grub_source_file(st, argv[1], strcmp(argv[0], "source") &&
+						 strcmp(argv[0], "."));
+}
+
+/* `break [N]`, `continue [N]`, `return [N]`, `exit [N]` */
+static int grub_cmd_flow(struct grub_state *st, const char *const *argv, size_t argc)
+{
+	long n = argc > 1 ? strtol(argv[1], NULL, 10) : -1;
+
+	if (argv[0][0] == 'b' || argv[0][0] == 'c') {
+		st->flow = argv[0][0] == 'b' ? GF_BREAK : GF_CONTINUE;
+		st->flow_n = n > 0 && n < 1000 ? (int)n : 1;
+		return 0;
+	}
+	st->flow = GF_RETURN;
+	return n >= 0 ? (int)(n & 255) : st->status;
+}
+
+static int grub_cmd_shift(struct grub_state *st, const char *const *argv, size_t argc)
+{
+	long n = argc > 1 ? strtol(argv[1], NULL, 10) : 1;
+
+	if (n < 0 || (size_t)n > st->argc)
+		return 1;
+	if (n)
+		st->argv += n;
+	st->argc -= (size_t)n;
+	return 0;
+}
+
+static int grub_cmd_setparams(struct grub_state *st, const char *const *argv, size_t argc)
+{
+	st->argv = argv + 1;
+	st->argc = argc - 1;
+	return 0;
+}
+
+/* `eval WORDS...`: the words joined with spaces, run as a script. */
+static int grub_cmd_eval(struct grub_state *st, const char *const *argv, size_t argc)
+{
+	char *s = arena_strdup(st->a, "");
+
+	for (size_t i = 1; i < argc; i++)
+		s = arena_printf(st->a, "%s%s%s", s, i > 1 ? " " : "", argv[i]);
+	st->bytes += strlen(s);
+	return grub_exec_buffer(st, st->fs, st->file, s, strlen(s));
+}
+
+/* search: which filesystem matches @key by @how ('u', 'l', 'f'). */
+static const struct fs_root *grub_search_fs(struct grub_state *st, char how,
+					    const char *key)
+{
+	const struct fs_root *const *all = st->ctx->all;
+
+	if (how == 'f' && fs_is_file(st->fs, key))
+		return st->fs;
+	for (size_t i = 0; i < st->ctx->n_all; i++) {
+		const struct fs_root *fs = all[i];
+
+		if ((how == 'u' && fs->uuid && !strcasecmp(fs->uuid, key)) ||
+		    (how == 'l' && fs->label && !strcmp(fs->label, key)) ||
+		    (how == 'f' && fs_is_file(fs, key)))
+			return fs;
+	}
+	return NULL;
+}
+
+/* Set @var to the found filesystem; when none is known (yet) set it to
+ * a spec so the files named through it resolve once the device appears. */
+static int grub_search_set(struct grub_state *st, char how, const char *key,
+			   const char *var)
+{
+	const struct fs_root *fs = grub_search_fs(st, how, key);
+
+	if (fs) {
+		if (var)
+			grub_set(st, var, grub_fs_devname(fs));
+		return 0;
+	}
+	if (var && how != 'f')
+		grub_set(st, var, arena_printf(st->a, "%s=%s", how == 'u' ? "UUID" : "LABEL", key));
+	return 1;
+}
+
+static bool grub_search_opt(const char *w, const char *const *argv, size_t argc,
+			    size_t *i, char *how, const char **var, bool *set)
+{
+	if (!strcmp(w, "--fs-uuid") || !strcmp(w, "-u"))
+		*how = 'u';
+	else if (!strcmp(w, "--label") || !strcmp(w, "-l"))
+		*how = 'l';
+	else if (!strcmp(w, "--file") || !strcmp(w, "-f"))
+		*how = 'f';
+	else if (!strcmp(w, "--set") || !strcmp(w, "-s")) {
+		*set = true;
+		if (*i + 1 < argc && argv[*i + 1][0] != '-')
+			*var = argv[++*i];
+	} else if (!strncmp(w, "--set=", 6)) {
+		*set = true;
+		*var = w + 6;
+	} else if (!strncmp(w, "--hint", 6)) {
+		if (!strchr(w, '=') && *i + 1 < argc)
+			++*i;
+	} else if (strcmp(w, "--no-floppy") && strcmp(w, "-n") &&
+		   strcmp(w, "--efidisk-only")) {
+		return false;
+	}
+	return true;
+}
+
+static int grub_cmd_search(struct grub_state *st, const char *const *argv, size_t argc)
+{
+	const char *var = NULL, *key = NULL;
+	bool set = false;
+	char how = 0;
+
+	for (size_t i = 1; i < argc; i++) {
+		if (grub_search_opt(argv[i], argv, argc, &i, &how, &var, &set))
+			continue;
+		if (!key)
+			key = argv[i];
+	}
+	if (!key && set && var) {
+		key = var;
+		var = NULL;
+	}
+	if (set && !var)
+		var = "root";
+	if (!key || !how) {
+		grub_warn(st, "search without %s", key ? "--fs-uuid, --label or --file" : "a name");
+		return 1;
+	}
+	return grub_search_set(st, how, key, var);
+}
+
+/* search.fs_uuid NAME [VAR], search.fs_label, search.file */
+static int grub_cmd_search_dot(struct grub_state *st, const char *const *argv, size_t argc)
+{
+	char how = !strcmp(argv[0], "search.fs_uuid") ? 'u'
+		   : !strcmp(argv[0], "search.fs_label") ? 'l' : 'f';
+
+	if (argc < 2) {
+		grub_warn(st, "%s without a name", argv[0]);
+		return 1;
+	}
+	return grub_search_set(st, how, argv[1], argc > 2 ? argv[2] : NULL);
+}
+
+struct grub_env_ctx {
+	struct grub_state *st;
+	const char *const *only;
+	size_t n_only;
+};
+
+static int grub_env_var(void *data, const char *name, const char *value)
+{
+	struct grub_env_ctx *ec = data;
+
+	if (!ec->n_only || grub_in(ec->only, ec->n_only, name))
+		grub_set(ec->st, name, value);
+	return 0;
+}
+
+/* load_env [-f FILE] [--skip-sig] [VAR...]: the default file is
+ * $prefix/grubenv (grub-core/commands/loadenv.c). */
+static int grub_cmd_load_env(struct grub_state *st, const char *const *argv, size_t argc)
+{
+	struct grub_env_ctx ec = { .st = st };
+	const char *file = NULL;
+	struct grub_where w;
+	size_t i, len;
+	char *buf;
+	int rc;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++)
+		if ((!strcmp(argv[i], "-f") || !strcmp(argv[i], "--file")) && i + 1 < argc)
+			file = argv[++i];
+		else if (!strncmp(argv[i], "--file=", 7))
+			file = argv[i] + 7;
+	ec.only = argv + i;
+	ec.n_only = argc - i;
+	if (!file)
+		file = arena_printf(st->a, "%s/grubenv", grub_get(st, "prefix") ?: "");
+	grub_where(st, file, &w);
+	rc = grub_read(st, &w, GRUB_ENV_MAX, &buf, &len);
+	if (rc < 0)
+		return 1;
+	rc = grub_env_parse(buf, len, grub_env_var, &ec);
+	free(buf);
+	if (rc < 0)
+		grub_warn(st, "%s is not a GRUB environment block", w.path);
+	return rc < 0;
+}
+
+static const char *grub_version_of(struct grub_state *st, const char *path)
+{
+	static const char *const pre[] = { "vmlinuz-", "vmlinux-", "kernel-", "linux-" };
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	for (size_t i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
+		if (!strncmp(base, pre[i], strlen(pre[i])) && base[strlen(pre[i])])
+			return arena_strdup(st->a, base + strlen(pre[i]));
+	return NULL;
+}
+
+/* One argument as grub_create_loader_cmdline() writes it. */
+static char *grub_cmdline_arg(struct grub_state *st, char *p, const char *s)
+{
+	bool space = strchr(s, ' ') != NULL;
+
+	if (space)
+		*p++ = '"';
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '\'' || *s == '"')
+			*p++ = '\\';
+		*p++ = *s;
+	}
+	if (space)
+		*p++ = '"';
+	return p;
+}
+
+static const char *grub_cmdline(struct grub_state *st, const char *const *argv,
+				size_t argc)
+{
+	size_t len = sizeof("BOOT_IMAGE=");
+	char *s, *p;
+
+	for (size_t i = 0; i < argc; i++)
+		len += 2 * strlen(argv[i]) + 3;
+	s = arena_alloc(st->a, len);
+	p = stpcpy(s, "BOOT_IMAGE=");
+	for (size_t i = 0; i < argc; i++) {
+		if (i)
+			*p++ = ' ';
+		p = grub_cmdline_arg(st, p, argv[i]);
+	}
+	*p = '\0';
+	st->bytes += len;
+	return s;
+}
+
+static struct grub_load *grub_loading(struct grub_state *st, const char *cmd)
+{
+	if (!st->load)
+		grub_warn(st, "%s outside a menu entry: ignored", cmd);
+	return st->load;
+}
+
+static int grub_cmd_linux(struct grub_state *st, const char *const *argv, size_t argc)
+{
+	struct grub_load *ld = grub_loading(st, argv[0]);
+	struct grub_where w;
+
+	if (!ld)
+		return 0;
+	if (argc < 2) {
+		grub_warn(st, "%s without a kernel", argv[0]);
+		return 1;
+	}
+	grub_where(st, argv[1], &w);
+	ld->e->kernel.path = w.path;
+	ld->e->kernel.dev = grub_where_dev(st, &w, ld->e->fs);
+	ld->e->cmdline = grub_cmdline(st, argv + 1, argc - 1);
+	ld->e->version = grub_version_of(st, w.path);
+	ld->e->initrds = NULL; /* a new kernel drops the old initrds */
+	ld->e->n_initrds = 0;
+	ld->linux_seen = true;
+	return 0;
+}
+
+static int grub_cmd_initrd(struct grub_state *st, const char *const *argv, size_t argc)
+{
+	struct grub_load *ld = grub_loading(st, argv[0]);
+
+	if (!ld)
+		return 0;
+	if (!ld->linux_seen) {
+		grub_warn(st, "%s before linux: ignored, as GRUB does", argv[0]);
+		return 1;
+	}
+	for (size_t i = 1; i < argc; i++) {
+		struct grub_where w;
+
+		if (!strncmp(argv[i], "--", 2))
+			continue; /* --nounzip and friends */
+		grub_where(st, argv[i], &w);
+		entry_add_initrd(st->ctx->out, ld->e, grub_where_dev(st, &w, ld->e->fs),
+				 w.path);
+	}
+	return 0;
+}
+
+static int grub_cmd_devicetree(struct grub_state *st, const char *const *argv, size_t argc)
+{
+	struct grub_load *ld = grub_loading(st, argv[0]);
+	struct grub_where w;
+
+	if (!ld || argc < 2)
+		return !ld ? 0 : 1;
+	grub_where(st, argv[1], &w);
+	ld->e->devicetree = w.path;
+	return 0;
+}
+
+static void grub_refuse(struct grub_state *st, const char *why)
+{
+	if (st->load && !st->load->why)
+		st->load->why = why;
+}
+
+static int grub_cmd_chainloader(struct grub_state *st, const char *const *argv, size_t argc)
+{
+	grub_refuse(st, "chainloads another OS: not bootable with kexec");
+	return 0;
+}
+
+static int grub_cmd_other_kernel(struct grub_state *st, const char *const *argv, size_t argc)
+{
+	grub_refuse(st, arena_printf(st->a, "loads a kernel with %s: not bootable with kexec",
+				     argv[0]));
+	return 0;
+}
+
+static int grub_cmd_firmware(struct grub_state *st, const char *const *argv, size_t argc)
+{
+	grub_refuse(st, strcmp(argv[0], "fwsetup")
+				? "reboots or halts: not a kernel to boot"
+				: "enters the firmware setup: not a kernel to boot");
+	return 0;
+}
+
+/* blscfg.c: the id is the file name without ".conf", and the entry runs
+ * "linux ($root)<linux> <options>" as script, so the options are split
+ * into words (and quotes removed) as any linux line's are. */
+static void grub_bls_fix(struct grub_state *st, struct entry *e, const char *root)
+{
+	size_t n = e->id ? strlen(e->id) : 0;
+	struct grub_fields f = { 0 };
+	struct grub_node *list = NULL;
+	const char *src;
+
+	if (n > 5 && !strcmp(e->id + n - 5, ".conf"))
+		e->id = arena_strndup(st->a, e->id, n - 5);
+	if (!e->kernel.path || e->disabled)
+		return;
+	src = arena_printf(st->a, "(%s)%s %s", root ?: "", e->kernel.path, e->cmdline);
+	grub_parse(st->a, src, strlen(src), &list, NULL, NULL);
+	if (list && list->kind == GN_CMD)
+		grub_expand(st, list->words, list->n_words, &f);
+	if (f.n)
+		e->cmdline = grub_cmdline(st, f.v, f.n);
+}
+
+static const char *grub_bls_expand(void *data, const char *s)
+{
+	struct grub_state *st = data;
+	char *v = grub_expand_refs(st->a, s, grub_lookup, st, GRUB_VALUE_MAX);
+
+	st->bytes += strlen(v);
+	return v;
+}
+
+/* blscfg: the entries of /loader/entries on $root (grub's blscfg.c;
+ * it falls back to /boot/loader/entries). */
+static int grub_cmd_blscfg(struct grub_state *st, const char *const *argv, size_t argc)
+{
+	struct grub_where w;
+	struct entry_list tmp;
+	struct cfg_ctx c = *st->ctx;
+	int n;
+
+	grub_where(st, "/loader/entries", &w);
+	if (!w.fs) {
+		grub_warn(st, "blscfg: the filesystem %s is not known", w.dev ?: "?");
+		return 1;
+	}
+	entry_list_init(&tmp, st->a);
+	c.fs = w.fs;
+	c.out = &tmp;
+	n = bls_collect(&c, "/loader/entries", FMT_GRUB, grub_bls_expand, st);
+	if (n < 0)
+		n = bls_collect(&c, "/boot/loader/entries", FMT_GRUB, grub_bls_expand, st);
+	for (struct entry *e = tmp.head, *next; e; e = next) {
+		struct grub_item *it = arena_alloc(st->a, sizeof(*it));
+
+		next = e->next;
+		grub_bls_fix(st, e, grub_get(st, "root"));
+		it->title = e->title;
+		it->id = e->id;
+		it->built = e;
+		grub_menu_add(st->menu, it);
+	}
+	tmp.head = NULL;
+	tmp.tail = &tmp.head;
+	entry_list_splice(st->ctx->out, &tmp);
+	return n < 0;
+}
+
+static const struct grub_cmd grub_cmds[] = {
+	{ "set", grub_cmd_set },
+	{ "unset", grub_cmd_unset },
+	{ "export", grub_cmd_export },
+	{ "true", grub_cmd_true },
+	{ "false", grub_cmd_false },
+	{ "test", grub_cmd_test },
+	{ "[", grub_cmd_test },
+	{ "source", grub_cmd_source },
+	{ ".", grub_cmd_source },
+	{ "configfile", grub_cmd_source },
+	{ "normal", grub_cmd_source },
+	{ "break", grub_cmd_flow },
+	{ "continue", grub_cmd_flow },
+	{ "return", grub_cmd_flow },
+	{ "exit", grub_cmd_flow },
+	{ "shift", grub_cmd_shift },
+	{ "setparams", grub_cmd_setparams },
+	{ "eval", grub_cmd_eval },
+	{ "search", grub_cmd_search },
+	{ "search.fs_uuid", grub_cmd_search_dot },
+	{ "search.fs_label", grub_cmd_search_dot },
+	{ "search.file", grub_cmd_search_dot },
+	{ "load_env", grub_cmd_load_env },
+	{ "linux", grub_cmd_linux },
+	{ "linux16", grub_cmd_linux },
+	{ "linuxefi", grub_cmd_linux },
+	{ "initrd", grub_cmd_initrd },
+	{ "initrd16", grub_cmd_initrd },
+	{ "initrdefi", grub_cmd_initrd },
+	{ "devicetree", grub_cmd_devicetree },
+	{ "chainloader", grub_cmd_chainloader },
+	{ "multiboot", grub_cmd_other_kernel },
+	{ "multiboot2", grub_cmd_other_kernel },
+	{ "kfreebsd", grub_cmd_other_kernel },
+	{ "knetbsd", grub_cmd_other_kernel },
+	{ "kopenbsd", grub_cmd_other_kernel },
+	{ "xnu_kernel", grub_cmd_other_kernel },
+	{ "xnu_kernel64", grub_cmd_other_kernel },
+	{ "appleloader", grub_cmd_other_kernel },
+	{ "ntldr", grub_cmd_chainloader },
+	{ "reboot", grub_cmd_firmware },
+	{ "halt", grub_cmd_firmware },
+	{ "fwsetup", grub_cmd_firmware },
+	{ "blscfg", grub_cmd_blscfg },
+	{ "bls_import", grub_cmd_blscfg },
+};
+
+int grub_run_command(struct grub_state *st, const char *const *argv,
+		     size_t argc, int line)
+{
+	st->line = line;
+	for (size_t i = 0; i < sizeof(grub_cmds) / sizeof(grub_cmds[0]); i++)
+		if (!strcmp(argv[0], grub_cmds[i].name))
+			return grub_cmds[i].fn(st, argv, argc);
+	if (grub_in(grub_ignored, sizeof(grub_ignored) / sizeof(grub_ignored[0]), argv[0]))
+		return 0;
+	/* keystatus: no key is held while bootmenu reads the config */
+	if (!strcmp(argv[0], "keystatus"))
+		return 1;
+	grub_warn(st, "unknown command '%.64s': ignored", argv[0]);
+	return 1;
+}

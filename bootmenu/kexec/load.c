@@ -1,0 +1,76 @@
+/* load.c - machine -> plan -> print or commit. */
+#include <errno.h>
+#include <string.h>
+
+#include "kexec/load.h"
+
+/* A plan kexec_file_load can take although ours failed for a reason the
+ * kernel's own loader does not share (memory map unreadable). */
+static void plan_file_only(const struct kexec_request *rq, struct kexec_plan *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->crash = rq->crash;
+	p->kernel = rq->kernel.buf;
+	p->kernel_len = rq->kernel.len;
+	p->initrd = rq->initrd.buf;
+	p->initrd_len = rq->initrd.len;
+	p->cmdline = rq->cmdline ? rq->cmdline : "";
+}
+
+static int plan_request(const struct kexec_request *rq, struct kexec_plan *p,
+			enum kexec_syscall first, char *err, size_t errlen)
+{
+	struct kexec_machine m;
+	struct kexec_plan_in in = {
+		.kernel = rq->kernel, .initrd = rq->initrd,
+		.cmdline = rq->cmdline, .m = &m, .crash = rq->crash,
+		.sha256 = rq->sha256,
+	};
+	int rc;
+
+	rc = kexec_machine_read(&m, rq->paths, err, errlen);
+	if (rc == 0) {
+		rc = kexec_plan_build(&in, p, err, errlen);
+		kexec_machine_free(&m);
+	}
+	/* the file syscall places segments itself: only image faults count */
+	if (rc && first == KEXEC_SYSCALL_FILE && rc != -ENOEXEC && rc != -E2BIG) {
+		plan_file_only(rq, p);
+		rc = 0;
+	}
+	return rc;
+}
+
+static void print_file_only(const struct kexec_request *rq, FILE *out)
+{
+	fprintf(out, "cmdline:  \"%s\"\n", rq->cmdline ? rq->cmdline : "");
+	fprintf(out, "initrd:   %zu bytes\n", rq->initrd.len);
+	fprintf(out, "syscall:  kexec_file_load%s (the kernel places the "
+		"segments)\n", rq->crash ? " (panic kernel)" : "");
+}
+
+int kexec_load_request(const struct kexec_request *rq,
+		       enum kexec_syscall *used, char *err, size_t errlen)
+{
+	enum kexec_syscall first = kexec_syscall_first(rq->syscall);
+	FILE *out = rq->plan_out ? rq->plan_out : stdout;
+	struct kexec_plan p;
+	int rc;
+
+	if (used)
+		*used = first;
+	rc = plan_request(rq, &p, first, err, errlen);
+	if (rc)
+		return rc;
+	if (rq->dry_run) {
+		if (p.n_seg)
+			kexec_plan_print(&p, kexec_syscall_name(first), out);
+		else
+			print_file_only(rq, out);
+		kexec_plan_free(&p);
+		return 0;
+	}
+	rc = kexec_commit(&p, rq->syscall, used, err, errlen);
+	kexec_plan_free(&p);
+	return rc;
+}

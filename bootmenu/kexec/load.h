@@ -1,0 +1,35 @@
+/* load.h - one call from "kernel, initrd, command line" to a loaded
+ * kernel: read the machine, plan, print (--dry-run) or commit.
+ *
+ * Used by kexload and by boot.c. The caller owns the kernel and initrd
+ * buffers; nothing is kept after the call returns.
+ */
+#ifndef BM_KEXEC_LOAD_H
+#define BM_KEXEC_LOAD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "kexec/machine.h"
+#include "kexec/plan.h"
+#include "kexec/sys.h"
+
+struct kexec_request {
+	struct kexec_blob kernel;
+	struct kexec_blob initrd;   /* initrds already concatenated */
+	const char *cmdline;        /* NULL: "" */
+	enum kexec_syscall syscall; /* AUTO, LOAD (-c) or FILE (-s) */
+	bool crash;                 /* panic kernel (-p) */
+	bool sha256;                /* purgatory checks the segments */
+	bool dry_run;               /* print the plan to @plan_out only */
+	FILE *plan_out;             /* NULL: stdout */
+	const struct kexec_machine_paths *paths; /* NULL: this machine */
+};
+
+/* Plan and load (or print) @rq. *used (may be NULL) names the syscall
+ * that loaded, or would load. Returns 0, or -errno with a sentence in
+ * @err. No syscall is made when the plan fails. */
+int kexec_load_request(const struct kexec_request *rq,
+		       enum kexec_syscall *used, char *err, size_t errlen);
+
+#endif

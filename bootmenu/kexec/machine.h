@@ -1,0 +1,60 @@
+/* machine.h - what the plan needs to know about the running machine.
+ *
+ * The firmware memory map, the crashkernel= reservation, the running
+ * kernel's boot_params (the base of the new zero page) and, when booted
+ * by EFI, the runtime map and table addresses a kexec'd kernel needs to
+ * keep EFI runtime services. Every source is a path, so tests and
+ * --dry-run feed fixtures. kexec_machine_free() frees what
+ * kexec_machine_read() allocated.
+ */
+#ifndef BM_KEXEC_MACHINE_H
+#define BM_KEXEC_MACHINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kexec/memmap.h"
+
+#define KEXEC_BOOT_PARAMS_PATH "/sys/kernel/boot_params/data"
+#define KEXEC_EFI_DIR "/sys/firmware/efi"
+#define KEXEC_BOOT_PARAMS_SIZE 4096
+/* Most EFI runtime map entries kept (firmware has a few dozen). */
+#define KEXEC_EFI_MAP_MAX 512
+
+/* One EFI runtime region as /sys/firmware/efi/runtime-map/N shows it. */
+struct kexec_efi_desc {
+	uint32_t type;
+	uint64_t phys, virt, pages, attr;
+};
+
+struct kexec_machine {
+	struct kexec_memmap mm;    /* the firmware's map: e820 and RAM */
+	struct kexec_memmap crash; /* "Crash kernel" ranges; n may be 0 */
+	uint8_t params[KEXEC_BOOT_PARAMS_SIZE]; /* zeros when unreadable */
+	bool have_params;
+	bool efi;                  /* EFI-booted with a readable runtime map */
+	uint64_t efi_fw_vendor, efi_tables, efi_smbios;
+	uint64_t acpi_rsdp;        /* ACPI20= (or ACPI=) of the systab, or 0 */
+	struct kexec_efi_desc *efi_map; /* malloc'd, runtime-map order */
+	size_t n_efi_map;
+};
+
+/* Where to read from; a NULL field means the running machine's file. */
+struct kexec_machine_paths {
+	const char *memmap;      /* directory (sysfs layout) or iomem file */
+	const char *iomem;       /* for "Crash kernel"; NULL with @memmap
+				  * set means none (a fixture is not this host) */
+	const char *boot_params; /* a 4096-byte boot_params image */
+	const char *efi_dir;     /* /sys/firmware/efi layout */
+};
+
+/* Read everything; only the memory map is required. Returns 0, or -errno
+ * with a sentence in @err. Missing boot_params leave zeros; no EFI (or no
+ * runtime map) leaves m->efi false. @p may be NULL. */
+int kexec_machine_read(struct kexec_machine *m,
+		       const struct kexec_machine_paths *p, char *err,
+		       size_t errlen);
+void kexec_machine_free(struct kexec_machine *m);
+
+#endif

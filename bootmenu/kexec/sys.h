@@ -1,0 +1,84 @@
+/* sys.h - the commit: the only code that calls kexec_load,
+ * kexec_file_load and reboot(LINUX_REBOOT_CMD_KEXEC).
+ *
+ * kexec_commit() hands a built plan to the kernel. The syscall: kexec_load
+ * unless asked otherwise; kexec_file_load when the kernel is locked down,
+ * when kexec_load is refused with EPERM, or when asked; in the automatic
+ * mode either one falls back to the other on ENOSYS/ENOEXEC. Refusals
+ * become sentences; after a failure nothing is left loaded.
+ *
+ * Test seams: kexec_sys_set_ops() swaps the syscalls for recording
+ * functions; and the real wrappers honour BOOTMENU_KEXEC_FAULT ("EPERM",
+ * or per syscall "load:EPERM,file:ENOSYS") by failing with that errno
+ * without entering the kernel.
+ */
+#ifndef BM_KEXEC_SYS_H
+#define BM_KEXEC_SYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kexec/plan.h"
+
+enum kexec_syscall { KEXEC_SYSCALL_AUTO, KEXEC_SYSCALL_LOAD, KEXEC_SYSCALL_FILE };
+
+#define KEXEC_LOCKDOWN_PATH "/sys/kernel/security/lockdown"
+#define KEXEC_LOADED_PATH "/sys/kernel/kexec_loaded"
+#define KEXEC_FAULT_ENV "BOOTMENU_KEXEC_FAULT"
+
+/* include/uapi/linux/kexec.h */
+#define KEXEC_ON_CRASH 0x00000001
+#define KEXEC_ARCH_X86_64 (62 << 16)
+#define KEXEC_FILE_UNLOAD 0x00000001
+#define KEXEC_FILE_ON_CRASH 0x00000002
+#define KEXEC_FILE_NO_INITRAMFS 0x00000004
+
+/* struct kexec_segment as the kernel reads it (x86_64) */
+struct kexec_sys_segment {
+	const void *buf;
+	size_t bufsz;
+	uint64_t mem;
+	uint64_t memsz;
+};
+
+/* The syscalls; each returns 0 or -errno. */
+struct kexec_sys_ops {
+	int (*load)(uint64_t entry, unsigned long nr,
+		    const struct kexec_sys_segment *segs, unsigned long flags);
+	int (*file_load)(int kernel_fd, int initrd_fd, unsigned long cmdline_len,
+			 const char *cmdline, unsigned long flags);
+	int (*reboot_kexec)(void);
+	const char *lockdown_path; /* NULL: KEXEC_LOCKDOWN_PATH */
+};
+
+/* Use @ops instead of the real syscalls (NULL restores them); tests only.
+ * The table must outlive its use. */
+void kexec_sys_set_ops(const struct kexec_sys_ops *ops);
+
+/* "kexec_load", "kexec_file_load" or "automatic". */
+const char *kexec_syscall_name(enum kexec_syscall s);
+
+/* True when the lockdown file's selected ("[...]") mode is not none. */
+bool kexec_locked_down(void);
+
+/* The syscall kexec_commit() tries first for @want. */
+enum kexec_syscall kexec_syscall_first(enum kexec_syscall want);
+
+/* Load @p (a panic kernel when p->crash) with the syscall chosen for
+ * @want; *used (may be NULL) names the one that succeeded or failed last.
+ * A plan without segments (p->n_seg 0) can only go through
+ * kexec_file_load. Returns 0, or -errno with a sentence in @err. */
+int kexec_commit(const struct kexec_plan *p, enum kexec_syscall want,
+		 enum kexec_syscall *used, char *err, size_t errlen);
+
+/* Unload the kernel (or the panic kernel) either syscall loaded.
+ * Returns 0, or -errno with a sentence (@err may be NULL). */
+int kexec_unload(bool crash, char *err, size_t errlen);
+
+/* Boot the loaded kernel: sync, @unmount_all (may be NULL), then
+ * reboot(LINUX_REBOOT_CMD_KEXEC). Returns only on failure: -errno with a
+ * sentence (nothing loaded, not root). */
+int kexec_jump(void (*unmount_all)(void), char *err, size_t errlen);
+
+#endif

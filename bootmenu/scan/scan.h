@@ -1,0 +1,142 @@
+/* scan.h - every disk and partition, probed, mounted read-only and handed
+ * on as a struct fs_root as soon as it is ready; hotplug after that.
+ *
+ * A scan runs its own thread: it lists /sys/class/block, probes and
+ * mounts each device in a worker of its own (bounded in time: a dead USB
+ * stick only makes its own device time out), and follows the uevent
+ * stream. The caller sees one file descriptor, readable while events are
+ * queued, and takes them with scan_next() from its poll() loop:
+ *
+ *	struct scan *s = scan_new(&(struct scan_opts){ .hotplug = true });
+ *	struct pollfd p = { .fd = scan_fd(s), .events = POLLIN };
+ *	... poll(&p, 1, ms); then
+ *	while (scan_next(s, &ev) > 0)
+ *		switch (ev.type) {
+ *		case SCAN_EV_FS_ADDED:   parse ev.fs (cfg_scan_fs), add entries
+ *		case SCAN_EV_FS_REMOVED: drop the entries whose fs is ev.fs
+ *		case SCAN_EV_DEVICE:     refresh a devices view (scan_devices)
+ *		case SCAN_EV_SETTLED:    start-up is over: pick the default
+ *		}
+ *	scan_unmount_all(s);  before kexec; scan_free(s) at the end.
+ *
+ * Or blocking: scan_all(s, settle_s), then scan_roots().
+ *
+ * Memory: the scan's arena owns every struct fs_root, struct scan_dev
+ * string and name; they stay valid until scan_free(), even after their
+ * device is removed (only fs->root_fd is closed then). A rescan is
+ * scan_free() and scan_new(), after the caller dropped its entries.
+ * All functions are called from one thread (the caller's); the scan's
+ * own threads never call back.
+ */
+#ifndef BM_SCAN_H
+#define BM_SCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct fs_root;
+
+#define SCAN_SETTLE_DEFAULT_S 5.0  /* bootmenu.settle= overrides */
+#define SCAN_TIMEOUT_DEFAULT_S 10.0 /* one device's probe + mount */
+#define SCAN_QUIET_MS 500          /* no uevent for this long: settled */
+#define SCAN_COALESCE_MS 150       /* events of one device within: one */
+#define SCAN_WORKERS_MAX 8         /* devices probed at once */
+
+struct scan_opts {
+	const char *sysfs;      /* "/sys" when NULL */
+	const char *devdir;     /* "/dev" when NULL */
+	const char *mount_base; /* MOUNT_BASE ("/run/bootmenu") when NULL */
+	double settle_s;        /* bound for SCAN_EV_SETTLED; 0: default */
+	double timeout_s;       /* per device; 0: SCAN_TIMEOUT_DEFAULT_S */
+	bool hotplug;           /* listen to NETLINK_KOBJECT_UEVENT */
+	bool loop;              /* loop devices too */
+	bool no_mount;          /* probe only: a device listing */
+	bool keep_writable;     /* do not BLKROSET block devices */
+	/* Tests: stands in for mount_fs() (the scan then opens @target as
+	 * the root); may sleep to stand for a dead device. 0 or -errno. */
+	int (*mount_fn)(void *ctx, const char *devnode, const char *fstype,
+			const char *target);
+	void *mount_ctx;
+};
+
+enum scan_state {
+	SCAN_DEV_PROBING,  /* queued or in its worker */
+	SCAN_DEV_MOUNTED,  /* dev->fs is usable */
+	SCAN_DEV_SKIPPED,  /* nothing to mount: reason says why */
+	SCAN_DEV_FAILED,   /* probe or mount failed: reason */
+	SCAN_DEV_TIMEOUT,  /* gave up waiting for it */
+};
+
+/* One block device, for a devices view. Copied out by scan_devices(). */
+struct scan_dev {
+	const char *name;       /* "sda2" */
+	const char *disk;       /* "sda" */
+	const char *devnode;    /* "/dev/sda2" */
+	const char *fstype, *uuid, *label; /* "" when unknown */
+	const char *partuuid, *partlabel, *pttype;
+	int partno;
+	uint64_t size;          /* bytes */
+	bool removable, esp, xbootldr;
+	enum scan_state state;
+	const char *reason;     /* "encrypted, not opened", "timed out" ... */
+	const struct fs_root *fs; /* when SCAN_DEV_MOUNTED */
+};
+
+enum scan_event_type {
+	SCAN_EV_FS_ADDED,   /* ev.fs is mounted and open */
+	SCAN_EV_FS_REMOVED, /* ev.fs is gone; its root_fd is closed now */
+	SCAN_EV_DEVICE,     /* ev.name's entry in the device list changed */
+	SCAN_EV_SETTLED,    /* once: start-up devices are done or the bound passed */
+};
+
+struct scan_event {
+	enum scan_event_type type;
+	const struct fs_root *fs; /* FS_ADDED, FS_REMOVED */
+	const char *name;         /* the device, owned by the scan; NULL for SETTLED */
+};
+
+/* Start a scan (opts may be NULL: all defaults, no hotplug). Returns NULL
+ * and sets errno when it cannot start (ENOMEM, or the sysfs tree missing).
+ * Stale mounts under the mount base (a previous bootmenu's) are detached.
+ * The caller frees it with scan_free(). */
+struct scan *scan_new(const struct scan_opts *opts);
+
+/* Readable (POLLIN) while scan_next() has events. Owned by the scan. */
+int scan_fd(const struct scan *s);
+
+/* Take the next event into @ev. Returns 1, or 0 when none is queued. */
+int scan_next(struct scan *s, struct scan_event *ev);
+
+/* Block until the devices known at start are done and the uevent stream
+ * has been quiet for SCAN_QUIET_MS, but at most @seconds. Returns 0, or
+ * -ETIMEDOUT when the bound passed first. */
+int scan_settle(struct scan *s, double seconds);
+
+/* scan_settle(), then the number of mounted filesystems (scan_roots()). */
+int scan_all(struct scan *s, double settle_s);
+
+/* The mounted filesystems now, up to @max into @out (owned by the scan).
+ * Returns how many there are in all. */
+size_t scan_roots(struct scan *s, const struct fs_root **out, size_t max);
+
+/* Every device (skipped ones with their reasons), up to @max copies into
+ * @out, in disk-then-partition order. Returns how many there are. */
+size_t scan_devices(struct scan *s, struct scan_dev *out, size_t max);
+
+/* Tests, and a replay of a captured stream: hand a raw uevent message to
+ * the scan as if it came from the kernel. Returns 0 or -errno. */
+int scan_inject_uevent(struct scan *s, const void *msg, size_t len);
+
+/* Stop following devices and unmount every filesystem (lazily where
+ * busy), closing their root fds: call before kexec. No more events come
+ * after it. Returns 0, or the first -errno of a failed unmount. */
+int scan_unmount_all(struct scan *s);
+
+/* scan_unmount_all(), then free everything. NULL is a no-op. */
+void scan_free(struct scan *s);
+
+/* "mounted", "skipped", ... for logs and the devices view. */
+const char *scan_state_name(enum scan_state st);
+
+#endif

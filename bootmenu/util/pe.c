@@ -1,0 +1,93 @@
+/* pe.c - PE/COFF section lookup (pe.h). Field offsets from the
+ * Microsoft PE format document: e_lfanew at 0x3c, "PE\0\0", a 20-byte
+ * COFF header, the optional header, then 40-byte section headers. */
+#include "util/pe.h"
+#include "util/le.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#define PE_DOS_LFANEW 0x3c
+#define PE_COFF_SIZE 20
+#define PE_SECT_SIZE 40
+#define PE_NAME_LEN 8
+
+/* Where the section table starts and how many entries it has. */
+static int pe_sections(const uint8_t *p, size_t len, size_t *tab, uint16_t *n)
+{
+	uint32_t lfanew, sig;
+	uint16_t mz, nsect, optsz;
+
+	if (get_le16(p, len, 0, &mz) || mz != 0x5a4d)
+		return -ENOEXEC;
+	if (get_le32(p, len, PE_DOS_LFANEW, &lfanew))
+		return -ENOEXEC;
+	if (get_le32(p, len, lfanew, &sig) || sig != 0x00004550)
+		return -ENOEXEC;
+	if (get_le16(p, len, (size_t)lfanew + 4 + 2, &nsect) ||
+	    get_le16(p, len, (size_t)lfanew + 4 + 16, &optsz))
+		return -ENOEXEC;
+	if (nsect > PE_SECTIONS_MAX)
+		return -ENOEXEC;
+	*tab = (size_t)lfanew + 4 + PE_COFF_SIZE + optsz;
+	if (!le_in(len, *tab, (size_t)nsect * PE_SECT_SIZE))
+		return -ENOEXEC;
+	*n = nsect;
+	return 0;
+}
+
+/* A section name is 8 bytes, NUL-padded when shorter. */
+static int pe_name_is(const uint8_t *raw, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n > PE_NAME_LEN || memcmp(raw, name, n))
+		return 0;
+	return n == PE_NAME_LEN || raw[n] == '\0';
+}
+
+int pe_locate_section(const void *hdr, size_t len, const char *name,
+		      size_t *off, size_t *size)
+{
+	const uint8_t *p = hdr;
+	size_t tab;
+	uint16_t n;
+	int rc;
+
+	if (!hdr || !name)
+		return -ENOEXEC;
+	rc = pe_sections(p, len, &tab, &n);
+	if (rc < 0)
+		return rc;
+	for (uint16_t i = 0; i < n; i++) {
+		size_t h = tab + (size_t)i * PE_SECT_SIZE;
+		uint32_t vsize = 0, rsize = 0, roff = 0, sz;
+
+		if (!pe_name_is(p + h, name))
+			continue;
+		get_le32(p, len, h + 8, &vsize);
+		get_le32(p, len, h + 16, &rsize);
+		get_le32(p, len, h + 20, &roff);
+		sz = vsize && vsize <= rsize ? vsize : rsize;
+		*off = roff;
+		*size = sz;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int pe_find_section(const void *buf, size_t len, const char *name,
+		    size_t *off, size_t *size)
+{
+	size_t o, n;
+	int rc = pe_locate_section(buf, len, name, &o, &n);
+
+	if (rc < 0)
+		return rc;
+	if (!le_in(len, o, n))
+		return -ERANGE;
+	*off = o;
+	*size = n;
+	return 0;
+}

@@ -1,0 +1,744 @@
+#!/usr/bin/env python3
+"""tests/bench/bench.py BUILD - the measurements of `make bench`.
+
+Writes BUILD/bench/results.json, BUILD/bench/report.md and
+BUILD/bench/timeline.png. Every boot time is taken on the host from QEMU's
+start to the arrival of a serial-console marker (each chunk QEMU writes is
+stamped when it is read). Comparisons are alternated A, B, A, B... within
+one run. A figure that needs a piece of bootmenu that is not there yet is
+reported as "skipped: <why>", never faked. Nothing here fails on a figure.
+
+Environment: BENCH_RUNS (default 5) repetitions of every timed boot;
+KVM=1 for KVM instead of TCG; BENCH_ONLY=1,2,... to run some measurements
+(the others are reported as skipped by request).
+"""
+import bisect
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
+from qemu import Qemu, Timeout  # noqa: E402
+
+B = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
+O = os.path.join(B, "bench")
+RUNS = max(1, int(os.environ.get("BENCH_RUNS", "5")))
+KVM = os.environ.get("KVM") == "1"
+ONLY = set(filter(None, os.environ.get("BENCH_ONLY", "").split(",")))
+T_START = time.monotonic()
+
+EFI = os.path.join(B, "bootmenu.efi")
+KERNEL = os.path.join(B, "kernel", "bzImage")
+INITRAMFS = os.path.join(B, "initramfs.cpio.gz")
+ESP = os.path.join(B, "esp.img")
+DEMO = os.path.join(B, "demo.img")
+DEBV = open(os.path.join(B, "debkernel", "VERSION")).read().strip()
+MENU_IMG = os.path.join(O, "menu.img")
+BOOT_IMG = os.path.join(O, "boot.img")
+BOOT40_IMG = os.path.join(O, "boot40.img")
+GRUB_ISO = os.path.join(O, "grub.iso")
+GUEST_CPIO = os.path.join(O, "guest-initrd.cpio")
+HOST_BM = os.path.join(B, "host", "bootmenu")
+PEAKRSS_HOST = os.path.join(O, "peakrss.host")
+MEM = 1024  # MiB for every timed boot (the memory floor is measured apart)
+
+# escape sequences (ncurses and GRUB's terminfo draw with them): the menu
+# markers are matched on the text with these taken out
+ESC_RE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"
+                    r"|\x1b[()*+][0-9A-Za-z]|\x1b[=>78DEHMNOZc]|[\x0e\x0f]")
+MENU_RE = r"Debian GNU/Linux"  # the first demo disk entry, in both menus
+TARGET_KERNEL_RE = r"Linux version " + re.escape(DEBV)
+USERSPACE_RE = r"BOOTMENU-TARGET: booted"
+NO_SCAN_RE = (r"(device scan is not built yet[^\r\n]*|bootmenu failed \d+ times"
+              r"|rescue shell|Kernel panic[^\r\n]*|not syncing[^\r\n]*)")
+
+
+def progress(msg):
+    print("[bench %5.0fs] %s" % (time.monotonic() - T_START, msg), flush=True)
+
+
+# --------------------------------------------------------------- QEMU timing
+class TimedQemu(Qemu):
+    """Qemu whose reader stamps every chunk with its arrival time, and whose
+    wait() can match on escape-stripped text."""
+
+    def __init__(self, *a, **kw):
+        self.stamps = []  # (raw offset at the end of a chunk, monotonic time)
+        self.cursor = 0
+        if KVM:
+            os.environ["KVM"] = "1"
+        super().__init__(*a, **kw)
+
+    def _read(self):
+        while True:
+            data = self.proc.stdout.read1(4096)
+            now = time.monotonic()
+            if not data:
+                break
+            text = data.decode("utf-8", errors="replace")
+            with self.lock:
+                self.buf += text
+                self.stamps.append((len(self.buf), now))
+            self.log.write(text)
+            self.log.flush()
+
+    def at(self, raw_end):
+        """Seconds from QEMU start to the arrival of raw offset @raw_end."""
+        with self.lock:
+            ends = [s[0] for s in self.stamps]
+            i = bisect.bisect_left(ends, raw_end)
+            t = self.stamps[min(i, len(self.stamps) - 1)][1]
+        return t - self.started
+
+    def wait(self, pattern, timeout, strip=False, fail=None):
+        """Wait for @pattern after the cursor. Returns (seconds, match).
+        Raises Timeout, or Skip when @fail matches first."""
+        rx = re.compile(pattern)
+        frx = re.compile(fail) if fail else None
+        end = time.monotonic() + timeout
+        while True:
+            with self.lock:
+                raw = self.buf
+            if strip:
+                text, starts, raws = strip_map(raw)
+                k = bisect.bisect_right(raws, self.cursor) - 1
+                spos = starts[k] + (self.cursor - raws[k]) if k >= 0 else 0
+            else:
+                text, spos = raw, self.cursor
+            m = rx.search(text, spos)
+            f = frx.search(text, spos) if frx else None
+            if f and (not m or f.start() < m.start()):
+                raise Skip(f.group(0).strip())
+            if m:
+                raw_end = to_raw(m.end(), starts, raws) if strip else m.end()
+                self.cursor = raw_end
+                return self.at(raw_end), m
+            if self.proc.poll() is not None:
+                time.sleep(0.3)
+                if len(self.buf) == len(raw):
+                    raise Timeout("QEMU exited (%s) before /%s/" %
+                                  (self.proc.returncode, pattern))
+                continue
+            if time.monotonic() > end:
+                raise Timeout("no /%s/ within %ss; last output: %s" %
+                              (pattern, timeout, last_lines(self.tail(600))))
+            time.sleep(0.02)
+
+
+def strip_map(raw):
+    """raw text -> (text without escapes, starts, raws): the kept segment k
+    begins at text offset starts[k] and raw offset raws[k]."""
+    parts, starts, raws = [], [], []
+    pos = n = 0
+    for m in ESC_RE.finditer(raw):
+        if m.start() > pos:
+            starts.append(n)
+            raws.append(pos)
+            parts.append(raw[pos:m.start()])
+            n += m.start() - pos
+        pos = m.end()
+    starts.append(n)
+    raws.append(pos)
+    parts.append(raw[pos:])
+    return "".join(parts), starts, raws
+
+
+def to_raw(off, starts, raws):
+    k = bisect.bisect_right(starts, off) - 1
+    return raws[k] + (off - starts[k])
+
+
+def last_lines(text, n=3):
+    text = ESC_RE.sub("", text)
+    lines = [ln.strip() for ln in text.replace("\r", "\n").split("\n") if ln.strip()]
+    return " | ".join(lines[-n:])
+
+
+class Skip(Exception):
+    pass
+
+
+# ---------------------------------------------------------------- statistics
+def stats(samples, unit="s"):
+    s = sorted(samples)
+    out = {"median": statistics.median(s), "min": s[0], "max": s[-1],
+           "n": len(s), "unit": unit, "samples": samples}
+    out["stdev"] = statistics.stdev(s) if len(s) > 1 else 0.0
+    return out
+
+
+def fmt(v, unit="s"):
+    if v is None:
+        return "-"
+    if unit == "s":
+        return "%.2f s" % v
+    if unit == "ms":
+        return "%.1f ms" % v
+    if unit == "us":
+        return "%.1f µs" % v
+    if unit == "KiB":
+        return "%.0f KiB" % v
+    if unit == "MiB":
+        return "%.0f MiB" % v
+    if unit == "B":
+        return "%d B (%.2f MiB)" % (v, v / 1048576.0)
+    return "%s %s" % (v, unit)
+
+
+def fmt_stats(st):
+    if not st or "median" not in st:
+        return "-"
+    u = st["unit"]
+    if st["n"] == 1:
+        return fmt(st["median"], u)
+    return "%s (%s–%s, n=%d)" % (fmt(st["median"], u), fmt(st["min"], u),
+                                 fmt(st["max"], u), st["n"])
+
+
+# ------------------------------------------------------------------- results
+RESULTS = {"measurements": {}}
+REPORT = []  # markdown sections, in order
+
+
+def skipped(key, why):
+    progress("%s skipped: %s" % (key, why))
+    RESULTS["measurements"][key] = {"skipped": why}
+
+
+def want(num):
+    return not ONLY or str(num) in ONLY
+
+
+# ----------------------------------------------------------- boot scenarios
+def boot_markers(q, markers):
+    """markers: list of (name, regex, timeout, strip, fail). Returns
+    {name: seconds}; a Skip/Timeout ends the list (the caller decides)."""
+    got = {}
+    for name, rx, tmo, strip, fail in markers:
+        got[name] = q.wait(rx, tmo, strip=strip, fail=fail)[0]
+    return got
+
+
+def run_scenario(name, qargs, markers, optional_from=None):
+    """One boot. Returns (times, note). With @optional_from naming a marker,
+    a Skip/Timeout from that marker on keeps what was reached and returns
+    the reason as the note; earlier, it raises."""
+    q = TimedQemu(B, "bench-" + name, **qargs)
+    got = {}
+    try:
+        for i, (mname, rx, tmo, strip, fail) in enumerate(markers):
+            try:
+                got[mname] = q.wait(rx, tmo, strip=strip, fail=fail)[0]
+            except (Skip, Timeout) as e:
+                names = [m[0] for m in markers]
+                if optional_from and i >= names.index(optional_from):
+                    return got, "%s not reached: %s" % (mname, str(e).splitlines()[0])
+                raise
+        return got, None
+    finally:
+        q.close()
+
+
+def alternate(scenarios, runs, label):
+    """scenarios: {name: (qargs, markers, optional_from)}. Runs each @runs
+    times, alternating. Returns {name: {"times": {marker: [..]}, "notes":
+    [...], "skipped": why or None}}."""
+    res = {n: {"times": {}, "notes": [], "skipped": None} for n in scenarios}
+    for r in range(runs):
+        for n, (qargs, markers, opt) in scenarios.items():
+            if res[n]["skipped"]:
+                continue
+            t0 = time.monotonic()
+            try:
+                got, note = run_scenario(n, qargs, markers, opt)
+            except (Skip, Timeout) as e:
+                why = str(e).splitlines()[0]
+                progress("%s %s run %d/%d: %s" % (label, n, r + 1, runs, why))
+                res[n]["skipped"] = why
+                continue
+            for k, v in got.items():
+                res[n]["times"].setdefault(k, []).append(v)
+            if note and note not in res[n]["notes"]:
+                res[n]["notes"].append(note)
+            progress("%s %s run %d/%d: %s%s (%.0fs)" % (
+                label, n, r + 1, runs,
+                ", ".join("%s %.2fs" % kv for kv in got.items()),
+                " [" + note + "]" if note else "", time.monotonic() - t0))
+    return res
+
+
+def grub_qargs(disk, mem=MEM):
+    return {"disks": [disk], "mem": mem,
+            "extra": ["-cdrom", GRUB_ISO, "-boot", "d"]}
+
+
+def bm_qargs(disk, append="", mem=MEM, uefi=False):
+    if uefi:
+        return {"disks": [ESP, disk], "mem": mem, "uefi": True}
+    return {"kernel": EFI, "append": append, "disks": [disk], "mem": mem}
+
+
+def ratio(a, b):
+    return a / b if a and b else None
+
+
+# ------------------------------------------------ 1. power-on to menu drawn
+def m1_menu():
+    key = "1_power_on_to_menu"
+    progress("1. power-on to menu drawn (%d runs, alternating)" % RUNS)
+    bm_markers = [
+        ("kernel first line", r"Linux version", 120, False, None),
+        ("init: bootmenu line", r"init: bootmenu \d", 120, False, None),
+        ("menu drawn", MENU_RE, 60, True, NO_SCAN_RE),
+    ]
+    grub_markers = [
+        ("grub.cfg running", r"BENCH-GRUB: searching", 120, False, None),
+        ("menu drawn", MENU_RE, 120, True, None),
+    ]
+    sc = {"bootmenu -kernel": (bm_qargs(MENU_IMG), bm_markers, "menu drawn"),
+          "grub2 (BIOS ISO)": (grub_qargs(MENU_IMG), grub_markers, None)}
+    if os.path.exists(ESP):
+        sc["bootmenu OVMF esp.img"] = (bm_qargs(MENU_IMG, uefi=True),
+                                       bm_markers, "menu drawn")
+    res = alternate(sc, RUNS, "1.")
+    out = summarize(res)
+    RESULTS["measurements"][key] = out
+    g = med(out, "grub2 (BIOS ISO)", "menu drawn")
+    b = med(out, "bootmenu -kernel", "menu drawn")
+    i = med(out, "bootmenu -kernel", "init: bootmenu line")
+    out["ratios"] = {"bootmenu menu / grub menu (goal <= 1.5)": ratio(b, g),
+                     "bootmenu 'init: bootmenu' line / grub menu (menu not drawn yet)":
+                     ratio(i, g) if b is None else None}
+    return out
+
+
+def med(out, scen, marker):
+    try:
+        return out["scenarios"][scen]["markers"][marker]["median"]
+    except (KeyError, TypeError):
+        return None
+
+
+def summarize(res):
+    out = {"scenarios": {}}
+    for n, r in res.items():
+        s = {"markers": {k: stats(v) for k, v in r["times"].items()},
+             "notes": r["notes"]}
+        if r["skipped"]:
+            s["skipped"] = r["skipped"]
+        out["scenarios"][n] = s
+    return out
+
+
+# ------------------------- 2. power-on to the target's first line/userspace
+def m2_boot():
+    key = "2_power_on_to_target"
+    progress("2. power-on to the target kernel and userspace (%d runs)" % RUNS)
+    bm = [("kernel first line", r"Linux version", 120, False, None),
+          ("init: bootmenu line", r"init: bootmenu \d", 120, False, None),
+          ("target kernel first line", TARGET_KERNEL_RE, 240, False, NO_SCAN_RE),
+          ("target userspace", USERSPACE_RE, 240, False, None)]
+    gr = [("grub.cfg running", r"BENCH-GRUB: searching", 120, False, None),
+          ("target kernel first line", TARGET_KERNEL_RE, 240, False, None),
+          ("target userspace", USERSPACE_RE, 240, False, None)]
+    sc = {}
+    for tag, disk in (("demo initrd", BOOT_IMG), ("40 MiB initrd", BOOT40_IMG)):
+        sc["bootmenu, " + tag] = (bm_qargs(disk, "bootmenu.timeout=0"), bm, None)
+        sc["grub2, " + tag] = (grub_qargs(disk), gr, None)
+    res = alternate(sc, RUNS, "2.")
+    out = summarize(res)
+    out["ratios"] = {}
+    for tag in ("demo initrd", "40 MiB initrd"):
+        for mk in ("target kernel first line", "target userspace"):
+            out["ratios"]["%s, %s: bootmenu / grub2%s" % (
+                tag, mk, " (goal <= 0.75)" if mk.startswith("target kernel") else "")] = \
+                ratio(med(out, "bootmenu, " + tag, mk), med(out, "grub2, " + tag, mk))
+    RESULTS["measurements"][key] = out
+    return out
+
+
+# ------------------------------------- 3. load + jump inside our own kernel
+def shell_session(name, disk, mem=MEM):
+    q = TimedQemu(B, "bench-" + name, kernel=KERNEL, initrd=GUEST_CPIO,
+                  append="bootmenu.shell", disks=[disk], mem=mem)
+    q.wait(r"rescue shell", 180)
+    time.sleep(0.5)
+    return q
+
+
+def m3_kexec():
+    key = "3_load_and_jump"
+    progress("3. load + jump inside our kernel (%d runs, alternating)" % RUNS)
+    K = "/mnt/boot/vmlinuz-" + DEBV
+    I = "/mnt/boot/initrd.img-" + DEBV  # the 40 MiB one, on boot40.img
+    A = "console=ttyS0,115200 demo.entry=bench-kexec"
+    methods = {
+        "kexload -c (kexec_load)": ("kexload -c -l %s --initrd %s --append '%s'" % (K, I, A),
+                                    "kexload -e"),
+        "kexload -s (kexec_file_load)": ("kexload -s -l %s --initrd %s --append '%s'" % (K, I, A),
+                                         "kexload -e"),
+        "kexec-tools -c -l (kexec_load)": ("kexec -c -l %s --initrd=%s --append='%s'" % (K, I, A),
+                                           "kexec -e"),
+        "kexec-tools -s -l (kexec_file_load)": ("kexec -s -l %s --initrd=%s --append='%s'" % (K, I, A),
+                                                "kexec -e"),
+    }
+    res = {m: {"load": [], "load+jump": [], "skipped": None} for m in methods}
+    for r in range(RUNS):
+        for m, (load, ex) in methods.items():
+            if res[m]["skipped"]:
+                continue
+            t0 = time.monotonic()
+            q = shell_session("kexec", BOOT40_IMG)
+            try:
+                q.send("mount -t ext4 -o ro /dev/vda1 /mnt && echo BENCH-MNT$((1))\n")
+                q.wait(r"BENCH-MNT1", 60)
+                q.send("echo BENCH-T$((0)); %s && echo BENCH-T$((1)) && %s; "
+                       "echo BENCH-FAIL$((1)) $?\n" % (load, ex))
+                s, _ = q.wait(r"BENCH-T0", 30)
+                l, _ = q.wait(r"BENCH-T1|BENCH-FAIL1", 240)
+                if "FAIL" in q.buf[q.cursor - 12:q.cursor]:
+                    raise Skip("load failed: " + last_lines(q.tail(800), 4))
+                e, _ = q.wait(TARGET_KERNEL_RE, 240, fail=r"BENCH-FAIL1[^\r\n]*")
+            except (Skip, Timeout) as exc:
+                res[m]["skipped"] = str(exc).splitlines()[0]
+                progress("3. %s run %d/%d: %s" % (m, r + 1, RUNS, res[m]["skipped"]))
+                continue
+            finally:
+                q.close()
+            res[m]["load"].append(l - s)
+            res[m]["load+jump"].append(e - s)
+            progress("3. %s run %d/%d: load %.2fs, load+jump %.2fs (%.0fs)" % (
+                m, r + 1, RUNS, l - s, e - s, time.monotonic() - t0))
+    out = {"scenarios": {}, "kernel": "Debian " + DEBV,
+           "initrd": "initrd40.cpio.gz (%d bytes)" % os.path.getsize(
+               os.path.join(O, "initrd40.cpio.gz"))}
+    for m, r in res.items():
+        s = {"markers": {}}
+        if r["load"]:
+            s["markers"] = {"load": stats(r["load"]), "load+jump": stats(r["load+jump"])}
+        if r["skipped"]:
+            s["skipped"] = r["skipped"]
+        out["scenarios"][m] = s
+
+    def lj(m):
+        return med(out, m, "load+jump")
+    out["ratios"] = {
+        "kexload -c / kexec-tools -c -l (goal <= 0.6)":
+            ratio(lj("kexload -c (kexec_load)"), lj("kexec-tools -c -l (kexec_load)")),
+        "kexload -s / kexec-tools -s -l":
+            ratio(lj("kexload -s (kexec_file_load)"), lj("kexec-tools -s -l (kexec_file_load)")),
+        "kexload -c, load alone / kexec-tools -c -l, load alone":
+            ratio(med(out, "kexload -c (kexec_load)", "load"),
+                  med(out, "kexec-tools -c -l (kexec_load)", "load")),
+    }
+    RESULTS["measurements"][key] = out
+    return out
+
+
+# --------------------------------------------------------- 4. scan scale
+PARTS = (1, 16, 64, 128)
+
+
+def host_roots(n):
+    d = os.path.join(O, "scan-host", str(n))
+    args = []
+    for k in range(1, n + 1):
+        args += ["--root", "%s/p%d=SCAN%d" % (d, k, k)]
+    return args
+
+
+def time_cmd(argv, runs):
+    ts = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        ts.append((time.perf_counter() - t0) * 1000.0)
+    return ts
+
+
+def count_entries(argv):
+    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return sum(1 for ln in p.stdout.splitlines() if re.match(r"^\d+\*?\s", ln)), p.returncode
+
+
+def m4_scan():
+    key = "4_scan_scale"
+    progress("4. scan scale: 1, 16, 64, 128 filesystems")
+    out = {"host": {}, "guest": {}}
+    if not os.access(HOST_BM, os.X_OK):
+        out["host"] = {"skipped": "no %s" % HOST_BM}
+    else:
+        runs = max(10, RUNS * 4)
+        for n in PARTS:
+            argv = [HOST_BM] + host_roots(n) + ["--list"]
+            cnt, rc = count_entries(argv)
+            out["host"][str(n)] = stats(time_cmd(argv, runs), "ms")
+            out["host"][str(n)]["entries"] = cnt
+            progress("4. host bootmenu --root x%d: %s, %d entries" % (
+                n, fmt_stats(out["host"][str(n)]), cnt))
+        xs = list(PARTS)
+        ys = [out["host"][str(n)]["median"] for n in PARTS]
+        out["host_fit"] = linfit(xs, ys)
+    # guest: bootmenu --list over every device, in our kernel's shell
+    for n in PARTS:
+        disk = os.path.join(O, "scan%d.img" % n)
+        q = shell_session("scan%d" % n, disk)
+        try:
+            ts, cnt, why = [], 0, None
+            for r in range(RUNS):
+                q.send("echo BENCH-S$((0)); bootmenu --list >/tmp/l 2>/tmp/e; "
+                       "echo BENCH-E$((0)) rc=$? n=$(grep -c 'Scan partition' /tmp/l); "
+                       "head -c 300 /tmp/e\n")
+                s, _ = q.wait(r"BENCH-S0", 30)
+                e, m = q.wait(r"BENCH-E0 rc=(\d+) n=(\d+)", 300)
+                if m.group(1) != "0" or m.group(2) == "0":
+                    time.sleep(0.5)
+                    why = "bootmenu --list over the devices: rc=%s, %s scan entries (%s)" % (
+                        m.group(1), m.group(2), last_lines(q.tail(400), 2))
+                    break
+                ts.append((e - s) * 1000.0)
+                cnt = int(m.group(2))
+        except (Skip, Timeout) as exc:
+            why = str(exc).splitlines()[0]
+        finally:
+            q.close()
+        if why:
+            skipped_guest = "needs bootmenu's device scan in main.c: " + why
+            out["guest"] = {"skipped": skipped_guest}
+            progress("4. guest skipped: " + skipped_guest)
+            break
+        out["guest"][str(n)] = stats(ts, "ms")
+        out["guest"][str(n)]["entries"] = cnt
+        out["guest"][str(n)]["note"] = "first run cold, the rest page-cache warm"
+        progress("4. guest bootmenu --list, %d partitions: %s" % (n, fmt_stats(out["guest"][str(n)])))
+    if "skipped" not in out["guest"] and len(out["guest"]) == len(PARTS):
+        out["guest_fit"] = linfit(list(PARTS), [out["guest"][str(n)]["median"] for n in PARTS])
+    RESULTS["measurements"][key] = out
+    return out
+
+
+def linfit(xs, ys):
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxx = sum((x - mx) ** 2 for x in xs)
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    slope = sxy / sxx
+    icpt = my - slope * mx
+    ss_tot = sum((y - my) ** 2 for y in ys)
+    ss_res = sum((y - (icpt + slope * x)) ** 2 for x, y in zip(xs, ys))
+    return {"ms_per_fs": slope, "ms_fixed": icpt,
+            "r2": 1 - ss_res / ss_tot if ss_tot else 1.0}
+
+
+# ---------------------------------------------------------------- 5. size
+def m5_size():
+    key = "5_size"
+    progress("5. sizes")
+    out = {}
+    for name, p in (("bzImage", KERNEL), ("initramfs.cpio.gz", INITRAMFS),
+                    ("bootmenu.efi", EFI),
+                    ("bootmenu (static musl)", os.path.join(B, "target", "bootmenu")),
+                    ("kexload (static musl)", os.path.join(B, "target", "kexload"))):
+        out[name] = {"bytes": os.path.getsize(p)} if os.path.exists(p) else \
+            {"skipped": "no " + p}
+    RESULTS["measurements"][key] = out
+    return out
+
+
+# -------------------------------------------------------------- 6. memory
+DEMO_ROOTS = ["esp=DEMO-ESP", "debian=debian", "syslinux=SYSLINUX", "lilo=slackware",
+              "bare=bare"]
+
+
+def m6_memory(chain_ok):
+    key = "6_memory"
+    progress("6. memory")
+    out = {}
+    if os.access(HOST_BM, os.X_OK) and os.access(PEAKRSS_HOST, os.X_OK):
+        argv = [PEAKRSS_HOST, HOST_BM]
+        for r in DEMO_ROOTS:
+            argv += ["--root", os.path.join(B, "demo", r)]
+        kbs = []
+        for _ in range(RUNS):
+            p = subprocess.run(argv + ["--list"], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True)
+            m = re.search(r"PEAKRSS kb=(\d+)", p.stderr)
+            if m:
+                kbs.append(float(m.group(1)))
+        out["host peak RSS, bootmenu --root (demo trees) --list"] = \
+            stats(kbs, "KiB") if kbs else {"skipped": "peakrss printed nothing"}
+        # the big config too: how RSS grows with entries
+        p = subprocess.run([PEAKRSS_HOST, HOST_BM, "--root",
+                            os.path.join(O, "gen-grub") + "=debian", "--list"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        m = re.search(r"PEAKRSS kb=(\d+)", p.stderr)
+        if m:
+            out["host peak RSS, 10,000-entry grub.cfg"] = stats([float(m.group(1))], "KiB")
+    else:
+        out["host peak RSS, bootmenu --root (demo trees) --list"] = {
+            "skipped": "no host bootmenu or peakrss"}
+    # guest: the same over the demo disk's devices, in our kernel
+    q = shell_session("rss", DEMO)
+    try:
+        q.send("echo BENCH-S$((0)); peakrss bootmenu --list >/tmp/l 2>/tmp/e; "
+               "echo BENCH-E$((0)) rc=$? n=$(grep -c . /tmp/l) $(grep PEAKRSS /tmp/e)\n")
+        q.wait(r"BENCH-S0", 30)
+        _, m = q.wait(r"BENCH-E0 rc=(\d+) n=(\d+) ?(PEAKRSS kb=(\d+))?", 300)
+        if m.group(1) == "0" and m.group(4) and int(m.group(2)) > 0:
+            out["guest peak RSS, bootmenu --list over demo.img"] = stats(
+                [float(m.group(4))], "KiB")
+        else:
+            out["guest peak RSS, bootmenu --list over demo.img"] = {
+                "skipped": "needs bootmenu's device scan: --list over the devices gave "
+                           "rc=%s, %s lines" % (m.group(1), m.group(2))}
+    except (Skip, Timeout) as exc:
+        out["guest peak RSS, bootmenu --list over demo.img"] = {
+            "skipped": str(exc).splitlines()[0]}
+    finally:
+        q.close()
+    # the memory floor: bisect -m over the whole chain
+    for tag, disk in (("demo target (demo.img default entry)", MENU_IMG),
+                      ("40 MiB-initrd target (boot40.img)", BOOT40_IMG)):
+        name = "smallest -m that boots the " + tag
+        if not chain_ok:
+            out[name] = {"skipped": "the bootmenu chain did not boot a target in "
+                                    "measurement 2 (needs scan + menu + kexec wiring)"}
+            continue
+        out[name] = mem_floor(disk)
+    RESULTS["measurements"][key] = out
+    return out
+
+
+def boots_at(disk, mem):
+    try:
+        got, _ = run_scenario("mem%d" % mem, bm_qargs(disk, "bootmenu.timeout=0", mem=mem),
+                              [("userspace", USERSPACE_RE, 300, False,
+                                r"Kernel panic[^\r\n]*|Out of memory[^\r\n]*|"
+                                r"not syncing[^\r\n]*|bootmenu failed \d+ times")])
+        return True
+    except (Skip, Timeout):
+        return False
+
+
+def mem_floor(disk):
+    lo, hi = 32, 512  # lo: assumed failing; hi: must boot
+    if not boots_at(disk, hi):
+        return {"skipped": "did not boot even with -m %d" % hi}
+    if boots_at(disk, lo):
+        return {"value": lo, "unit": "MiB", "note": "boots at the lowest tried"}
+    tried = {lo: False, hi: True}
+    while hi - lo > 8:
+        mid = (lo + hi) // 2 // 8 * 8
+        ok = boots_at(disk, mid)
+        tried[mid] = ok
+        progress("6. -m %d: %s" % (mid, "boots" if ok else "does not boot"))
+        if ok:
+            hi = mid
+        else:
+            lo = mid
+    return {"value": hi, "unit": "MiB", "tried": {str(k): v for k, v in sorted(tried.items())},
+            "note": "bisected once in 8 MiB steps (a boot is a success when the target's "
+                    "userspace line arrives)"}
+
+
+# ------------------------------------------------- 7. parser throughput
+def m7_parse():
+    key = "7_parser_throughput"
+    progress("7. parser throughput on the host")
+    out = {}
+    if not os.access(HOST_BM, os.X_OK):
+        RESULTS["measurements"][key] = {"skipped": "no " + HOST_BM}
+        return
+    hf = shutil.which("hyperfine")
+    for name, root in (("grub.cfg, 10,000 menuentries", "gen-grub=debian"),
+                       ("BLS, 1,000 entries", "gen-bls=ESP")):
+        argv = [HOST_BM, "--root", os.path.join(O, root), "--list"]
+        cnt, rc = count_entries(argv)
+        runs = max(10, RUNS * 4)
+        if hf:
+            j = os.path.join(O, "hyperfine.json")
+            subprocess.run([hf, "-N", "-w", "2", "-r", str(runs), "--export-json", j,
+                            " ".join(argv) + " >/dev/null"] if False else
+                           [hf, "-w", "2", "-r", str(runs), "--export-json", j,
+                            "--output", "null", " ".join(argv)],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            ts = [t * 1000.0 for t in json.load(open(j))["results"][0]["times"]]
+            how = "hyperfine"
+        else:
+            time_cmd(argv, 2)  # warm-up
+            ts = time_cmd(argv, runs)
+            how = "python loop"
+        st = stats(ts, "ms")
+        st["entries"] = cnt
+        st["how"] = how
+        st["us_per_entry"] = st["median"] * 1000.0 / cnt if cnt else None
+        out[name] = st
+        progress("7. %s: %s, %d entries" % (name, fmt_stats(st), cnt))
+    RESULTS["measurements"][key] = out
+
+
+# ------------------------------------------------------------ the report
+def machine():
+    cpu = "?"
+    for ln in open("/proc/cpuinfo"):
+        if ln.startswith("model name"):
+            cpu = ln.split(":", 1)[1].strip()
+            break
+    qv = subprocess.run(["qemu-system-x86_64", "--version"], stdout=subprocess.PIPE,
+                        text=True).stdout.splitlines()[0]
+    load = open("/proc/loadavg").read().split()[:3]
+    return {"nproc": os.cpu_count(), "cpu": cpu, "accel": "KVM" if KVM else "TCG",
+            "qemu": qv, "host kernel": platform.release(),
+            "loadavg at start": " ".join(load), "guest memory": "%d MiB" % MEM}
+
+
+def main():
+    os.makedirs(O, exist_ok=True)
+    RESULTS["date"] = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
+    RESULTS["machine"] = machine()
+    RESULTS["runs"] = RUNS
+    progress("machine: %s" % RESULTS["machine"])
+    chain_ok = False
+    steps = [(1, m1_menu), (2, m2_boot), (3, m3_kexec), (4, m4_scan), (5, m5_size),
+             (6, None), (7, m7_parse)]
+    for num, fn in steps:
+        names = {1: "1_power_on_to_menu", 2: "2_power_on_to_target", 3: "3_load_and_jump",
+                 4: "4_scan_scale", 5: "5_size", 6: "6_memory", 7: "7_parser_throughput"}
+        if not want(num):
+            skipped(names[num], "not asked for (BENCH_ONLY=%s)" % ",".join(sorted(ONLY)))
+            continue
+        try:
+            if num == 6:
+                m6_memory(chain_ok)
+            else:
+                out = fn()
+                if num == 2:
+                    chain_ok = bool(med(out, "bootmenu, demo initrd", "target userspace"))
+        except Exception as e:  # a harness problem: report it, go on
+            import traceback
+            traceback.print_exc()
+            skipped(names[num], "harness error: %s: %s" % (type(e).__name__, e))
+        save()
+    RESULTS["elapsed_s"] = time.monotonic() - T_START
+    save()
+    import report  # noqa: E402  (tests/bench/report.py)
+    report.write(RESULTS, O)
+    progress("wrote %s/report.md, results.json, timeline.png" % O)
+
+
+def save():
+    with open(os.path.join(O, "results.json"), "w") as f:
+        json.dump(RESULTS, f, indent=1, sort_keys=False)
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, HERE)
+    main()

@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""kexload boots a target kernel from our tiny kernel, in QEMU.
+
+Our kernel boots with build/initramfs.cpio.gz (plus a small cpio carrying
+the freshly built build/target/kexload) and `bootmenu.shell`. On the shell
+we mount a disk holding the target kernels, the target initrd and a
+payload cpio, run `kexload -l ... --initrd target-initrd.cpio.gz --initrd
+payload.cpio --append "... marker=..."` and `kexload -e`. The target
+(tests/target/testinit.c) prints its /proc/cmdline and a CRC-32 of every
+file under /payload: both must match. Through kexec_load (-c), with the
+purgatory's SHA-256 check (--sha256), through kexec_file_load (-s),
+through the automatic choice with kexec_load failing
+EPERM (BOOTMENU_KEXEC_FAULT), for our kernel (bzImage and ELF vmlinux) and Debian's, under OVMF,
+and a panic kernel loaded into a crashkernel= reservation.
+"""
+import os
+import random
+import subprocess
+import sys
+import zlib
+
+sys.path.insert(0, os.path.dirname(__file__))
+from qemu import Qemu, check, need  # noqa: E402
+
+B = os.path.abspath(sys.argv[1])
+W = os.path.join(B, "test-kexec")
+KERNEL = os.path.join(B, "kernel", "bzImage")
+DEBKERNEL = os.path.join(B, "debkernel", "vmlinuz")
+VMLINUX = os.path.join(B, "kernel", "obj", "vmlinux")  # the ELF kernel
+INITRAMFS = os.path.join(B, "initramfs.cpio.gz")
+TARGET_INITRD = os.path.join(B, "target-initrd.cpio.gz")
+KEXLOAD = os.path.join(B, "target", "kexload")
+
+
+def cpio_newc(entries):
+    """entries: (name, mode, data or None for a directory) -> bytes."""
+    out = b""
+    ino = 1000
+    for name, mode, data in entries + [("TRAILER!!!", 0, b"")]:
+        data = data or b""
+        nm = name.encode() + b"\0"
+        hdr = "070701" + "".join("%08X" % v for v in (
+            ino, mode, 0, 0, 1, 0, len(data), 0, 0, 0, 0, len(nm), 0))
+        out += hdr.encode() + nm
+        out += b"\0" * (-len(out) % 4)
+        out += data
+        out += b"\0" * (-len(out) % 4)
+        ino += 1
+    return out
+
+
+def prepare():
+    os.makedirs(W, exist_ok=True)
+    rnd = random.Random(3)
+    payload = bytes(rnd.getrandbits(8) for _ in range(300 * 1024))
+    crc = "%08x" % (zlib.crc32(payload) & 0xffffffff)
+    stage = os.path.join(W, "disk")
+    os.makedirs(stage, exist_ok=True)
+    with open(os.path.join(stage, "payload.cpio"), "wb") as f:
+        f.write(cpio_newc([("payload", 0o40755, None),
+                           ("payload/blob.bin", 0o100644, payload)]))
+    for src, dst in ((need(KERNEL), "bzImage"), (need(DEBKERNEL), "vmlinuz"),
+                     (need(TARGET_INITRD), "target-initrd.cpio.gz")):
+        with open(src, "rb") as s, open(os.path.join(stage, dst), "wb") as d:
+            d.write(s.read())
+    if os.path.exists(VMLINUX):
+        with open(VMLINUX, "rb") as s, open(os.path.join(stage, "vmlinux"),
+                                             "wb") as d:
+            d.write(s.read())
+    disk = os.path.join(W, "disk.img")
+    if os.path.exists(disk):
+        os.unlink(disk)
+    subprocess.run(["mke2fs", "-q", "-F", "-t", "ext4", "-d", stage, disk,
+                    "128M"], check=True)
+    # the initramfs, then our kexload over its /bin/kexload
+    with open(need(KEXLOAD), "rb") as f:
+        extra = cpio_newc([("bin/kexload", 0o100755, f.read())])
+    initrd = os.path.join(W, "initrd.cpio")
+    with open(need(INITRAMFS), "rb") as f:
+        base = f.read()
+    with open(initrd, "wb") as f:
+        f.write(base + b"\0" * (-len(base) % 4) + extra)
+    return disk, initrd, crc
+
+
+DISK, INITRD, CRC = prepare()
+
+
+def kexec_once(name, target, flags, env="", uefi=False, want_efi=None):
+    marker = "m%d" % random.randrange(10**6, 10**7)
+    q = Qemu(B, "kexec-" + name, kernel=KERNEL, append="bootmenu.shell",
+             initrd=INITRD, disks=[DISK], uefi=uefi, mem=1024)
+    try:
+        q.expect(r"rescue shell", 120)
+        append = "console=ttyS0 target.poweroff marker=" + marker
+        q.send("mount -t ext4 -o ro /dev/vda /mnt && cd /mnt && "
+               "%s kexload %s -l %s --initrd target-initrd.cpio.gz "
+               "--initrd payload.cpio --append '%s' && kexload -e\n"
+               % (env, flags, target, append))
+        m = q.expect(r"kexload: (loaded \S+ with (\S+)|.*)\r?\n", 120)
+        if not m.group(2):
+            raise AssertionError("kexload failed: " + m.group(0).strip())
+        syscall = m.group(2)
+        t0 = q.elapsed()
+        m = q.expect(r"BOOTMENU-TARGET: booted entry=\S+ kernel=(\S+) "
+                     r"efi=(\w+)", 240)
+        print("  note: %s: %.1fs from the load to the target's init"
+              % (name, q.elapsed() - t0))
+        efi = m.group(2)
+        m = q.expect(r"BOOTMENU-TARGET: cmdline=(.*?)\r?\n", 30)
+        if not m.group(1).endswith(append):
+            raise AssertionError("cmdline %r does not end with %r"
+                                 % (m.group(1), append))
+        m = q.expect(r"BOOTMENU-TARGET: payload blob.bin bytes=(\d+) "
+                     r"crc32=([0-9a-f]+)", 30)
+        if m.group(1) != str(300 * 1024) or m.group(2) != CRC:
+            raise AssertionError("payload %s/%s, want %d/%s" % (
+                m.group(1), m.group(2), 300 * 1024, CRC))
+        q.expect(r"BOOTMENU-TARGET: done", 30)
+        q.wait_exit(60)
+        if want_efi is not None and efi != want_efi:
+            raise AssertionError("target efi=%s, want %s" % (efi, want_efi))
+        return syscall
+    finally:
+        q.close()
+
+
+def expect_syscall(name, target, flags, want, env="", uefi=False,
+                   want_efi=None):
+    def run():
+        got = kexec_once(name, target, flags, env, uefi, want_efi)
+        if got != want:
+            raise AssertionError("loaded with %s, want %s" % (got, want))
+    return run
+
+
+def panic_kernel_loads():
+    q = Qemu(B, "kexec-panic", kernel=KERNEL,
+             append="bootmenu.shell crashkernel=160M", initrd=INITRD,
+             disks=[DISK], mem=1024)
+    try:
+        q.expect(r"rescue shell", 120)
+        q.send("mount -t ext4 -o ro /dev/vda /mnt && cd /mnt && "
+               "grep -i 'crash kernel' /proc/iomem; kexload -c -p bzImage "
+               "--initrd target-initrd.cpio.gz --append 'console=ttyS0'; "
+               "echo CRASH-LOADED=$(cat /sys/kernel/kexec_crash_loaded); "
+               "kexload -u -p; echo CRASH-AFTER=$(cat "
+               "/sys/kernel/kexec_crash_loaded)\n")
+        m = q.expect(r"([0-9a-f]+)-([0-9a-f]+) : Crash kernel", 60)
+        lo, hi = int(m.group(1), 16), int(m.group(2), 16)
+        q.expect(r"kexload: loaded bzImage as the panic kernel with "
+                 r"kexec_load", 60)
+        q.expect(r"CRASH-LOADED=1", 30)
+        q.expect(r"CRASH-AFTER=0", 30)
+        if hi - lo + 1 != 160 << 20:
+            raise AssertionError("reservation %x-%x" % (lo, hi))
+    finally:
+        q.close()
+
+
+ok = True
+only = os.environ.get("KEXEC_TESTS", "")
+cases = [
+    ("tiny_load", "bzImage", "-c", "kexec_load", "", False, "no"),
+    ("tiny_file", "bzImage", "-s", "kexec_file_load", "", False, "no"),
+    ("debian_load", "vmlinuz", "-c", "kexec_load", "", False, "no"),
+    ("debian_file", "vmlinuz", "-s", "kexec_file_load", "", False, "no"),
+    ("elf_vmlinux_load", "vmlinux", "-c", "kexec_load", "", False, "no"),
+    ("tiny_load_sha256", "bzImage", "-c --sha256", "kexec_load", "", False,
+     "no"),
+    ("tiny_auto_eperm_falls_back", "bzImage", "", "kexec_file_load",
+     "BOOTMENU_KEXEC_FAULT=load:EPERM", False, None),
+    ("uefi_tiny_load", "bzImage", "-c", "kexec_load", "", True, "yes"),
+    ("uefi_debian_load", "vmlinuz", "-c", "kexec_load", "", True, "yes"),
+    ("uefi_debian_file", "vmlinuz", "-s", "kexec_file_load", "", True, "yes"),
+]
+for c in cases:
+    if only and c[0] not in only.split(","):
+        continue
+    if c[1] == "vmlinux" and not os.path.exists(VMLINUX):
+        print("  note: %s absent, %s skipped" % (VMLINUX, c[0]))
+        continue
+    ok &= check("e2e.kexec." + c[0], expect_syscall(c[0], *c[1:]))
+if not only or "panic" in only.split(","):
+    ok &= check("e2e.kexec.panic_kernel_loads", panic_kernel_loads)
+sys.exit(0 if ok else 1)

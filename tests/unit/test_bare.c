@@ -1,0 +1,273 @@
+/* test_bare.c - kernels in /boot with no config. */
+#include "test.h"
+#include "cfg/cfg.h"
+#include "entry.h"
+#include "scan/fs.h"
+#include "util/arena.h"
+
+#include <ftw.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A scratch directory as one filesystem, and a parse context over it. */
+struct tfs {
+	char dir[32];
+	struct fs_root fs;
+	const struct fs_root *all[1];
+	struct arena a;
+	struct entry_list out;
+	struct cfg_ctx ctx;
+};
+
+static void tfs_init(struct tfs *t)
+{
+	memset(t, 0, sizeof(*t));
+	strcpy(t->dir, "/tmp/bm-test-XXXXXX");
+	if (!mkdtemp(t->dir))
+		abort();
+	t->fs.root_fd = -1;
+	t->fs.name = "t";
+	if (fs_root_open_dir(&t->fs, t->dir))
+		abort();
+	entry_list_init(&t->out, &t->a);
+	t->all[0] = &t->fs;
+	t->ctx.a = &t->a;
+	t->ctx.fs = &t->fs;
+	t->ctx.out = &t->out;
+	t->ctx.all = t->all;
+	t->ctx.n_all = 1;
+}
+
+static void tfs_mkdirs(const char *full)
+{
+	char tmp[512];
+
+	snprintf(tmp, sizeof(tmp), "%s", full);
+	for (char *p = tmp + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(tmp, 0755);
+			*p = '/';
+		}
+}
+
+static void tfs_write(struct tfs *t, const char *path, const char *text)
+{
+	char full[512];
+	FILE *f;
+
+	snprintf(full, sizeof(full), "%s%s", t->dir, path);
+	tfs_mkdirs(full);
+	f = fopen(full, "w");
+	if (!f)
+		abort();
+	fputs(text, f);
+	fclose(f);
+}
+
+static __attribute__((unused)) void tfs_link(struct tfs *t, const char *path, const char *target)
+{
+	char full[512];
+
+	snprintf(full, sizeof(full), "%s%s", t->dir, path);
+	tfs_mkdirs(full);
+	if (symlink(target, full))
+		abort();
+}
+
+static int tfs_rm(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(p);
+}
+
+static void tfs_done(struct tfs *t)
+{
+	fs_root_close(&t->fs);
+	arena_free(&t->a);
+	nftw(t->dir, tfs_rm, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static struct entry *nth(struct tfs *t, int i)
+{
+	struct entry *e = t->out.head;
+
+	while (e && i--)
+		e = e->next;
+	return e;
+}
+
+static size_t n_warn(struct tfs *t)
+{
+	return t->out.n_warnings;
+}
+
+TEST(newest_first_with_initrds)
+{
+	struct tfs t;
+
+	tfs_init(&t);
+	t.fs.uuid = "1111-2222";
+	tfs_write(&t, "/boot/vmlinuz-6.1.0-9-amd64", "k");
+	tfs_write(&t, "/boot/vmlinuz-6.1.0-13-amd64", "k");
+	tfs_write(&t, "/boot/vmlinuz-6.1.0-13-amd64.sig", "s");
+	tfs_write(&t, "/boot/initrd.img-6.1.0-13-amd64", "i");
+	tfs_write(&t, "/boot/config-6.1.0-13-amd64", "c");
+	bare_parse_fs(&t.ctx);
+	CHECK_INT(t.out.count, 2);
+	CHECK_STR(nth(&t, 0)->title, "Linux 6.1.0-13-amd64");
+	CHECK_STR(nth(&t, 0)->version, "6.1.0-13-amd64");
+	CHECK_STR(nth(&t, 0)->kernel.path, "/boot/vmlinuz-6.1.0-13-amd64");
+	CHECK_INT(nth(&t, 0)->n_initrds, 1);
+	CHECK_STR(nth(&t, 0)->initrds[0].path, "/boot/initrd.img-6.1.0-13-amd64");
+	CHECK_STR(nth(&t, 0)->cmdline, "root=UUID=1111-2222 ro");
+	CHECK_INT(nth(&t, 0)->format, FMT_BARE);
+	CHECK_STR(nth(&t, 1)->title, "Linux 6.1.0-9-amd64");
+	CHECK_INT(nth(&t, 1)->n_initrds, 0);
+	CHECK(!nth(&t, 0)->is_default);
+	CHECK_INT(n_warn(&t), 0);
+	tfs_done(&t);
+}
+
+TEST(initrd_names_of_other_generators)
+{
+	struct tfs t;
+
+	tfs_init(&t);
+	t.fs.uuid = "u";
+	tfs_write(&t, "/boot/vmlinuz-6.5.6-300.fc39.x86_64", "k");
+	tfs_write(&t, "/boot/initramfs-6.5.6-300.fc39.x86_64.img", "i");
+	tfs_write(&t, "/boot/vmlinuz-5.15.0-gentoo", "k");
+	tfs_write(&t, "/boot/initrd-5.15.0-gentoo", "i");
+	bare_parse_fs(&t.ctx);
+	CHECK_INT(t.out.count, 2);
+	CHECK_STR(nth(&t, 0)->version, "6.5.6-300.fc39.x86_64");
+	CHECK_INT(nth(&t, 0)->n_initrds, 1);
+	CHECK_STR(nth(&t, 0)->initrds[0].path, "/boot/initramfs-6.5.6-300.fc39.x86_64.img");
+	CHECK_STR(nth(&t, 1)->version, "5.15.0-gentoo");
+	CHECK_STR(nth(&t, 1)->initrds[0].path, "/boot/initrd-5.15.0-gentoo");
+	tfs_done(&t);
+}
+
+TEST(arch_microcode_goes_first)
+{
+	struct tfs t;
+
+	tfs_init(&t);
+	t.fs.uuid = "u";
+	tfs_write(&t, "/boot/vmlinuz-linux", "k");
+	tfs_write(&t, "/boot/vmlinuz-linux-lts", "k");
+	tfs_write(&t, "/boot/initramfs-linux.img", "i");
+	tfs_write(&t, "/boot/initramfs-linux-fallback.img", "i");
+	tfs_write(&t, "/boot/initramfs-linux-lts.img", "i");
+	tfs_write(&t, "/boot/intel-ucode.img", "u");
+	bare_parse_fs(&t.ctx);
+	CHECK_INT(t.out.count, 2);
+	CHECK_STR(nth(&t, 0)->version, "linux-lts"); /* the longer is newer */
+	CHECK_STR(nth(&t, 1)->version, "linux");
+	CHECK_INT(nth(&t, 1)->n_initrds, 2);
+	CHECK_STR(nth(&t, 1)->initrds[0].path, "/boot/intel-ucode.img");
+	CHECK_STR(nth(&t, 1)->initrds[1].path, "/boot/initramfs-linux.img");
+	tfs_done(&t);
+}
+
+TEST(symlinks_resolve_to_one_entry)
+{
+	struct tfs t;
+
+	tfs_init(&t);
+	t.fs.uuid = "u";
+	tfs_write(&t, "/boot/vmlinuz-6.1", "k");
+	tfs_link(&t, "/vmlinuz", "boot/vmlinuz-6.1");
+	tfs_link(&t, "/boot/vmlinuz", "vmlinuz-6.1");
+	tfs_link(&t, "/vmlinuz.old", "/boot/missing");
+	bare_parse_fs(&t.ctx);
+	CHECK_INT(t.out.count, 1);
+	CHECK_STR(nth(&t, 0)->kernel.path, "/boot/vmlinuz-6.1");
+	tfs_done(&t);
+}
+
+TEST(plain_vmlinuz_file)
+{
+	struct tfs t;
+
+	tfs_init(&t);
+	t.fs.uuid = "u";
+	tfs_write(&t, "/boot/vmlinuz", "k");
+	bare_parse_fs(&t.ctx);
+	CHECK_INT(t.out.count, 1);
+	CHECK_STR(nth(&t, 0)->title, "Linux (vmlinuz)");
+	CHECK_STR(nth(&t, 0)->version, NULL);
+	tfs_done(&t);
+}
+
+TEST(kernels_named_by_a_config_are_skipped)
+{
+	struct tfs t;
+	struct entry *e;
+
+	tfs_init(&t);
+	t.fs.uuid = "u";
+	tfs_write(&t, "/boot/vmlinuz-6.1", "k");
+	tfs_write(&t, "/boot/vmlinuz-6.2", "k");
+	tfs_link(&t, "/vmlinuz", "boot/vmlinuz-6.2");
+	e = entry_new(&t.out, FMT_LILO, &t.fs);
+	e->title = "lilo";
+	e->kernel.path = "/vmlinuz"; /* the symlink, as lilo.conf names it */
+	entry_add(&t.out, e);
+	bare_parse_fs(&t.ctx);
+	CHECK_INT(t.out.count, 2);
+	CHECK_STR(nth(&t, 1)->kernel.path, "/boot/vmlinuz-6.1");
+	tfs_done(&t);
+}
+
+TEST(root_from_fstab_without_uuid)
+{
+	struct tfs t;
+
+	tfs_init(&t);
+	tfs_write(&t, "/boot/vmlinuz-6.1", "k");
+	tfs_write(&t, "/etc/fstab", "# x\nLABEL=root / ext4 defaults 0 1\n");
+	bare_parse_fs(&t.ctx);
+	CHECK_STR(nth(&t, 0)->cmdline, "root=LABEL=root ro");
+	tfs_done(&t);
+	tfs_init(&t);
+	tfs_write(&t, "/boot/vmlinuz-6.1", "k");
+	bare_parse_fs(&t.ctx);
+	CHECK_STR(nth(&t, 0)->cmdline, "ro");
+	CHECK_INT(n_warn(&t), 1);
+	tfs_done(&t);
+}
+
+TEST(separate_boot_finds_its_root)
+{
+	struct tfs boot, root;
+	const struct fs_root *all[2];
+
+	tfs_init(&boot);
+	tfs_init(&root);
+	boot.fs.uuid = "B00T";
+	root.fs.uuid = "R00T";
+	tfs_write(&boot, "/vmlinuz-6.1", "k");
+	tfs_write(&boot, "/initrd.img-6.1", "i");
+	tfs_write(&root, "/etc/fstab", "UUID=R00T / ext4 defaults 0 1\n"
+				       "UUID=b00t /boot ext2 defaults 0 2\n");
+	all[0] = &root.fs;
+	all[1] = &boot.fs;
+	boot.ctx.all = all;
+	boot.ctx.n_all = 2;
+	bare_parse_fs(&boot.ctx);
+	CHECK_INT(boot.out.count, 1);
+	CHECK_STR(nth(&boot, 0)->kernel.path, "/vmlinuz-6.1");
+	CHECK_STR(nth(&boot, 0)->initrds[0].path, "/initrd.img-6.1");
+	CHECK_STR(nth(&boot, 0)->cmdline, "root=UUID=R00T ro");
+	tfs_done(&boot);
+	tfs_done(&root);
+}
+
+TEST_MAIN("test_bare", newest_first_with_initrds, initrd_names_of_other_generators,
+	  arch_microcode_goes_first,
+	  symlinks_resolve_to_one_entry, plain_vmlinuz_file,
+	  kernels_named_by_a_config_are_skipped, root_from_fstab_without_uuid,
+	  separate_boot_finds_its_root)

@@ -1,0 +1,343 @@
+/* test_fs.c - the fs door: confinement for both resolvers, caps, FIFOs,
+ * listing, realpath, FAT case folding. Builds its own tree under /tmp. */
+#include "scan/fs.h"
+#include "util/arena.h"
+#include "test.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char top[64];  /* /tmp/bm_fs_XXXXXX, holds root/ and outside.txt */
+static char root[96];
+
+static void put(const char *rel, const char *text)
+{
+	char p[512];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	f = fopen(p, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void dir(const char *rel)
+{
+	char p[512];
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	mkdir(p, 0755);
+}
+
+static void link_(const char *target, const char *rel)
+{
+	char p[512];
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	if (symlink(target, p) < 0)
+		perror(p);
+}
+
+static void build_tree(void)
+{
+	char p[512];
+
+	snprintf(top, sizeof(top), "/tmp/bm_fs_XXXXXX");
+	if (!mkdtemp(top))
+		abort();
+	snprintf(root, sizeof(root), "%s/root", top);
+	mkdir(root, 0755);
+	snprintf(p, sizeof(p), "%s/outside.txt", top);
+	FILE *f = fopen(p, "w");
+	fputs("OUTSIDE", f);
+	fclose(f);
+	dir("etc");
+	dir("boot");
+	dir("boot/grub");
+	dir("EFI");
+	dir("EFI/BOOT");
+	put("etc/passwd", "inside");
+	put("boot/vmlinuz-6.1", "kernel");
+	put("boot/grub/grub.cfg", "cfg");
+	put("EFI/BOOT/BOOTX64.EFI", "efi");
+	link_("boot/vmlinuz-6.1", "vmlinuz");
+	link_("/etc/passwd", "abs");
+	link_("../../../../../../etc/passwd", "up");
+	link_("../../..", "updir");
+	link_("../outside.txt", "esc");
+	link_(p, "esc_abs"); /* the outside file's real absolute path */
+	link_("/", "slash");
+	link_("/boot", "bootlink");
+	link_("loop2", "loop1");
+	link_("loop1", "loop2");
+	link_("nowhere", "dangling");
+	link_("/proc/self/root/etc/passwd", "magic");
+	link_("/dev/null", "devnull");
+	for (int i = 0; i < 45; i++) {
+		char name[32], target[32];
+
+		snprintf(name, sizeof(name), "chain%d", i);
+		snprintf(target, sizeof(target), "chain%d", i + 1);
+		link_(i == 44 ? "etc/passwd" : target, name);
+	}
+	link_("etc/passwd", "short9");
+	for (int i = 0; i < 9; i++) {
+		char name[32], target[32];
+
+		snprintf(name, sizeof(name), "short%d", i);
+		snprintf(target, sizeof(target), "short%d", i + 1);
+		link_(target, name);
+	}
+	snprintf(p, sizeof(p), "%s/fifo", root);
+	mkfifo(p, 0644);
+	/* 30 nested directories d/d/.../f */
+	snprintf(p, sizeof(p), "%s", root);
+	for (int i = 0; i < 30; i++) {
+		strcat(p, "/d");
+		mkdir(p, 0755);
+	}
+	strcat(p, "/f");
+	f = fopen(p, "w");
+	fputs("deep", f);
+	fclose(f);
+}
+
+static void remove_tree(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
+	if (system(cmd) != 0)
+		printf("  could not remove %s\n", top);
+}
+
+static struct fs_root open_root(bool casefold)
+{
+	struct fs_root fs = { .root_fd = -1, .casefold = casefold };
+
+	if (fs_root_open_dir(&fs, root) < 0)
+		abort();
+	return fs;
+}
+
+/* What @path reads as through @how: its text, or "E<errno name>". */
+static const char *read_how(struct fs_root *fs, const char *path,
+			    enum fs_resolver how)
+{
+	static char buf[64];
+	int fd = fs_open_how(fs, path, O_RDONLY | O_NONBLOCK, how);
+	ssize_t n;
+
+	if (fd < 0) {
+		snprintf(buf, sizeof(buf), "E%d", -fd);
+		return buf;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		snprintf(buf, sizeof(buf), "read %d", errno);
+	else
+		buf[n] = '\0';
+	return buf;
+}
+
+static char *err(int e)
+{
+	static char b[8][16];
+	static int i;
+
+	i = (i + 1) % 8;
+	snprintf(b[i], sizeof(b[i]), "E%d", e);
+	return b[i];
+}
+
+static void confinement_cases(enum fs_resolver how)
+{
+	struct fs_root fs = open_root(false);
+	char longp[FS_PATH_MAX + 16], longname[300], deep[128] = "";
+
+	CHECK_STR(read_how(&fs, "etc/passwd", how), "inside");
+	CHECK_STR(read_how(&fs, "/etc/passwd", how), "inside");
+	CHECK_STR(read_how(&fs, "//etc//./passwd", how), "inside");
+	CHECK_STR(read_how(&fs, "vmlinuz", how), "kernel");
+	CHECK_STR(read_how(&fs, "abs", how), "inside");
+	CHECK_STR(read_how(&fs, "up", how), "inside");
+	CHECK_STR(read_how(&fs, "updir/etc/passwd", how), "inside");
+	CHECK_STR(read_how(&fs, "../../../../etc/passwd", how), "inside");
+	CHECK_STR(read_how(&fs, "boot/grub/../../../../../etc/passwd", how), "inside");
+	CHECK_STR(read_how(&fs, "slash/slash/etc/passwd", how), "inside");
+	CHECK_STR(read_how(&fs, "bootlink/grub/grub.cfg", how), "cfg");
+	CHECK_STR(read_how(&fs, "bootlink/../etc/passwd", how), "inside");
+	/* escapes land inside the root, where nothing is */
+	CHECK_STR(read_how(&fs, "esc", how), err(ENOENT));
+	CHECK_STR(read_how(&fs, "esc_abs", how), err(ENOENT));
+	CHECK_STR(read_how(&fs, "../outside.txt", how), err(ENOENT));
+	CHECK_STR(read_how(&fs, "devnull", how), err(ENOENT));
+	/* a magic link path is only text inside the root */
+	CHECK_STR(read_how(&fs, "magic", how), err(ENOENT));
+	CHECK_STR(read_how(&fs, "loop1", how), err(ELOOP));
+	CHECK_STR(read_how(&fs, "dangling", how), err(ENOENT));
+	CHECK_STR(read_how(&fs, "chain0", how), err(ELOOP));
+	CHECK_STR(read_how(&fs, "short0", how), "inside");
+	CHECK_STR(read_how(&fs, "etc/passwd/x", how), err(ENOTDIR));
+	/* the FIFO opens (O_NONBLOCK) and reads empty, never blocks */
+	CHECK_STR(read_how(&fs, "fifo", how), "");
+	for (int i = 0; i < 30; i++)
+		strcat(deep, "d/");
+	strcat(deep, "f");
+	CHECK_STR(read_how(&fs, deep, how), "deep");
+	memset(longp, 'a', sizeof(longp) - 1);
+	longp[sizeof(longp) - 1] = '\0';
+	CHECK_STR(read_how(&fs, longp, how), err(ENAMETOOLONG));
+	memset(longname, 'b', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	CHECK_STR(read_how(&fs, longname, how), err(ENAMETOOLONG));
+	fs_root_close(&fs);
+}
+
+/* The resolvers must not leak descriptors on any path through them. */
+static int count_fds(void)
+{
+	int n = 0;
+
+	for (int fd = 0; fd < 1024; fd++)
+		n += fcntl(fd, F_GETFD) >= 0;
+	return n;
+}
+
+TEST(test_confine_openat2)
+{
+	int before = count_fds();
+
+	CHECK(fs_have_openat2());
+	confinement_cases(FS_RESOLVE_OPENAT2);
+	CHECK_INT(count_fds(), before);
+}
+
+TEST(test_confine_walk)
+{
+	int before = count_fds();
+
+	confinement_cases(FS_RESOLVE_WALK);
+	CHECK_INT(count_fds(), before);
+}
+
+TEST(test_read_file)
+{
+	struct fs_root fs = open_root(false);
+	char *buf;
+	size_t len;
+
+	CHECK_INT(fs_read_file(&fs, "/boot/grub/grub.cfg", FS_CONFIG_MAX, &buf, &len), 0);
+	CHECK_STR(buf, "cfg");
+	CHECK_INT(len, 3);
+	free(buf);
+	CHECK_INT(fs_read_file(&fs, "vmlinuz", 3, &buf, &len), -EFBIG);
+	CHECK(buf == NULL);
+	CHECK_INT(fs_read_file(&fs, "boot", FS_CONFIG_MAX, &buf, &len), -EISDIR);
+	CHECK_INT(fs_read_file(&fs, "fifo", FS_CONFIG_MAX, &buf, &len), -EINVAL);
+	CHECK_INT(fs_read_file(&fs, "esc", FS_CONFIG_MAX, &buf, &len), -ENOENT);
+	CHECK_INT(fs_open(&fs, "etc/passwd", true), -ENOTDIR);
+	CHECK_INT(fs_open(&fs, "fifo", false), -EINVAL);
+	CHECK_INT(fs_open(&fs, NULL, false), -EINVAL);
+	CHECK(fs_is_file(&fs, "abs"));
+	CHECK(!fs_is_file(&fs, "boot"));
+	CHECK(!fs_is_file(&fs, "fifo"));
+	fs_root_close(&fs);
+}
+
+TEST(test_stat)
+{
+	struct fs_root fs = open_root(false);
+	struct stat st;
+
+	CHECK_INT(fs_stat(&fs, "fifo", &st), 0);
+	CHECK(S_ISFIFO(st.st_mode));
+	CHECK_INT(fs_stat(&fs, "bootlink", &st), 0);
+	CHECK(S_ISDIR(st.st_mode));
+	CHECK_INT(fs_stat(&fs, "vmlinuz", &st), 0);
+	CHECK_INT(st.st_size, 6);
+	CHECK_INT(fs_stat(&fs, "esc_abs", &st), -ENOENT);
+	fs_root_close(&fs);
+}
+
+TEST(test_list)
+{
+	struct fs_root fs = open_root(false);
+	struct arena a = ARENA_INIT;
+	char **names;
+	size_t n;
+
+	CHECK_INT(fs_list(&fs, "bootlink", &a, &names, &n), 0);
+	CHECK_INT(n, 2);
+	if (n == 2) {
+		CHECK_STR(names[0], "grub");
+		CHECK_STR(names[1], "vmlinuz-6.1");
+	}
+	CHECK_INT(fs_list(&fs, "vmlinuz", &a, &names, &n), -ENOTDIR);
+	CHECK_INT(fs_list(&fs, "updir/..", &a, &names, &n), 0);
+	CHECK(n > 40);
+	arena_free(&a);
+	fs_root_close(&fs);
+}
+
+TEST(test_realpath)
+{
+	struct fs_root fs = open_root(false);
+	struct arena a = ARENA_INIT;
+	char *p = NULL;
+
+	CHECK_INT(fs_realpath(&fs, "/vmlinuz", &a, &p), 0);
+	CHECK_STR(p, "/boot/vmlinuz-6.1");
+	CHECK_INT(fs_realpath(&fs, "up", &a, &p), 0);
+	CHECK_STR(p, "/etc/passwd");
+	CHECK_INT(fs_realpath(&fs, "bootlink/grub/../grub", &a, &p), 0);
+	CHECK_STR(p, "/boot/grub");
+	CHECK_INT(fs_realpath(&fs, "updir", &a, &p), 0);
+	CHECK_STR(p, "/");
+	CHECK_INT(fs_realpath(&fs, "/", &a, &p), 0);
+	CHECK_STR(p, "/");
+	CHECK_INT(fs_realpath(&fs, "esc", &a, &p), -ENOENT);
+	arena_free(&a);
+	fs_root_close(&fs);
+}
+
+TEST(test_casefold)
+{
+	struct fs_root exact = open_root(false), fat = open_root(true);
+	struct arena a = ARENA_INIT;
+	char *p = NULL;
+
+	CHECK_STR(read_how(&exact, "efi/boot/bootx64.efi", FS_RESOLVE_OPENAT2), err(ENOENT));
+	CHECK_STR(read_how(&exact, "efi/boot/bootx64.efi", FS_RESOLVE_WALK), err(ENOENT));
+	CHECK_STR(read_how(&fat, "efi/boot/bootx64.efi", FS_RESOLVE_OPENAT2), "efi");
+	CHECK_STR(read_how(&fat, "efi/boot/bootx64.efi", FS_RESOLVE_WALK), "efi");
+	CHECK_STR(read_how(&fat, "/Etc/PASSWD", FS_RESOLVE_AUTO), "inside");
+	CHECK_STR(read_how(&fat, "../ESC", FS_RESOLVE_WALK), err(ENOENT));
+	CHECK_INT(fs_realpath(&fat, "efi/Boot/bootX64.efi", &a, &p), 0);
+	CHECK_STR(p, "/EFI/BOOT/BOOTX64.EFI");
+	arena_free(&a);
+	fs_root_close(&exact);
+	fs_root_close(&fat);
+}
+
+TEST(test_setup)
+{
+	build_tree();
+	CHECK(root[0] != '\0');
+}
+
+TEST(test_teardown)
+{
+	remove_tree();
+}
+
+TEST_MAIN("test_fs", test_setup, test_confine_openat2, test_confine_walk,
+	  test_read_file, test_stat, test_list, test_realpath, test_casefold,
+	  test_teardown)

@@ -1,0 +1,402 @@
+/* test_scan.c - the uevent parser, and the whole scan over a fake sysfs
+ * whose device nodes are image files (mkimages.sh), with a stand-in for
+ * mount(2): events, skip reasons, the time limit, hotplug by injected
+ * uevents, coalescing, removal. No block device, no real mount. */
+#include "scan/fs.h"
+#include "scan/scan.h"
+#include "scan/uevent.h"
+#include "test.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MSG(s) s, sizeof(s) - 1 /* a literal with its inner NULs */
+
+TEST(test_uevent_parse)
+{
+	struct uevent ev;
+
+	CHECK_INT(uevent_parse(MSG("add@/devices/pci0/block/sda/sda1\0ACTION=add\0"
+				   "DEVPATH=/devices/pci0/block/sda/sda1\0SUBSYSTEM=block\0"
+				   "MAJOR=8\0MINOR=1\0DEVNAME=sda1\0DEVTYPE=partition\0"
+				   "SEQNUM=1234\0"), &ev), 0);
+	CHECK_INT(ev.action, UEVENT_ADD);
+	CHECK_STR(ev.action_name, "add");
+	CHECK_STR(ev.devpath, "/devices/pci0/block/sda/sda1");
+	CHECK_STR(ev.subsystem, "block");
+	CHECK_STR(ev.devname, "sda1");
+	CHECK_STR(ev.devtype, "partition");
+	CHECK_INT(ev.major, 8);
+	CHECK_INT(ev.minor, 1);
+	CHECK(ev.has_devno);
+	CHECK_INT(ev.seqnum, 1234);
+	CHECK(uevent_is_block(&ev));
+	CHECK(!ev.media_change);
+
+	/* the last field without its NUL still counts */
+	CHECK_INT(uevent_parse(MSG("change@/x/sr0\0ACTION=change\0DEVPATH=/x/sr0\0"
+				   "SUBSYSTEM=block\0DEVTYPE=disk\0DEVNAME=sr0\0"
+				   "DISK_MEDIA_CHANGE=1"), &ev), 0);
+	CHECK_INT(ev.action, UEVENT_CHANGE);
+	CHECK(ev.media_change);
+	CHECK(uevent_is_block(&ev));
+
+	CHECK_INT(uevent_parse(MSG("remove@/x/eth0\0ACTION=remove\0DEVPATH=/x/eth0\0"
+				   "SUBSYSTEM=net\0"), &ev), 0);
+	CHECK_INT(ev.action, UEVENT_REMOVE);
+	CHECK(!uevent_is_block(&ev));
+	CHECK_INT(uevent_parse(MSG("frob@/x\0ACTION=frob\0DEVPATH=/x\0"), &ev), 0);
+	CHECK_INT(ev.action, UEVENT_OTHER);
+}
+
+TEST(test_uevent_reject)
+{
+	struct uevent ev;
+
+	CHECK_INT(uevent_parse(MSG("libudev\0\xfe\xed\xca\xfe"), &ev), -ENOMSG);
+	CHECK_INT(uevent_parse("", 0, &ev), -EINVAL);
+	CHECK_INT(uevent_parse(MSG("no header\0ACTION=add\0DEVPATH=/x\0"), &ev), -EINVAL);
+	CHECK_INT(uevent_parse(MSG("@/x\0ACTION=add\0DEVPATH=/x\0"), &ev), -EINVAL);
+	/* header and ACTION disagree */
+	CHECK_INT(uevent_parse(MSG("add@/x\0ACTION=remove\0DEVPATH=/x\0"), &ev), -EINVAL);
+	CHECK_INT(uevent_parse(MSG("add@/x\0DEVPATH=/x\0"), &ev), -EINVAL);
+	CHECK_INT(uevent_parse(MSG("add@/x\0ACTION=add\0"), &ev), -EINVAL);
+	/* a header with no NUL at all */
+	CHECK_INT(uevent_parse(MSG("add@/x"), &ev), -EINVAL);
+	/* partition without a name is no block event to act on */
+	CHECK_INT(uevent_parse(MSG("add@/x\0ACTION=add\0DEVPATH=/x\0SUBSYSTEM=block\0"
+				   "DEVTYPE=partition\0"), &ev), 0);
+	CHECK(!uevent_is_block(&ev));
+}
+
+TEST(test_uevent_long_fields)
+{
+	char msg[1200];
+	size_t len;
+	struct uevent ev;
+
+	len = (size_t)snprintf(msg, sizeof(msg), "add@/y%cACTION=add%cDEVPATH=/y%cDEVNAME=",
+			       0, 0, 0);
+	memset(msg + len, 'n', 600);
+	len += 600;
+	CHECK_INT(uevent_parse(msg, len, &ev), 0);
+	CHECK_INT(strlen(ev.devname), sizeof(ev.devname) - 1);
+}
+
+/* --- the scan over a fake machine */
+
+#define IMG "build/test-images/"
+
+static char top[64], sys_dir[96], dev_dir[96], mnt_dir[96];
+
+static void put_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void mkdirs(const char *path)
+{
+	char cmd[PATH_MAX];
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", path);
+	if (system(cmd) != 0)
+		printf("  mkdir %s failed\n", path);
+}
+
+/* A whole disk @name whose node is the image file @img (NULL: no medium). */
+static void fake_disk(const char *name, const char *img)
+{
+	char d[PATH_MAX], p[PATH_MAX + 32], t[PATH_MAX], abs[PATH_MAX];
+	struct stat st;
+
+	snprintf(d, sizeof(d), "%s/devices/virtual/block/%s", sys_dir, name);
+	mkdirs(d);
+	snprintf(p, sizeof(p), "%s/dev", d);
+	put_file(p, "254:0\n");
+	snprintf(p, sizeof(p), "%s/size", d);
+	snprintf(t, sizeof(t), "%lld\n",
+		 img && stat(img, &st) == 0 ? (long long)st.st_size / 512 : 0LL);
+	put_file(p, t);
+	snprintf(p, sizeof(p), "%s/uevent", d);
+	snprintf(t, sizeof(t), "DEVNAME=%s\nDEVTYPE=disk\n", name);
+	put_file(p, t);
+	snprintf(p, sizeof(p), "%s/class/block/%s", sys_dir, name);
+	snprintf(t, sizeof(t), "../../devices/virtual/block/%s", name);
+	if (symlink(t, p) < 0)
+		perror(p);
+	if (img && realpath(img, abs)) {
+		snprintf(p, sizeof(p), "%s/%s", dev_dir, name);
+		if (symlink(abs, p) < 0)
+			perror(p);
+	}
+}
+
+/* The stand-in for mount(2): a directory with one file naming the device;
+ * an iso9660 "device" hangs for 1.5 s, as a dead drive would. */
+static int fake_mount(void *ctx, const char *devnode, const char *fstype,
+		      const char *target)
+{
+	char p[PATH_MAX + 16];
+
+	(void)ctx;
+	if (!strcmp(fstype, "iso9660"))
+		usleep(1500 * 1000);
+	if (mkdir(target, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	snprintf(p, sizeof(p), "%s/boot", target);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/boot/hello", target);
+	put_file(p, devnode);
+	return 0;
+}
+
+struct seen {
+	int added, removed, device, settled;
+	const struct fs_root *last_added, *last_removed;
+	char added_names[256];
+};
+
+static void drain(struct scan *s, struct seen *w)
+{
+	struct scan_event ev;
+
+	while (scan_next(s, &ev) > 0) {
+		switch (ev.type) {
+		case SCAN_EV_FS_ADDED:
+			w->added++;
+			w->last_added = ev.fs;
+			strcat(w->added_names, ev.name);
+			strcat(w->added_names, " ");
+			break;
+		case SCAN_EV_FS_REMOVED:
+			w->removed++;
+			w->last_removed = ev.fs;
+			break;
+		case SCAN_EV_DEVICE:
+			w->device++;
+			break;
+		case SCAN_EV_SETTLED:
+			w->settled++;
+			break;
+		}
+	}
+}
+
+/* poll() the scan's fd like a menu would, for @ms, draining events. */
+static void pump(struct scan *s, struct seen *w, int ms)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		struct pollfd p = { .fd = scan_fd(s), .events = POLLIN };
+		long left;
+
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		left = ms - ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000);
+		if (left <= 0)
+			break;
+		if (poll(&p, 1, (int)left) > 0)
+			drain(s, w);
+	}
+	drain(s, w);
+}
+
+static const struct scan_dev *find_dev(const struct scan_dev *v, size_t n,
+				       const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i].name, name))
+			return &v[i];
+	return NULL;
+}
+
+static struct scan *start_scan(void)
+{
+	struct scan_opts o = {
+		.sysfs = sys_dir, .devdir = dev_dir, .mount_base = mnt_dir,
+		.timeout_s = 0.5, .settle_s = 5, .mount_fn = fake_mount,
+	};
+
+	return scan_new(&o);
+}
+
+TEST(test_scan_setup)
+{
+	char p[PATH_MAX];
+
+	CHECK_INT(system("bash tests/unit/mkimages.sh " IMG), 0);
+	snprintf(top, sizeof(top), "/tmp/bm_scan_XXXXXX");
+	if (!mkdtemp(top))
+		abort();
+	snprintf(sys_dir, sizeof(sys_dir), "%s/sys", top);
+	snprintf(dev_dir, sizeof(dev_dir), "%s/dev", top);
+	snprintf(mnt_dir, sizeof(mnt_dir), "%s/mnt", top);
+	snprintf(p, sizeof(p), "%s/class/block", sys_dir);
+	mkdirs(p);
+	mkdirs(dev_dir);
+	mkdirs(mnt_dir);
+	fake_disk("vda", IMG "ext4.img");
+	fake_disk("vdb", IMG "luks.img");
+	fake_disk("vdc", IMG "swap.img");
+	fake_disk("vdd", IMG "noise.img");
+	fake_disk("vde", NULL);
+	fake_disk("vdf", IMG "iso.img");
+	fake_disk("vdg", IMG "squashfs.img");
+}
+
+TEST(test_scan_start)
+{
+	struct scan *s = start_scan();
+	struct scan_dev devs[16];
+	const struct fs_root *roots[8];
+	const struct scan_dev *d;
+	struct seen w = { 0 };
+	char *buf = NULL, want[PATH_MAX];
+	size_t n, len;
+
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	/* settles once vdf has timed out (0.5 s), long before its 1.5 s */
+	CHECK_INT(scan_settle(s, 2.5), 0);
+	pump(s, &w, 50);
+	CHECK_INT(w.settled, 1);
+	CHECK_INT(w.added, 2);
+	CHECK_STR(w.added_names[0] ? "" : "none", "");
+	CHECK(strstr(w.added_names, "vda ") && strstr(w.added_names, "vdg "));
+	CHECK_INT(scan_roots(s, roots, 8), 2);
+	n = scan_devices(s, devs, 16);
+	CHECK_INT(n, 7);
+
+	d = find_dev(devs, n, "vda");
+	CHECK(d && d->state == SCAN_DEV_MOUNTED);
+	if (d && d->fs) {
+		CHECK_STR(d->fstype, "ext4");
+		CHECK_STR(d->fs->uuid, "e4e4e4e4-0000-4000-8000-00000000e4e4");
+		CHECK_STR(d->fs->label, "wholedisk");
+		CHECK_STR(d->fs->name, "vda");
+		CHECK(d->fs->partuuid == NULL);
+		CHECK(!d->fs->casefold);
+		snprintf(want, sizeof(want), "%s/vda", dev_dir);
+		CHECK_STR(d->fs->device, want);
+		snprintf(want, sizeof(want), "%s/vda", mnt_dir);
+		CHECK_STR(d->fs->mountpoint, want);
+		/* the parsers' door works on what the scan handed on */
+		CHECK_INT(fs_read_file(d->fs, "/boot/hello", FS_CONFIG_MAX, &buf, &len), 0);
+		snprintf(want, sizeof(want), "%s/vda", dev_dir);
+		CHECK_STR(buf, want);
+		free(buf);
+	}
+	d = find_dev(devs, n, "vdb");
+	CHECK(d && d->state == SCAN_DEV_SKIPPED);
+	CHECK_STR(d ? d->reason : NULL, "encrypted, not opened");
+	CHECK_STR(d ? d->fstype : NULL, "crypto_LUKS");
+	d = find_dev(devs, n, "vdc");
+	CHECK_STR(d ? d->reason : NULL, "swap space");
+	d = find_dev(devs, n, "vdd");
+	CHECK_STR(d ? d->reason : NULL, "no filesystem found");
+	d = find_dev(devs, n, "vde");
+	CHECK(d && d->state == SCAN_DEV_SKIPPED);
+	CHECK_STR(d ? d->reason : NULL, "no medium");
+	d = find_dev(devs, n, "vdf");
+	CHECK(d && d->state == SCAN_DEV_TIMEOUT);
+	CHECK_STR(d ? d->reason : NULL, "no answer within 0.5 s");
+	d = find_dev(devs, n, "vdg");
+	CHECK(d && d->state == SCAN_DEV_MOUNTED);
+	CHECK_STR(d ? d->fstype : NULL, "squashfs");
+	CHECK_INT(scan_unmount_all(s), 0);
+	CHECK_INT(scan_roots(s, roots, 8), 0);
+	scan_free(s);
+}
+
+#define ADD_VDH "add@/devices/virtual/block/vdh\0ACTION=add\0" \
+		"DEVPATH=/devices/virtual/block/vdh\0SUBSYSTEM=block\0" \
+		"DEVNAME=vdh\0DEVTYPE=disk\0"
+#define REMOVE_VDH "remove@/devices/virtual/block/vdh\0ACTION=remove\0" \
+		   "DEVPATH=/devices/virtual/block/vdh\0SUBSYSTEM=block\0" \
+		   "DEVNAME=vdh\0DEVTYPE=disk\0"
+
+TEST(test_scan_hotplug)
+{
+	struct scan *s = start_scan();
+	struct scan_dev devs[16];
+	const struct fs_root *fs;
+	struct seen w = { 0 };
+	size_t n;
+
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	CHECK_INT(scan_settle(s, 2.5), 0);
+	pump(s, &w, 20);
+	CHECK_INT(w.added, 2);
+	memset(&w, 0, sizeof(w));
+	/* a stick appears: a burst of three adds is one probe */
+	fake_disk("vdh", IMG "btrfs.img");
+	for (int i = 0; i < 3; i++)
+		CHECK_INT(scan_inject_uevent(s, MSG(ADD_VDH)), 0);
+	/* not an event about a block device: ignored */
+	CHECK_INT(scan_inject_uevent(s, MSG("add@/x\0ACTION=add\0DEVPATH=/x\0SUBSYSTEM=net\0")), 0);
+	CHECK_INT(scan_settle(s, 2), 0);
+	pump(s, &w, 50);
+	CHECK_INT(w.added, 1);
+	CHECK_STR(w.added_names, "vdh ");
+	fs = w.last_added;
+	CHECK(fs != NULL);
+	if (!fs)
+		goto out;
+	CHECK_STR(fs->fstype, "btrfs");
+	CHECK_STR(fs->label, "btrdisk");
+	CHECK(fs->root_fd >= 0);
+	CHECK_INT(scan_roots(s, NULL, 0), 3);
+	/* pulled out again */
+	CHECK_INT(scan_inject_uevent(s, MSG(REMOVE_VDH)), 0);
+	pump(s, &w, 300);
+	CHECK_INT(w.removed, 1);
+	CHECK(w.last_removed == fs);
+	CHECK_INT(fs->root_fd, -1); /* closed as the event was taken */
+	CHECK_STR(fs->label, "btrdisk"); /* the memory stays the scan's */
+	CHECK_INT(scan_roots(s, NULL, 0), 2);
+	n = scan_devices(s, devs, 16);
+	CHECK_INT(n, 7);
+	CHECK(find_dev(devs, n, "vdh") == NULL);
+out:
+	scan_free(s);
+}
+
+TEST(test_scan_bad_sysfs)
+{
+	struct scan_opts o = { .sysfs = "/nonexistent" };
+
+	errno = 0;
+	CHECK(scan_new(&o) == NULL);
+	CHECK_INT(errno, ENOENT);
+	scan_free(NULL);
+}
+
+TEST(test_scan_teardown)
+{
+	char cmd[128];
+
+	/* let the abandoned iso9660 workers finish their 1.5 s first */
+	sleep(2);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
+	CHECK_INT(system(cmd), 0);
+}
+
+TEST_MAIN("test_scan", test_uevent_parse, test_uevent_reject,
+	  test_uevent_long_fields, test_scan_setup, test_scan_start,
+	  test_scan_hotplug, test_scan_bad_sysfs, test_scan_teardown)
