@@ -11,7 +11,7 @@
 
 int session_scan_devices(struct session *s, double settle_s)
 {
-	struct scan_opts opts = { .settle_s = settle_s };
+	struct scan_opts opts = { .settle_s = settle_s, .hotplug = true };
 	size_t n;
 
 	memset(s, 0, sizeof(*s));

@@ -4,7 +4,7 @@
 # is "N passed, N failed". Logs go to BUILD/test-logs/.
 set -u
 B=$1; shift
-suites=${*:-unit fixtures fuzz e2e}
+suites=${*:-unit fixtures ui fuzz e2e}
 logs=$B/test-logs
 rm -rf "$logs"; mkdir -p "$logs"
 out=$logs/all.txt
@@ -31,14 +31,15 @@ for s in $suites; do
 		bash "$(dirname "$0")/fixtures/run.sh" "$B" | tee -a "$out" ;;
 	fuzz)
 		bash "$(dirname "$0")/fuzz/run.sh" "$B" "${FUZZ_SMOKE_SECONDS:-3}" | tee -a "$out" ;;
-	e2e)
-		for t in "$(dirname "$0")"/e2e/test_*.py; do
+	ui|e2e)
+		for t in "$(dirname "$0")"/$s/test_*.py; do
 			[ -f "$t" ] || continue
 			n=$(basename "$t" .py)
-			echo "== e2e $n" | tee -a "$out"
+			echo "== $s $n" | tee -a "$out"
+			before=$(grep -c '^FAIL' "$out")
 			python3 "$t" "$B" 2>"$logs/$n.stderr" | tee -a "$out"
 			rc=${PIPESTATUS[0]}
-			if [ "$rc" -ne 0 ] && ! grep -q "^FAIL $n" "$out"; then
+			if [ "$rc" -ne 0 ] && [ "$(grep -c '^FAIL' "$out")" -eq "$before" ]; then
 				echo "FAIL $n: exited $rc" | tee -a "$out"
 				tail -20 "$logs/$n.stderr"
 			fi

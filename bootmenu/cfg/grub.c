@@ -21,13 +21,15 @@
 /* What GRUB 2.06+ sets before reading grub.cfg (normal/main.c
  * features[]; grub-mkconfig's output tests them). */
 static const char *const grub_features[] = {
-	"feature_chainloader_bpb", "feature_ntldr", "feature_platform_search_hint",
-	"feature_default_font_path", "feature_all_video_module",
-	"feature_menuentry_id", "feature_menuentry_options", "feature_200_final",
-	"feature_nativedisk_cmd", "feature_timeout_style",
+    "feature_chainloader_bpb",	    "feature_ntldr",
+    "feature_platform_search_hint", "feature_default_font_path",
+    "feature_all_video_module",	    "feature_menuentry_id",
+    "feature_menuentry_options",    "feature_200_final",
+    "feature_nativedisk_cmd",	    "feature_timeout_style",
 };
 
-static void grub_set_export(struct grub_state *st, const char *name, const char *v)
+static void grub_set_export(struct grub_state *st, const char *name,
+			    const char *v)
 {
 	grub_set(st, name, v);
 	grub_export(st, name);
@@ -37,7 +39,9 @@ static const char *grub_dirname(struct grub_state *st, const char *path)
 {
 	const char *slash = strrchr(path, '/');
 
-	return slash && slash != path ? arena_strndup(st->a, path, (size_t)(slash - path)) : "";
+	return slash && slash != path
+		   ? arena_strndup(st->a, path, (size_t)(slash - path))
+		   : "";
 }
 
 static void grub_state_init(struct grub_state *st, struct cfg_ctx *ctx,
@@ -54,13 +58,15 @@ static void grub_state_init(struct grub_state *st, struct cfg_ctx *ctx,
 	st->steps_max = steps_max > 0 ? steps_max : CFG_STEPS_MAX;
 	st->fs = ctx->fs;
 	st->file = st->top_path = path;
-	for (size_t i = 0; i < sizeof(grub_features) / sizeof(grub_features[0]); i++)
+	for (size_t i = 0; i < sizeof(grub_features) / sizeof(grub_features[0]);
+	     i++)
 		grub_set_export(st, grub_features[i], "y");
 	grub_set_export(st, "grub_platform", "efi");
 	grub_set_export(st, "grub_cpu", "x86_64");
 	grub_set_export(st, "root", root);
-	grub_set_export(st, "prefix",
-			arena_printf(st->a, "(%s)%s", root, grub_dirname(st, path)));
+	grub_set_export(
+	    st, "prefix",
+	    arena_printf(st->a, "(%s)%s", root, grub_dirname(st, path)));
 }
 
 /* GRUB's read_config_file(): $config_file and $config_directory name the
@@ -69,9 +75,11 @@ static int grub_run_in(struct grub_state *st, const struct grub_where *w,
 		       const char *buf, size_t len)
 {
 	const char *dev = grub_fs_devname(w->fs);
-	const char *of = grub_get(st, "config_file"), *od = grub_get(st, "config_directory");
+	const char *of = grub_get(st, "config_file"),
+		   *od = grub_get(st, "config_directory");
 
-	grub_set(st, "config_file", arena_printf(st->a, "(%s)%s", dev, w->path));
+	grub_set(st, "config_file",
+		 arena_printf(st->a, "(%s)%s", dev, w->path));
 	grub_set(st, "config_directory",
 		 arena_printf(st->a, "(%s)%s", dev, grub_dirname(st, w->path)));
 	grub_exec_buffer(st, w->fs, w->path, buf, len);
@@ -96,7 +104,8 @@ static bool grub_defer(struct grub_state *st, const struct grub_where *w)
 static int grub_configfile(struct grub_state *st, const struct grub_where *w,
 			   const char *buf, size_t len)
 {
-	struct grub_menu *menu = st->menu, *mine = arena_alloc(st->a, sizeof(*mine));
+	struct grub_menu *menu = st->menu,
+			 *mine = arena_alloc(st->a, sizeof(*mine));
 	struct grub_scope *scope = st->scope;
 
 	grub_menu_init(mine);
@@ -104,7 +113,8 @@ static int grub_configfile(struct grub_state *st, const struct grub_where *w,
 	st->scope = grub_scope_exported(st, scope);
 	grub_run_in(st, w, buf, len);
 	if (mine->n || st->replaced) {
-		st->replaced = true; /* its menu is shown: the rest never runs */
+		st->replaced =
+		    true; /* its menu is shown: the rest never runs */
 		return 0;
 	}
 	st->menu = menu;
@@ -125,7 +135,8 @@ int grub_source_file(struct grub_state *st, const char *arg, bool configfile)
 	}
 	grub_where(st, arg, &w);
 	if (!w.fs) {
-		grub_warn(st, "cannot read %s: device %s not found", w.path, w.dev ?: "?");
+		grub_warn(st, "cannot read %s: device %s not found", w.path,
+			  w.dev ?: "?");
 		return 1;
 	}
 	if (configfile && grub_defer(st, &w)) {
@@ -136,7 +147,8 @@ int grub_source_file(struct grub_state *st, const char *arg, bool configfile)
 	}
 	if (st->include_depth >= CFG_INCLUDE_DEPTH) {
 		grub_warn(st, "%s nested more than %d deep: %s not read",
-			  configfile ? "configfile" : "source", CFG_INCLUDE_DEPTH, w.path);
+			  configfile ? "configfile" : "source",
+			  CFG_INCLUDE_DEPTH, w.path);
 		return 1;
 	}
 	rc = grub_read(st, &w, FS_CONFIG_MAX, &buf, &len);
@@ -145,7 +157,8 @@ int grub_source_file(struct grub_state *st, const char *arg, bool configfile)
 		return 1;
 	}
 	st->include_depth++;
-	rc = configfile ? grub_configfile(st, &w, buf, len) : grub_run_in(st, &w, buf, len);
+	rc = configfile ? grub_configfile(st, &w, buf, len)
+			: grub_run_in(st, &w, buf, len);
 	st->include_depth--;
 	free(buf);
 	return rc;
@@ -155,7 +168,7 @@ int grub_run_config(struct cfg_ctx *ctx, const char *path, const char *buf,
 		    size_t len, long steps_max)
 {
 	struct grub_state st;
-	struct grub_where w = { .fs = ctx->fs, .path = path };
+	struct grub_where w = {.fs = ctx->fs, .path = path};
 	size_t before = ctx->out->count;
 
 	grub_state_init(&st, ctx, path, steps_max);
@@ -171,7 +184,8 @@ static void grub_run_file(struct cfg_ctx *ctx, const char *path)
 	int rc = fs_read_file(ctx->fs, path, FS_CONFIG_MAX, &buf, &len);
 
 	if (rc < 0) {
-		entry_warn(ctx->out, ctx->fs, path, 0, "cannot read: %s", strerror(-rc));
+		entry_warn(ctx->out, ctx->fs, path, 0, "cannot read: %s",
+			   strerror(-rc));
 		return;
 	}
 	grub_run_config(ctx, path, buf, len, 0);
@@ -187,7 +201,8 @@ static void grub_scan_esp(struct cfg_ctx *ctx)
 	if (fs_list(ctx->fs, "/EFI", ctx->a, &names, &n) < 0)
 		return;
 	for (size_t i = 0; i < n; i++) {
-		const char *p = arena_printf(ctx->a, "/EFI/%s/grub.cfg", names[i]);
+		const char *p =
+		    arena_printf(ctx->a, "/EFI/%s/grub.cfg", names[i]);
 
 		if (fs_is_file(ctx->fs, p))
 			grub_run_file(ctx, p);

@@ -29,17 +29,71 @@ struct grub_cmd {
 /* Display, terminal, security and module commands: no effect on what
  * kexec boots. */
 static const char *const grub_ignored[] = {
-	"insmod", "rmmod", "lsmod", "terminal_input", "terminal_output",
-	"terminal", "terminfo", "gfxmode", "loadfont", "load_video", "echo",
-	"serial", "background_image", "background_color", "play", "clear",
-	"sleep", "save_env", "savedefault", "recordfail", "gettext", "password",
-	"password_pbkdf2", "lsfonts", "videoinfo", "vbeinfo", "videotest",
-	"badram", "cutmem", "cryptomount", "font", "boot", "ls", "cat", "help",
-	"hiddenmenu", "usb", "nativedisk", "tpm", "verify_detached", "trust",
-	"distrust", "set_gfxpayload", "gfxpayload", "date", "lspci", "outb",
-	"inb", "fallback", "mouse", "loadfont", "export_env", "gptsync",
-	"parttool", "drivemap", "efi_gop", "efi_uga", "all_video", "fix_video",
-	"smbios", "setpci", "lsefi", "lsefimmap", "lsefisystab", "progress",
+    "insmod",
+    "rmmod",
+    "lsmod",
+    "terminal_input",
+    "terminal_output",
+    "terminal",
+    "terminfo",
+    "gfxmode",
+    "loadfont",
+    "load_video",
+    "echo",
+    "serial",
+    "background_image",
+    "background_color",
+    "play",
+    "clear",
+    "sleep",
+    "save_env",
+    "savedefault",
+    "recordfail",
+    "gettext",
+    "password",
+    "password_pbkdf2",
+    "lsfonts",
+    "videoinfo",
+    "vbeinfo",
+    "videotest",
+    "badram",
+    "cutmem",
+    "cryptomount",
+    "font",
+    "boot",
+    "ls",
+    "cat",
+    "help",
+    "hiddenmenu",
+    "usb",
+    "nativedisk",
+    "tpm",
+    "verify_detached",
+    "trust",
+    "distrust",
+    "set_gfxpayload",
+    "gfxpayload",
+    "date",
+    "lspci",
+    "outb",
+    "inb",
+    "fallback",
+    "mouse",
+    "loadfont",
+    "export_env",
+    "gptsync",
+    "parttool",
+    "drivemap",
+    "efi_gop",
+    "efi_uga",
+    "all_video",
+    "fix_video",
+    "smbios",
+    "setpci",
+    "lsefi",
+    "lsefimmap",
+    "lsefisystab",
+    "progress",
 };
 
 static bool grub_in(const char *const *v, size_t n, const char *s)
@@ -50,7 +104,8 @@ static bool grub_in(const char *const *v, size_t n, const char *s)
 	return false;
 }
 
-static int grub_cmd_set(struct grub_state *st, const char *const *argv, size_t argc)
+static int grub_cmd_set(struct grub_state *st, const char *const *argv,
+			size_t argc)
 {
 	const char *eq;
 	char name[GRUB_NAME_MAX + 1];
@@ -65,31 +120,36 @@ static int grub_cmd_set(struct grub_state *st, const char *const *argv, size_t a
 	return 0;
 }
 
-static int grub_cmd_unset(struct grub_state *st, const char *const *argv, size_t argc)
+static int grub_cmd_unset(struct grub_state *st, const char *const *argv,
+			  size_t argc)
 {
 	for (size_t i = 1; i < argc; i++)
 		grub_unset(st, argv[i]);
 	return 0;
 }
 
-static int grub_cmd_export(struct grub_state *st, const char *const *argv, size_t argc)
+static int grub_cmd_export(struct grub_state *st, const char *const *argv,
+			   size_t argc)
 {
 	for (size_t i = 1; i < argc; i++)
 		grub_export(st, argv[i]);
 	return 0;
 }
 
-static int grub_cmd_true(struct grub_state *st, const char *const *argv, size_t argc)
+static int grub_cmd_true(struct grub_state *st, const char *const *argv,
+			 size_t argc)
 {
 	return 0;
 }
 
-static int grub_cmd_false(struct grub_state *st, const char *const *argv, size_t argc)
+static int grub_cmd_false(struct grub_state *st, const char *const *argv,
+			  size_t argc)
 {
 	return 1;
 }
 
-static int grub_cmd_test(struct grub_state *st, const char *const *argv, size_t argc)
+static int grub_cmd_test(struct grub_state *st, const char *const *argv,
+			 size_t argc)
 {
 	if (!strcmp(argv[0], "[")) {
 		if (argc < 2 || strcmp(argv[argc - 1], "]")) {
@@ -101,18 +161,20 @@ static int grub_cmd_test(struct grub_state *st, const char *const *argv, size_t 
 	return grub_test(st, argv + 1, argc - 1);
 }
 
-static int grub_cmd_source(struct grub_state *st, const char *const *argv, size_t argc)
+static int grub_cmd_source(struct grub_state *st, const char *const *argv,
+			   size_t argc)
 {
 	if (argc < 2) {
 		grub_warn(st, "%s without a file", argv[0]);
 		return 1;
 	}
-	return grub_source_file(st, argv[1], strcmp(argv[0], "source") &&
-						 strcmp(argv[0], "."));
+	return grub_source_file(
+	    st, argv[1], strcmp(argv[0], "source") && strcmp(argv[0], "."));
 }
 
 /* `break [N]`, `continue [N]`, `return [N]`, `exit [N]` */
-static int grub_cmd_flow(struct grub_state *st, const char *const *argv, size_t argc)
+static int grub_cmd_flow(struct grub_state *st, const char *const *argv,
+			 size_t argc)
 {
 	long n = argc > 1 ? strtol(argv[1], NULL, 10) : -1;
 
@@ -125,7 +187,8 @@ static int grub_cmd_flow(struct grub_state *st, const char *const *argv, size_t 
 	return n >= 0 ? (int)(n & 255) : st->status;
 }
 
-static int grub_cmd_shift(struct grub_state *st, const char *const *argv, size_t argc)
+static int grub_cmd_shift(struct grub_state *st, const char *const *argv,
+			  size_t argc)
 {
 	long n = argc > 1 ? strtol(argv[1], NULL, 10) : 1;
 
@@ -137,7 +200,8 @@ static int grub_cmd_shift(struct grub_state *st, const char *const *argv, size_t
 	return 0;
 }
 
-static int grub_cmd_setparams(struct grub_state *st, const char *const *argv, size_t argc)
+static int grub_cmd_setparams(struct grub_state *st, const char *const *argv,
+			      size_t argc)
 {
 	st->argv = argv + 1;
 	st->argc = argc - 1;
@@ -145,7 +209,8 @@ static int grub_cmd_setparams(struct grub_state *st, const char *const *argv, si
 }
 
 /* `eval WORDS...`: the words joined with spaces, run as a script. */
-static int grub_cmd_eval(struct grub_state *st, const char *const *argv, size_t argc)
+static int grub_cmd_eval(struct grub_state *st, const char *const *argv,
+			 size_t argc)
 {
 	char *s = arena_strdup(st->a, "");
 
@@ -187,7 +252,9 @@ static int grub_search_set(struct grub_state *st, char how, const char *key,
 		return 0;
 	}
 	if (var && how != 'f')
-		grub_set(st, var, arena_printf(st->a, "%s=%s", how == 'u' ? "UUID" : "LABEL", key));
+		grub_set(st, var,
+			 arena_printf(st->a, "%s=%s",
+				      how == 'u' ? "UUID" : "LABEL", key));
 	return 1;
 }
 
@@ -217,7 +284,8 @@ static bool grub_search_opt(const char *w, const char *const *argv, size_t argc,
 	return true;
 }
 
-static int grub_cmd_search(struct grub_state *st, const char *const *argv, size_t argc)
+static int grub_cmd_search(struct grub_state *st, const char *const *argv,
+			   size_t argc)
 {
 	const char *var = NULL, *key = NULL;
 	bool set = false;
@@ -236,17 +304,20 @@ static int grub_cmd_search(struct grub_state *st, const char *const *argv, size_
 	if (set && !var)
 		var = "root";
 	if (!key || !how) {
-		grub_warn(st, "search without %s", key ? "--fs-uuid, --label or --file" : "a name");
+		grub_warn(st, "search without %s",
+			  key ? "--fs-uuid, --label or --file" : "a name");
 		return 1;
 	}
 	return grub_search_set(st, how, key, var);
 }
 
 /* search.fs_uuid NAME [VAR], search.fs_label, search.file */
-static int grub_cmd_search_dot(struct grub_state *st, const char *const *argv, size_t argc)
+static int grub_cmd_search_dot(struct grub_state *st, const char *const *argv,
+			       size_t argc)
 {
-	char how = !strcmp(argv[0], "search.fs_uuid") ? 'u'
-		   : !strcmp(argv[0], "search.fs_label") ? 'l' : 'f';
+	char how = !strcmp(argv[0], "search.fs_uuid")	 ? 'u'
+		   : !strcmp(argv[0], "search.fs_label") ? 'l'
+							 : 'f';
 
 	if (argc < 2) {
 		grub_warn(st, "%s without a name", argv[0]);
@@ -272,9 +343,10 @@ static int grub_env_var(void *data, const char *name, const char *value)
 
 /* load_env [-f FILE] [--skip-sig] [VAR...]: the default file is
  * $prefix/grubenv (grub-core/commands/loadenv.c). */
-static int grub_cmd_load_env(struct grub_state *st, const char *const *argv, size_t argc)
+static int grub_cmd_load_env(struct grub_state *st, const char *const *argv,
+			     size_t argc)
 {
-	struct grub_env_ctx ec = { .st = st };
+	struct grub_env_ctx ec = {.st = st};
 	const char *file = NULL;
 	struct grub_where w;
 	size_t i, len;
@@ -282,14 +354,16 @@ static int grub_cmd_load_env(struct grub_state *st, const char *const *argv, siz
 	int rc;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++)
-		if ((!strcmp(argv[i], "-f") || !strcmp(argv[i], "--file")) && i + 1 < argc)
+		if ((!strcmp(argv[i], "-f") || !strcmp(argv[i], "--file")) &&
+		    i + 1 < argc)
 			file = argv[++i];
 		else if (!strncmp(argv[i], "--file=", 7))
 			file = argv[i] + 7;
 	ec.only = argv + i;
 	ec.n_only = argc - i;
 	if (!file)
-		file = arena_printf(st->a, "%s/grubenv", grub_get(st, "prefix") ?: "");
+		file = arena_printf(st->a, "%s/grubenv",
+				    grub_get(st, "prefix") ?: "");
 	grub_where(st, file, &w);
 	rc = grub_read(st, &w, GRUB_ENV_MAX, &buf, &len);
 	if (rc < 0)
@@ -303,12 +377,14 @@ static int grub_cmd_load_env(struct grub_state *st, const char *const *argv, siz
 
 static const char *grub_version_of(struct grub_state *st, const char *path)
 {
-	static const char *const pre[] = { "vmlinuz-", "vmlinux-", "kernel-", "linux-" };
+	static const char *const pre[] = {"vmlinuz-", "vmlinux-", "kernel-",
+					  "linux-"};
 	const char *base = strrchr(path, '/');
 
 	base = base ? base + 1 : path;
 	for (size_t i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
-		if (!strncmp(base, pre[i], strlen(pre[i])) && base[strlen(pre[i])])
+		if (!strncmp(base, pre[i], strlen(pre[i])) &&
+		    base[strlen(pre[i])])
 			return arena_strdup(st->a, base + strlen(pre[i]));
 	return NULL;
 }
@@ -357,7 +433,8 @@ static struct grub_load *grub_loading(struct grub_state *st, const char *cmd)
 	return st->load;
 }
 
-static int grub_cmd_linux(struct grub_state *st, const char *const *argv, size_t argc)
+static int grub_cmd_linux(struct grub_state *st, const char *const *argv,
+			  size_t argc)
 {
 	struct grub_load *ld = grub_loading(st, argv[0]);
 	struct grub_where w;
@@ -379,14 +456,16 @@ static int grub_cmd_linux(struct grub_state *st, const char *const *argv, size_t
 	return 0;
 }
 
-static int grub_cmd_initrd(struct grub_state *st, const char *const *argv, size_t argc)
+static int grub_cmd_initrd(struct grub_state *st, const char *const *argv,
+			   size_t argc)
 {
 	struct grub_load *ld = grub_loading(st, argv[0]);
 
 	if (!ld)
 		return 0;
 	if (!ld->linux_seen) {
-		grub_warn(st, "%s before linux: ignored, as GRUB does", argv[0]);
+		grub_warn(st, "%s before linux: ignored, as GRUB does",
+			  argv[0]);
 		return 1;
 	}
 	for (size_t i = 1; i < argc; i++) {
@@ -395,13 +474,14 @@ static int grub_cmd_initrd(struct grub_state *st, const char *const *argv, size_
 		if (!strncmp(argv[i], "--", 2))
 			continue; /* --nounzip and friends */
 		grub_where(st, argv[i], &w);
-		entry_add_initrd(st->ctx->out, ld->e, grub_where_dev(st, &w, ld->e->fs),
-				 w.path);
+		entry_add_initrd(st->ctx->out, ld->e,
+				 grub_where_dev(st, &w, ld->e->fs), w.path);
 	}
 	return 0;
 }
 
-static int grub_cmd_devicetree(struct grub_state *st, const char *const *argv, size_t argc)
+static int grub_cmd_devicetree(struct grub_state *st, const char *const *argv,
+			       size_t argc)
 {
 	struct grub_load *ld = grub_loading(st, argv[0]);
 	struct grub_where w;
@@ -419,34 +499,41 @@ static void grub_refuse(struct grub_state *st, const char *why)
 		st->load->why = why;
 }
 
-static int grub_cmd_chainloader(struct grub_state *st, const char *const *argv, size_t argc)
+static int grub_cmd_chainloader(struct grub_state *st, const char *const *argv,
+				size_t argc)
 {
 	grub_refuse(st, "chainloads another OS: not bootable with kexec");
 	return 0;
 }
 
-static int grub_cmd_other_kernel(struct grub_state *st, const char *const *argv, size_t argc)
+static int grub_cmd_other_kernel(struct grub_state *st, const char *const *argv,
+				 size_t argc)
 {
-	grub_refuse(st, arena_printf(st->a, "loads a kernel with %s: not bootable with kexec",
-				     argv[0]));
+	grub_refuse(
+	    st, arena_printf(st->a,
+			     "loads a kernel with %s: not bootable with kexec",
+			     argv[0]));
 	return 0;
 }
 
-static int grub_cmd_firmware(struct grub_state *st, const char *const *argv, size_t argc)
+static int grub_cmd_firmware(struct grub_state *st, const char *const *argv,
+			     size_t argc)
 {
-	grub_refuse(st, strcmp(argv[0], "fwsetup")
-				? "reboots or halts: not a kernel to boot"
-				: "enters the firmware setup: not a kernel to boot");
+	grub_refuse(st,
+		    strcmp(argv[0], "fwsetup")
+			? "reboots or halts: not a kernel to boot"
+			: "enters the firmware setup: not a kernel to boot");
 	return 0;
 }
 
 /* blscfg.c: the id is the file name without ".conf", and the entry runs
  * "linux ($root)<linux> <options>" as script, so the options are split
  * into words (and quotes removed) as any linux line's are. */
-static void grub_bls_fix(struct grub_state *st, struct entry *e, const char *root)
+static void grub_bls_fix(struct grub_state *st, struct entry *e,
+			 const char *root)
 {
 	size_t n = e->id ? strlen(e->id) : 0;
-	struct grub_fields f = { 0 };
+	struct grub_fields f = {0};
 	struct grub_node *list = NULL;
 	const char *src;
 
@@ -454,7 +541,8 @@ static void grub_bls_fix(struct grub_state *st, struct entry *e, const char *roo
 		e->id = arena_strndup(st->a, e->id, n - 5);
 	if (!e->kernel.path || e->disabled)
 		return;
-	src = arena_printf(st->a, "(%s)%s %s", root ?: "", e->kernel.path, e->cmdline);
+	src = arena_printf(st->a, "(%s)%s %s", root ?: "", e->kernel.path,
+			   e->cmdline);
 	grub_parse(st->a, src, strlen(src), &list, NULL, NULL);
 	if (list && list->kind == GN_CMD)
 		grub_expand(st, list->words, list->n_words, &f);
@@ -473,7 +561,8 @@ static const char *grub_bls_expand(void *data, const char *s)
 
 /* blscfg: the entries of /loader/entries on $root (grub's blscfg.c;
  * it falls back to /boot/loader/entries). */
-static int grub_cmd_blscfg(struct grub_state *st, const char *const *argv, size_t argc)
+static int grub_cmd_blscfg(struct grub_state *st, const char *const *argv,
+			   size_t argc)
 {
 	struct grub_where w;
 	struct entry_list tmp;
@@ -482,7 +571,8 @@ static int grub_cmd_blscfg(struct grub_state *st, const char *const *argv, size_
 
 	grub_where(st, "/loader/entries", &w);
 	if (!w.fs) {
-		grub_warn(st, "blscfg: the filesystem %s is not known", w.dev ?: "?");
+		grub_warn(st, "blscfg: the filesystem %s is not known",
+			  w.dev ?: "?");
 		return 1;
 	}
 	entry_list_init(&tmp, st->a);
@@ -490,7 +580,8 @@ static int grub_cmd_blscfg(struct grub_state *st, const char *const *argv, size_
 	c.out = &tmp;
 	n = bls_collect(&c, "/loader/entries", FMT_GRUB, grub_bls_expand, st);
 	if (n < 0)
-		n = bls_collect(&c, "/boot/loader/entries", FMT_GRUB, grub_bls_expand, st);
+		n = bls_collect(&c, "/boot/loader/entries", FMT_GRUB,
+				grub_bls_expand, st);
 	for (struct entry *e = tmp.head, *next; e; e = next) {
 		struct grub_item *it = arena_alloc(st->a, sizeof(*it));
 
@@ -508,51 +599,51 @@ static int grub_cmd_blscfg(struct grub_state *st, const char *const *argv, size_
 }
 
 static const struct grub_cmd grub_cmds[] = {
-	{ "set", grub_cmd_set },
-	{ "unset", grub_cmd_unset },
-	{ "export", grub_cmd_export },
-	{ "true", grub_cmd_true },
-	{ "false", grub_cmd_false },
-	{ "test", grub_cmd_test },
-	{ "[", grub_cmd_test },
-	{ "source", grub_cmd_source },
-	{ ".", grub_cmd_source },
-	{ "configfile", grub_cmd_source },
-	{ "normal", grub_cmd_source },
-	{ "break", grub_cmd_flow },
-	{ "continue", grub_cmd_flow },
-	{ "return", grub_cmd_flow },
-	{ "exit", grub_cmd_flow },
-	{ "shift", grub_cmd_shift },
-	{ "setparams", grub_cmd_setparams },
-	{ "eval", grub_cmd_eval },
-	{ "search", grub_cmd_search },
-	{ "search.fs_uuid", grub_cmd_search_dot },
-	{ "search.fs_label", grub_cmd_search_dot },
-	{ "search.file", grub_cmd_search_dot },
-	{ "load_env", grub_cmd_load_env },
-	{ "linux", grub_cmd_linux },
-	{ "linux16", grub_cmd_linux },
-	{ "linuxefi", grub_cmd_linux },
-	{ "initrd", grub_cmd_initrd },
-	{ "initrd16", grub_cmd_initrd },
-	{ "initrdefi", grub_cmd_initrd },
-	{ "devicetree", grub_cmd_devicetree },
-	{ "chainloader", grub_cmd_chainloader },
-	{ "multiboot", grub_cmd_other_kernel },
-	{ "multiboot2", grub_cmd_other_kernel },
-	{ "kfreebsd", grub_cmd_other_kernel },
-	{ "knetbsd", grub_cmd_other_kernel },
-	{ "kopenbsd", grub_cmd_other_kernel },
-	{ "xnu_kernel", grub_cmd_other_kernel },
-	{ "xnu_kernel64", grub_cmd_other_kernel },
-	{ "appleloader", grub_cmd_other_kernel },
-	{ "ntldr", grub_cmd_chainloader },
-	{ "reboot", grub_cmd_firmware },
-	{ "halt", grub_cmd_firmware },
-	{ "fwsetup", grub_cmd_firmware },
-	{ "blscfg", grub_cmd_blscfg },
-	{ "bls_import", grub_cmd_blscfg },
+    {"set", grub_cmd_set},
+    {"unset", grub_cmd_unset},
+    {"export", grub_cmd_export},
+    {"true", grub_cmd_true},
+    {"false", grub_cmd_false},
+    {"test", grub_cmd_test},
+    {"[", grub_cmd_test},
+    {"source", grub_cmd_source},
+    {".", grub_cmd_source},
+    {"configfile", grub_cmd_source},
+    {"normal", grub_cmd_source},
+    {"break", grub_cmd_flow},
+    {"continue", grub_cmd_flow},
+    {"return", grub_cmd_flow},
+    {"exit", grub_cmd_flow},
+    {"shift", grub_cmd_shift},
+    {"setparams", grub_cmd_setparams},
+    {"eval", grub_cmd_eval},
+    {"search", grub_cmd_search},
+    {"search.fs_uuid", grub_cmd_search_dot},
+    {"search.fs_label", grub_cmd_search_dot},
+    {"search.file", grub_cmd_search_dot},
+    {"load_env", grub_cmd_load_env},
+    {"linux", grub_cmd_linux},
+    {"linux16", grub_cmd_linux},
+    {"linuxefi", grub_cmd_linux},
+    {"initrd", grub_cmd_initrd},
+    {"initrd16", grub_cmd_initrd},
+    {"initrdefi", grub_cmd_initrd},
+    {"devicetree", grub_cmd_devicetree},
+    {"chainloader", grub_cmd_chainloader},
+    {"multiboot", grub_cmd_other_kernel},
+    {"multiboot2", grub_cmd_other_kernel},
+    {"kfreebsd", grub_cmd_other_kernel},
+    {"knetbsd", grub_cmd_other_kernel},
+    {"kopenbsd", grub_cmd_other_kernel},
+    {"xnu_kernel", grub_cmd_other_kernel},
+    {"xnu_kernel64", grub_cmd_other_kernel},
+    {"appleloader", grub_cmd_other_kernel},
+    {"ntldr", grub_cmd_chainloader},
+    {"reboot", grub_cmd_firmware},
+    {"halt", grub_cmd_firmware},
+    {"fwsetup", grub_cmd_firmware},
+    {"blscfg", grub_cmd_blscfg},
+    {"bls_import", grub_cmd_blscfg},
 };
 
 int grub_run_command(struct grub_state *st, const char *const *argv,
@@ -562,7 +653,8 @@ int grub_run_command(struct grub_state *st, const char *const *argv,
 	for (size_t i = 0; i < sizeof(grub_cmds) / sizeof(grub_cmds[0]); i++)
 		if (!strcmp(argv[0], grub_cmds[i].name))
 			return grub_cmds[i].fn(st, argv, argc);
-	if (grub_in(grub_ignored, sizeof(grub_ignored) / sizeof(grub_ignored[0]), argv[0]))
+	if (grub_in(grub_ignored,
+		    sizeof(grub_ignored) / sizeof(grub_ignored[0]), argv[0]))
 		return 0;
 	/* keystatus: no key is held while bootmenu reads the config */
 	if (!strcmp(argv[0], "keystatus"))

@@ -33,8 +33,9 @@ static int grub_env_valid_name(const char *s, size_t n)
 		return 0;
 	for (size_t i = 0; i < n; i++)
 		if (!(s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') ||
-		      (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
-		      s[i] == '.' || s[i] == '-'))
+		      (s[i] >= 'A' && s[i] <= 'Z') ||
+		      (s[i] >= '0' && s[i] <= '9') || s[i] == '.' ||
+		      s[i] == '-'))
 			return 0;
 	return 1;
 }

@@ -30,11 +30,15 @@ bool grub_step(struct grub_state *st)
 	if (st->stop)
 		return false;
 	if (++st->steps > st->steps_max) {
-		grub_warn(st, "more than %ld steps: the rest of the config is not run",
-			  st->steps_max);
+		grub_warn(
+		    st,
+		    "more than %ld steps: the rest of the config is not run",
+		    st->steps_max);
 		st->stop = true;
 	} else if (st->bytes > GRUB_BYTES_MAX) {
-		grub_warn(st, "words larger than %u bytes in all: the rest of the config is not run",
+		grub_warn(st,
+			  "words larger than %u bytes in all: the rest of the "
+			  "config is not run",
 			  GRUB_BYTES_MAX);
 		st->stop = true;
 	}
@@ -50,7 +54,8 @@ void grub_expand(struct grub_state *st, const char *const *words, size_t n,
 		st->bytes += grub_expand_word(st->a, words[i], grub_lookup, st,
 					      GRUB_VALUE_MAX, out, &cut);
 		if (cut)
-			grub_warn(st, "a word longer than %u bytes was cut", GRUB_VALUE_MAX);
+			grub_warn(st, "a word longer than %u bytes was cut",
+				  GRUB_VALUE_MAX);
 	}
 }
 
@@ -92,10 +97,11 @@ static int grub_call(struct grub_state *st, struct grub_func *f,
 static bool grub_assignment(struct grub_state *st, struct grub_node *n)
 {
 	const char *w = n->words[0], *p = w;
-	struct grub_fields f = { 0 };
+	struct grub_fields f = {0};
 	char name[GRUB_NAME_MAX + 1];
 
-	if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_'))
+	if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+	      *p == '_'))
 		return false;
 	while (grub_is_name_char(*p))
 		p++;
@@ -113,7 +119,7 @@ static bool grub_assignment(struct grub_state *st, struct grub_node *n)
 
 static int grub_exec_cmd(struct grub_state *st, struct grub_node *n)
 {
-	struct grub_fields f = { 0 };
+	struct grub_fields f = {0};
 	struct grub_func *fn;
 
 	if (!n->n_words || grub_assignment(st, n))
@@ -125,7 +131,8 @@ static int grub_exec_cmd(struct grub_state *st, struct grub_node *n)
 	fn = grub_func_find(st, f.v[0]);
 	if (fn) {
 		if (st->depth >= GRUB_EXEC_DEPTH) {
-			grub_warn(st, "function %s: calls nested too deeply", f.v[0]);
+			grub_warn(st, "function %s: calls nested too deeply",
+				  f.v[0]);
 			return st->status = 1;
 		}
 		return st->status = grub_call(st, fn, f.v, f.n - 1);
@@ -167,7 +174,7 @@ static bool grub_loop_next(struct grub_state *st)
 
 static void grub_exec_for(struct grub_state *st, struct grub_node *n)
 {
-	struct grub_fields f = { 0 };
+	struct grub_fields f = {0};
 	const char *var = n->n_words ? n->words[0] : NULL;
 
 	if (!var)
@@ -219,8 +226,8 @@ static void grub_define(struct grub_state *st, struct grub_node *n)
 static bool grub_menu_opt(struct grub_state *st, struct grub_item *it,
 			  const char *const *v, size_t n, size_t *i)
 {
-	static const char *const with_arg[] = { "--class", "--users", "--hotkey",
-						"--id", "--source" };
+	static const char *const with_arg[] = {"--class", "--users", "--hotkey",
+					       "--id", "--source"};
 	const char *w = v[*i];
 
 	if (!strcmp(w, "--unrestricted"))
@@ -232,12 +239,13 @@ static bool grub_menu_opt(struct grub_state *st, struct grub_item *it,
 		if (strncmp(w, with_arg[k], kl) || (w[kl] && w[kl] != '='))
 			continue;
 		/* grub-core/lib/arg.c: a following word that starts with '-'
-		 * is not taken as the value (RHEL's `--users $grub_users --id X`
-		 * with grub_users empty) */
+		 * is not taken as the value (RHEL's `--users $grub_users --id
+		 * X` with grub_users empty) */
 		if (w[kl])
 			val = w + kl + 1;
 		else
-			val = *i + 1 < n && v[*i + 1][0] != '-' ? v[++*i] : NULL;
+			val =
+			    *i + 1 < n && v[*i + 1][0] != '-' ? v[++*i] : NULL;
 		if (!strcmp(with_arg[k], "--id") && val)
 			it->id = val;
 		return true;
@@ -248,7 +256,7 @@ static bool grub_menu_opt(struct grub_state *st, struct grub_item *it,
 static void grub_declare(struct grub_state *st, struct grub_node *n)
 {
 	struct grub_item *it = arena_alloc(st->a, sizeof(*it));
-	struct grub_fields f = { 0 }, args = { 0 };
+	struct grub_fields f = {0}, args = {0};
 
 	grub_expand(st, n->words, n->n_words, &f);
 	for (size_t i = 0; i < f.n; i++)
@@ -276,16 +284,27 @@ static void grub_exec_node(struct grub_state *st, struct grub_node *n)
 {
 	st->line = n->line;
 	switch (n->kind) {
-	case GN_CMD: grub_exec_cmd(st, n); break;
-	case GN_IF: grub_exec_if(st, n); break;
-	case GN_FOR: grub_exec_for(st, n); break;
+	case GN_CMD:
+		grub_exec_cmd(st, n);
+		break;
+	case GN_IF:
+		grub_exec_if(st, n);
+		break;
+	case GN_FOR:
+		grub_exec_for(st, n);
+		break;
 	case GN_WHILE:
-	case GN_UNTIL: grub_exec_while(st, n); break;
-	case GN_FUNC: grub_define(st, n); break;
+	case GN_UNTIL:
+		grub_exec_while(st, n);
+		break;
+	case GN_FUNC:
+		grub_define(st, n);
+		break;
 	case GN_MENU:
 	case GN_SUBMENU:
 		if (st->load) {
-			grub_warn(st, "a menu entry inside a menu entry is not supported");
+			grub_warn(st, "a menu entry inside a menu entry is not "
+				      "supported");
 			st->status = 1;
 		} else {
 			grub_declare(st, n);
@@ -297,7 +316,8 @@ static void grub_exec_node(struct grub_state *st, struct grub_node *n)
 int grub_exec_list(struct grub_state *st, struct grub_node *n)
 {
 	if (st->depth >= GRUB_EXEC_DEPTH) {
-		grub_warn(st, "blocks nested more than %d deep: not run", GRUB_EXEC_DEPTH);
+		grub_warn(st, "blocks nested more than %d deep: not run",
+			  GRUB_EXEC_DEPTH);
 		return st->status = 1;
 	}
 	st->depth++;

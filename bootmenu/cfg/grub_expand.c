@@ -58,7 +58,8 @@ static void grub_xbuf_end(struct grub_xbuf *b)
 {
 	if (!b->have)
 		return;
-	grub_fields_push(b->a, b->out, arena_strndup(b->a, b->s ? b->s : "", b->len));
+	grub_fields_push(b->a, b->out,
+			 arena_strndup(b->a, b->s ? b->s : "", b->len));
 	b->total += b->len + 1;
 	b->len = 0;
 	b->have = false;
@@ -105,7 +106,8 @@ static const char *grub_expand_var(struct grub_xbuf *b, const char *p,
 			grub_xbuf_put(b, '$');
 			return p + 1;
 		}
-		grub_xbuf_value(b, look(data, name, (size_t)(end - name)), quoted);
+		grub_xbuf_value(b, look(data, name, (size_t)(end - name)),
+				quoted);
 		return end + 1;
 	}
 	if (*name == '?' || *name == '#' || *name == '@' || *name == '*' ||
@@ -153,7 +155,7 @@ size_t grub_expand_word(struct arena *a, const char *word, grub_lookup_fn look,
 			void *data, size_t max, struct grub_fields *out,
 			bool *cut)
 {
-	struct grub_xbuf b = { .a = a, .out = out, .max = max };
+	struct grub_xbuf b = {.a = a, .out = out, .max = max};
 	const char *p = word;
 
 	while (*p) {
@@ -181,8 +183,8 @@ size_t grub_expand_word(struct arena *a, const char *word, grub_lookup_fn look,
 char *grub_expand_refs(struct arena *a, const char *s, grub_lookup_fn look,
 		       void *data, size_t max)
 {
-	struct grub_fields out = { 0 };
-	struct grub_xbuf b = { .a = a, .out = &out, .max = max };
+	struct grub_fields out = {0};
+	struct grub_xbuf b = {.a = a, .out = &out, .max = max};
 
 	b.have = true;
 	while (*s) {

@@ -91,29 +91,29 @@ struct grub_run {
 	struct cfg_ctx *ctx;
 	struct arena *a;
 	long steps, step_limit;
-	long body_budget;      /* steps left for entry and submenu bodies */
+	long body_budget; /* steps left for entry and submenu bodies */
 	size_t bytes, byte_limit;
-	bool over;             /* a limit was hit: nothing more runs */
+	bool over; /* a limit was hit: nothing more runs */
 	int n_warn;
 	struct grub_var *vars;
 	struct grub_func *funcs;
-	struct grub_menu *menu; /* where menuentry adds; NULL in an entry */
-	struct grub_argv *args; /* $1...$9, $#, $@ */
+	struct grub_menu *menu;	  /* where menuentry adds; NULL in an entry */
+	struct grub_argv *args;	  /* $1...$9, $#, $@ */
 	const struct fs_root *fs; /* the file being run */
 	const char *file;
 	int line;
 	int include_depth, call_depth;
-	int status;            /* $? */
+	int status; /* $? */
 	enum grub_flow flow;
-	int loops;             /* enclosing loops, for break/continue */
-	struct grub_load *load; /* non-NULL while an entry body runs */
+	int loops;		  /* enclosing loops, for break/continue */
+	struct grub_load *load;	  /* non-NULL while an entry body runs */
 	const char **warned_devs; /* devices already warned about */
 	size_t n_warned_devs;
 };
 
 /* grub_exec.c */
 void grub_warn(struct grub_run *st, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 bool grub_step(struct grub_run *st);
 bool grub_charge(struct grub_run *st, size_t bytes);
 const char *grub_get(struct grub_run *st, const char *name);

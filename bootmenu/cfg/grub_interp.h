@@ -18,8 +18,8 @@
 #define GRUB_VAR_BUCKETS 64
 #define GRUB_VALUE_MAX (16u << 10) /* longest argument or variable value */
 #define GRUB_BYTES_MAX (32u << 20) /* most bytes of words one run expands */
-#define GRUB_EXEC_DEPTH 96         /* nested blocks, calls and sources */
-#define GRUB_NAME_MAX 128          /* longest variable or function name */
+#define GRUB_EXEC_DEPTH 96	   /* nested blocks, calls and sources */
+#define GRUB_NAME_MAX 128	   /* longest variable or function name */
 
 struct grub_var {
 	struct grub_var *next;
@@ -53,7 +53,7 @@ struct grub_item {
 	const char *file;
 	const struct fs_root *fs;
 	int line;
-	struct entry *built; /* the entry made (blscfg: at once) */
+	struct entry *built;   /* the entry made (blscfg: at once) */
 	struct grub_menu *sub; /* a submenu's items, after phase two */
 };
 
@@ -77,27 +77,28 @@ struct grub_state {
 	struct grub_scope *scope;
 	struct grub_func *funcs;
 	struct grub_menu *menu;
-	const char *file;           /* the file running now */
-	const struct fs_root *fs;   /* ...and its filesystem */
-	const char *top_path;       /* the config grub_parse_fs started */
+	const char *file;	  /* the file running now */
+	const struct fs_root *fs; /* ...and its filesystem */
+	const char *top_path;	  /* the config grub_parse_fs started */
 	int line;
-	const char *const *argv;    /* $1..: argv[0] is $1 */
+	const char *const *argv; /* $1..: argv[0] is $1 */
 	size_t argc;
-	int status;                 /* $? */
+	int status; /* $? */
 	long steps, steps_max;
 	size_t bytes;
 	int depth, include_depth, submenu_depth;
-	bool stop;                  /* step or memory limit: run nothing more */
-	bool replaced;              /* configfile showed its own menu */
+	bool stop;     /* step or memory limit: run nothing more */
+	bool replaced; /* configfile showed its own menu */
 	enum grub_flow flow;
 	int flow_n;
-	struct grub_load *load;     /* phase two: the entry being built */
-	const char *group;          /* phase two: the submenu path */
-	const char *warned_dev;     /* last unknown device warned about */
+	struct grub_load *load; /* phase two: the entry being built */
+	const char *group;	/* phase two: the submenu path */
+	const char *warned_dev; /* last unknown device warned about */
 };
 
 /* grub_vars.c */
-struct grub_scope *grub_scope_new(struct grub_state *st, struct grub_scope *parent);
+struct grub_scope *grub_scope_new(struct grub_state *st,
+				  struct grub_scope *parent);
 /* A scope holding copies of the exported variables of @from (GRUB's
  * grub_env_context_open for submenus and configfile). */
 struct grub_scope *grub_scope_exported(struct grub_state *st,
@@ -111,7 +112,7 @@ const char *grub_lookup(void *st, const char *name, size_t n);
 
 /* grub_exec.c */
 void grub_warn(struct grub_state *st, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 /* Count one step; false (and st->stop) once the limit is passed. */
 bool grub_step(struct grub_state *st);
 int grub_exec_list(struct grub_state *st, struct grub_node *n);
@@ -131,8 +132,8 @@ int grub_run_command(struct grub_state *st, const char *const *argv,
 /* grub_path.c: where a GRUB path lives */
 struct grub_where {
 	const struct fs_root *fs; /* NULL when the device is not known (yet) */
-	const char *dev;          /* the spec for entry_file.dev when not found */
-	const char *path;         /* absolute within the filesystem */
+	const char *dev;  /* the spec for entry_file.dev when not found */
+	const char *path; /* absolute within the filesystem */
 };
 
 /* Split "(dev)/path" (or "/path" on $root) and find the filesystem. */

@@ -44,8 +44,8 @@ struct grub_saved {
 
 static void grub_save(struct grub_state *st, struct grub_saved *sv)
 {
-	*sv = (struct grub_saved){ st->scope, st->menu, st->argv, st->argc,
-				   st->file, st->group, st->fs, st->load };
+	*sv = (struct grub_saved){st->scope, st->menu,	st->argv, st->argc,
+				  st->file,  st->group, st->fs,	  st->load};
 }
 
 static void grub_restore(struct grub_state *st, const struct grub_saved *sv)
@@ -61,7 +61,8 @@ static void grub_restore(struct grub_state *st, const struct grub_saved *sv)
 	st->flow = GF_NONE;
 }
 
-static const char *grub_item_path(struct grub_state *st, const struct grub_item *it)
+static const char *grub_item_path(struct grub_state *st,
+				  const struct grub_item *it)
 {
 	return st->group ? arena_printf(st->a, "%s>%s", st->group, it->title)
 			 : it->title;
@@ -81,7 +82,7 @@ static void grub_enter(struct grub_state *st, struct grub_item *it,
 static void grub_build_entry(struct grub_state *st, struct grub_item *it,
 			     struct grub_scope *base)
 {
-	struct grub_load ld = { 0 };
+	struct grub_load ld = {0};
 	struct grub_saved sv;
 	struct entry *e = entry_new(st->ctx->out, FMT_GRUB, it->fs);
 
@@ -115,7 +116,8 @@ static void grub_build_submenu(struct grub_state *st, struct grub_item *it,
 
 	if (st->submenu_depth >= CFG_SUBMENU_DEPTH) {
 		st->line = it->line;
-		grub_warn(st, "submenus nested more than %d deep: '%s' not read",
+		grub_warn(st,
+			  "submenus nested more than %d deep: '%s' not read",
 			  CFG_SUBMENU_DEPTH, it->title);
 		return;
 	}
@@ -150,8 +152,10 @@ static void grub_build_menu(struct grub_state *st, struct grub_menu *m,
 
 static struct entry *grub_first_entry(const struct grub_menu *m)
 {
-	for (const struct grub_item *it = m ? m->head : NULL; it; it = it->next) {
-		struct entry *e = it->built ? it->built : grub_first_entry(it->sub);
+	for (const struct grub_item *it = m ? m->head : NULL; it;
+	     it = it->next) {
+		struct entry *e =
+		    it->built ? it->built : grub_first_entry(it->sub);
 
 		if (e)
 			return e;
@@ -190,13 +194,15 @@ static const struct grub_item *grub_find_item(const struct grub_menu *m,
 		return idx == 0 ? it : NULL;
 	}
 	for (it = m->head; it; it = it->next)
-		if (!strcmp(it->title, part) || (it->id && !strcmp(it->id, part)))
+		if (!strcmp(it->title, part) ||
+		    (it->id && !strcmp(it->id, part)))
 			return it;
 	return NULL;
 }
 
 static struct entry *grub_default_in(struct grub_state *st,
-				     const struct grub_menu *m, const char *spec)
+				     const struct grub_menu *m,
+				     const char *spec)
 {
 	char *part = arena_alloc(st->a, strlen(spec) + 1);
 	const char *rest = grub_spec_part(spec, part);
@@ -216,7 +222,8 @@ static void grub_mark_default(struct grub_state *st)
 	const char *def = grub_get(st, "default");
 	struct entry *e = NULL;
 
-	/* GRUB legacy's "default saved", which some hand-written configs keep */
+	/* GRUB legacy's "default saved", which some hand-written configs keep
+	 */
 	if (def && !strcmp(def, "saved")) {
 		def = grub_get(st, "next_entry");
 		if (!def || !*def)

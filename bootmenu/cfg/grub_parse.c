@@ -23,9 +23,9 @@ struct grub_lexer {
 	bool peeked;
 	enum grub_tok tok;
 	const char *word; /* the T_WORD's raw text */
-	int tline;        /* line of the current token */
+	int tline;	  /* line of the current token */
 	int depth;
-	bool stop;        /* nesting limit hit: parse nothing more */
+	bool stop; /* nesting limit hit: parse nothing more */
 };
 
 struct grub_words {
@@ -69,7 +69,8 @@ static void grub_lex_word(struct grub_lexer *lx)
 		} else if (c == '\'' || c == '"') {
 			grub_lex_quote(lx, c);
 		} else if (c == '$' && lx->p + 1 < lx->end && lx->p[1] == '{') {
-			for (lx->p += 2; lx->p < lx->end && *lx->p != '}' && *lx->p != '\n';)
+			for (lx->p += 2; lx->p < lx->end && *lx->p != '}' &&
+					 *lx->p != '\n';)
 				lx->p++;
 			if (lx->p < lx->end && *lx->p == '}')
 				lx->p++;
@@ -87,7 +88,8 @@ static void grub_lex_blank(struct grub_lexer *lx)
 
 		if (c == ' ' || c == '\t' || c == '\r') {
 			lx->p++;
-		} else if (c == '\\' && lx->p + 1 < lx->end && lx->p[1] == '\n') {
+		} else if (c == '\\' && lx->p + 1 < lx->end &&
+			   lx->p[1] == '\n') {
 			lx->p += 2;
 			lx->line++;
 		} else if (c == '#') {
@@ -153,7 +155,8 @@ static void grub_skip_seps(struct grub_lexer *lx)
 		grub_take(lx);
 }
 
-static void grub_words_push(struct arena *a, struct grub_words *w, const char *s)
+static void grub_words_push(struct arena *a, struct grub_words *w,
+			    const char *s)
 {
 	if (w->n == w->cap) {
 		size_t cap = w->cap ? 2 * w->cap : 8;
@@ -180,7 +183,7 @@ static struct grub_node *grub_node_new(struct grub_lexer *lx,
 /* Words up to the end of the command (a separator, brace or the end). */
 static void grub_collect_words(struct grub_lexer *lx, struct grub_node *n)
 {
-	struct grub_words w = { 0 };
+	struct grub_words w = {0};
 
 	while (grub_peek(lx) == T_WORD) {
 		grub_words_push(lx->a, &w, lx->word);
@@ -192,7 +195,8 @@ static void grub_collect_words(struct grub_lexer *lx, struct grub_node *n)
 
 static bool grub_is_closer(const char *w)
 {
-	static const char *const kws[] = { "then", "elif", "else", "fi", "do", "done" };
+	static const char *const kws[] = {"then", "elif", "else",
+					  "fi",	  "do",	  "done"};
 
 	for (size_t i = 0; i < sizeof(kws) / sizeof(kws[0]); i++)
 		if (!strcmp(w, kws[i]))
@@ -204,14 +208,14 @@ static struct grub_node *grub_parse_list(struct grub_lexer *lx,
 					 const char *const *ends, bool brace,
 					 const char **hit);
 
-static const char *const grub_end_then[] = { "then", NULL };
-static const char *const grub_end_if[] = { "elif", "else", "fi", NULL };
-static const char *const grub_end_fi[] = { "fi", NULL };
-static const char *const grub_end_do[] = { "do", NULL };
-static const char *const grub_end_done[] = { "done", NULL };
+static const char *const grub_end_then[] = {"then", NULL};
+static const char *const grub_end_if[] = {"elif", "else", "fi", NULL};
+static const char *const grub_end_fi[] = {"fi", NULL};
+static const char *const grub_end_do[] = {"do", NULL};
+static const char *const grub_end_done[] = {"done", NULL};
 
-static void grub_expect(struct grub_lexer *lx, const char *hit, const char *want,
-			int line, const char *what)
+static void grub_expect(struct grub_lexer *lx, const char *hit,
+			const char *want, int line, const char *what)
 {
 	char msg[96];
 
@@ -251,7 +255,7 @@ static struct grub_node *grub_parse_if(struct grub_lexer *lx, int line)
 static struct grub_node *grub_parse_for(struct grub_lexer *lx, int line)
 {
 	struct grub_node *n = grub_node_new(lx, GN_FOR, line);
-	struct grub_words w = { 0 };
+	struct grub_words w = {0};
 	const char *hit = NULL;
 
 	if (grub_peek(lx) != T_WORD) {
@@ -332,8 +336,10 @@ static struct grub_node *grub_parse_menu(struct grub_lexer *lx, int line,
 	struct grub_node *n = grub_node_new(lx, kind, line);
 
 	grub_collect_words(lx, n);
-	return grub_parse_block(lx, n, kind == GN_MENU ? "'menuentry'" : "'submenu'")
-		       ? n : NULL;
+	return grub_parse_block(lx, n,
+				kind == GN_MENU ? "'menuentry'" : "'submenu'")
+		   ? n
+		   : NULL;
 }
 
 static struct grub_node *grub_parse_compound(struct grub_lexer *lx,
@@ -356,8 +362,8 @@ static struct grub_node *grub_parse_compound(struct grub_lexer *lx,
 
 static bool grub_is_opener(const char *w)
 {
-	static const char *const kws[] = { "if", "for", "while", "until",
-					   "function", "menuentry", "submenu" };
+	static const char *const kws[] = {
+	    "if", "for", "while", "until", "function", "menuentry", "submenu"};
 
 	for (size_t i = 0; i < sizeof(kws) / sizeof(kws[0]); i++)
 		if (!strcmp(w, kws[i]))
@@ -379,7 +385,8 @@ static struct grub_node *grub_parse_command(struct grub_lexer *lx)
 	}
 	grub_take(lx);
 	if (++lx->depth > GRUB_NEST_MAX) {
-		grub_lex_warn(lx, line, "nested too deeply: the rest is ignored");
+		grub_lex_warn(lx, line,
+			      "nested too deeply: the rest is ignored");
 		lx->stop = true;
 		return NULL;
 	}
@@ -412,7 +419,8 @@ static bool grub_list_stops(struct grub_lexer *lx, const char *const *ends,
 			return true;
 		}
 		if (lx->depth > 0)
-			return true; /* an unclosed if in a block: let } close it */
+			return true; /* an unclosed if in a block: let } close
+					it */
 		grub_lex_warn(lx, lx->tline, "unexpected '}'");
 	} else if (t == T_LBR) {
 		grub_lex_warn(lx, lx->tline, "unexpected '{'");
@@ -458,8 +466,12 @@ void grub_parse(struct arena *a, const char *buf, size_t len,
 		struct grub_node **out, grub_parse_warn_fn warn, void *data)
 {
 	struct grub_lexer lx = {
-		.a = a, .p = buf, .end = buf + len, .line = 1,
-		.warn = warn, .data = data,
+	    .a = a,
+	    .p = buf,
+	    .end = buf + len,
+	    .line = 1,
+	    .warn = warn,
+	    .data = data,
 	};
 	const char *hit;
 

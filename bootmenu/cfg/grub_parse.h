@@ -17,9 +17,9 @@ struct arena;
 #define GRUB_NEST_MAX 64
 
 enum grub_node_kind {
-	GN_CMD,     /* words[0..n) */
-	GN_IF,      /* cond, body (then), other (else: a list or one GN_IF) */
-	GN_FOR,     /* words[0] the variable, words[1..n) the list; body */
+	GN_CMD,	    /* words[0..n) */
+	GN_IF,	    /* cond, body (then), other (else: a list or one GN_IF) */
+	GN_FOR,	    /* words[0] the variable, words[1..n) the list; body */
 	GN_WHILE,   /* cond, body */
 	GN_UNTIL,   /* cond, body */
 	GN_FUNC,    /* words[0] the name; body */

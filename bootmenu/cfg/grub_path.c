@@ -22,13 +22,17 @@
 #define GRUB_DISK_NAME_MAX 32
 
 static const char *const grub_primary_paths[] = {
-	"/boot/grub/grub.cfg", "/grub/grub.cfg", "/boot/grub2/grub.cfg",
-	"/grub2/grub.cfg",
+    "/boot/grub/grub.cfg",
+    "/grub/grub.cfg",
+    "/boot/grub2/grub.cfg",
+    "/grub2/grub.cfg",
 };
 
 const char *grub_primary_config(const struct fs_root *fs)
 {
-	for (size_t i = 0; i < sizeof(grub_primary_paths) / sizeof(grub_primary_paths[0]); i++)
+	for (size_t i = 0;
+	     i < sizeof(grub_primary_paths) / sizeof(grub_primary_paths[0]);
+	     i++)
 		if (fs_is_file(fs, grub_primary_paths[i]))
 			return grub_primary_paths[i];
 	return NULL;
@@ -94,7 +98,8 @@ static bool grub_parse_hd(const char *dev, long *disk, long *part)
 	return !*end;
 }
 
-static const struct fs_root *grub_map_hd(struct grub_state *st, long n, long part)
+static const struct fs_root *grub_map_hd(struct grub_state *st, long n,
+					 long part)
 {
 	static const size_t nm = GRUB_DISK_NAME_MAX;
 	char disks[GRUB_DISKS_MAX][GRUB_DISK_NAME_MAX], d[GRUB_DISK_NAME_MAX];
@@ -121,7 +126,8 @@ static const struct fs_root *grub_map_hd(struct grub_state *st, long n, long par
 	return NULL;
 }
 
-static const struct fs_root *grub_find_dev(struct grub_state *st, const char *dev)
+static const struct fs_root *grub_find_dev(struct grub_state *st,
+					   const char *dev)
 {
 	const struct fs_root *const *all = st->ctx->all;
 	long n, part;
@@ -137,6 +143,19 @@ static const struct fs_root *grub_find_dev(struct grub_state *st, const char *de
 	if (grub_parse_hd(dev, &n, &part))
 		return grub_map_hd(st, n, part);
 	return NULL;
+}
+
+/* @p made absolute, with runs of '/' made one ("$prefix/" + "/x"). */
+static const char *grub_clean_path(struct grub_state *st, const char *p)
+{
+	char *out = arena_alloc(st->a, strlen(p) + 2), *o = out;
+
+	*o++ = '/';
+	for (; *p; p++)
+		if (*p != '/' || o[-1] != '/')
+			*o++ = *p;
+	*o = '\0';
+	return out;
 }
 
 /* "(dev)rest" -> dev; "((dev))" too, for `set root=(hd0,1)` used as
@@ -162,14 +181,16 @@ void grub_where(struct grub_state *st, const char *arg, struct grub_where *w)
 	arg = grub_split_devpath(st, arg, &dev);
 	if (!dev && (dev = grub_get(st, "root")) && *dev == '(')
 		grub_split_devpath(st, dev, &dev);
-	w->path = arg[0] == '/' ? arena_strdup(st->a, arg)
-				: arena_printf(st->a, "/%s", arg);
+	w->path = grub_clean_path(st, arg);
 	w->fs = dev && *dev ? grub_find_dev(st, dev) : st->fs;
 	w->dev = w->fs ? NULL : dev;
 	if (w->fs || !dev || strchr(dev, '='))
 		return;
 	if (!st->warned_dev || strcmp(st->warned_dev, dev)) {
-		grub_warn(st, "GRUB device (%s) is not a known filesystem: kept as is", dev);
+		grub_warn(
+		    st,
+		    "GRUB device (%s) is not a known filesystem: kept as is",
+		    dev);
 		st->warned_dev = dev;
 	}
 }

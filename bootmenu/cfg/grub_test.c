@@ -34,17 +34,22 @@ static bool grub_test_file(struct grub_texpr *t, char op, const char *arg)
 	if (!w.fs || fs_stat(w.fs, w.path, &sb) < 0)
 		return false;
 	switch (op) {
-	case 'f': return S_ISREG(sb.st_mode);
-	case 'd': return S_ISDIR(sb.st_mode);
-	case 's': return S_ISREG(sb.st_mode) && sb.st_size > 0;
-	default: return true;
+	case 'f':
+		return S_ISREG(sb.st_mode);
+	case 'd':
+		return S_ISDIR(sb.st_mode);
+	case 's':
+		return S_ISREG(sb.st_mode) && sb.st_size > 0;
+	default:
+		return true;
 	}
 }
 
 static bool grub_test_binary(const char *a, const char *op, const char *b,
 			     bool *val)
 {
-	static const char *const nums[] = { "-eq", "-ne", "-lt", "-le", "-gt", "-ge" };
+	static const char *const nums[] = {"-eq", "-ne", "-lt",
+					   "-le", "-gt", "-ge"};
 	long x, y;
 	int c;
 
@@ -52,9 +57,11 @@ static bool grub_test_binary(const char *a, const char *op, const char *b,
 		return *val = !strcmp(a, b), true;
 	if (!strcmp(op, "!="))
 		return *val = strcmp(a, b) != 0, true;
-	if (!strcmp(op, "<") || !strcmp(op, ">") || !strcmp(op, "<=") || !strcmp(op, ">=")) {
+	if (!strcmp(op, "<") || !strcmp(op, ">") || !strcmp(op, "<=") ||
+	    !strcmp(op, ">=")) {
 		c = strcmp(a, b);
-		*val = op[0] == '<' ? (op[1] ? c <= 0 : c < 0) : (op[1] ? c >= 0 : c > 0);
+		*val = op[0] == '<' ? (op[1] ? c <= 0 : c < 0)
+				    : (op[1] ? c >= 0 : c > 0);
 		return true;
 	}
 	for (size_t k = 0; k < sizeof(nums) / sizeof(nums[0]); k++) {
@@ -62,7 +69,7 @@ static bool grub_test_binary(const char *a, const char *op, const char *b,
 			continue;
 		x = strtol(a, NULL, 0);
 		y = strtol(b, NULL, 0);
-		bool r[] = { x == y, x != y, x < y, x <= y, x > y, x >= y };
+		bool r[] = {x == y, x != y, x<y, x <= y, x> y, x >= y};
 		*val = r[k];
 		return true;
 	}
@@ -140,7 +147,7 @@ static bool grub_test_or(struct grub_texpr *t)
 
 int grub_test(struct grub_state *st, const char *const *argv, size_t argc)
 {
-	struct grub_texpr t = { .st = st, .v = argv, .n = argc };
+	struct grub_texpr t = {.st = st, .v = argv, .n = argc};
 	bool v = grub_test_or(&t);
 
 	while (t.i < t.n && !st->stop) /* junk after the expression */

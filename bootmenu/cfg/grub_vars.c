@@ -20,7 +20,8 @@ static unsigned grub_hash(const char *s)
 	return h % GRUB_VAR_BUCKETS;
 }
 
-struct grub_scope *grub_scope_new(struct grub_state *st, struct grub_scope *parent)
+struct grub_scope *grub_scope_new(struct grub_state *st,
+				  struct grub_scope *parent)
 {
 	struct grub_scope *sc = arena_alloc(st->a, sizeof(*sc));
 
@@ -58,7 +59,8 @@ static struct grub_var *grub_var_top(struct grub_state *st, const char *name)
 
 	if (v)
 		return v;
-	up = st->scope->parent ? grub_find_chain(st->scope->parent, name) : NULL;
+	up =
+	    st->scope->parent ? grub_find_chain(st->scope->parent, name) : NULL;
 	v = arena_alloc(st->a, sizeof(*v));
 	v->name = arena_strdup(st->a, name);
 	v->value = up ? up->value : NULL;
@@ -159,7 +161,8 @@ const char *grub_lookup(void *data, const char *name, size_t n)
 	if (n == 1 && (*name == '@' || *name == '*'))
 		return grub_join_args(st);
 	if (n == 1 && *name >= '1' && *name <= '9')
-		return (size_t)(*name - '0') <= st->argc ? st->argv[*name - '1'] : NULL;
+		return (size_t)(*name - '0') <= st->argc ? st->argv[*name - '1']
+							 : NULL;
 	if (!n || n > GRUB_NAME_MAX)
 		return NULL;
 	memcpy(buf, name, n);

@@ -39,7 +39,8 @@ static void fz_setup(void)
 {
 	static const char env[] = "# GRUB Environment Block\nsaved_entry=1\n"
 				  "kernelopts=root=/dev/sda1 ro\n";
-	static const char extra[] = "set extra=1\nmenuentry x { linux /k $extra; }\n";
+	static const char extra[] =
+	    "set extra=1\nmenuentry x { linux /k $extra; }\n";
 	char sub[128];
 
 	snprintf(fz_dir, sizeof(fz_dir), "%s/fuzz_grub.XXXXXX",
@@ -62,11 +63,11 @@ static void fz_setup(void)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct fs_root *all[1] = { &fz_fs };
+	const struct fs_root *all[1] = {&fz_fs};
 	struct arena a = ARENA_INIT;
 	struct entry_list out;
-	struct cfg_ctx ctx = { .a = &a, .fs = &fz_fs, .all = all, .n_all = 1,
-			       .out = &out };
+	struct cfg_ctx ctx = {
+	    .a = &a, .fs = &fz_fs, .all = all, .n_all = 1, .out = &out};
 
 	if (!fz_dir[0])
 		fz_setup();

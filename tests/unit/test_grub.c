@@ -54,7 +54,7 @@ static void tput(struct tfs *t, const char *path, const char *text)
 /* Start a run with @n filesystems labelled A, B, ... (uuid = NULL). */
 static void tstart(struct trun *r, size_t n)
 {
-	static const char *const labels[] = { "A", "B", "C", "D" };
+	static const char *const labels[] = {"A", "B", "C", "D"};
 
 	memset(r, 0, sizeof(*r));
 	entry_list_init(&r->out, &r->a);
@@ -71,8 +71,11 @@ static void tstart(struct trun *r, size_t n)
 			abort();
 		r->all[i] = &t->fs;
 	}
-	r->ctx = (struct cfg_ctx){ .a = &r->a, .fs = &r->t[0].fs, .all = r->all,
-				   .n_all = n, .out = &r->out };
+	r->ctx = (struct cfg_ctx){.a = &r->a,
+				  .fs = &r->t[0].fs,
+				  .all = r->all,
+				  .n_all = n,
+				  .out = &r->out};
 }
 
 static void tend(struct trun *r)
@@ -90,7 +93,8 @@ static void tend(struct trun *r)
 
 static int trun_cfg(struct trun *r, const char *cfg)
 {
-	return grub_run_config(&r->ctx, "/boot/grub/grub.cfg", cfg, strlen(cfg), 0);
+	return grub_run_config(&r->ctx, "/boot/grub/grub.cfg", cfg, strlen(cfg),
+			       0);
 }
 
 static struct entry *nth(struct trun *r, int i)
@@ -129,11 +133,12 @@ TEST(quoting)
 	struct trun r;
 
 	tstart(&r, 1);
-	CHECK_INT(trun_cfg(&r,
-		"set v=V\n"
-		"menuentry 'it''s \"q\"' {\n"
-		"  linux /k \"x y\" 'q$v' a\\ b \"$v\" \"${v}w\" x\"$v\"'$v' \\$v\n"
-		"}\n"), 1);
+	CHECK_INT(trun_cfg(&r, "set v=V\n"
+			       "menuentry 'it''s \"q\"' {\n"
+			       "  linux /k \"x y\" 'q$v' a\\ b \"$v\" "
+			       "\"${v}w\" x\"$v\"'$v' \\$v\n"
+			       "}\n"),
+		  1);
 	CHECK_STR(E_TITLE(&r, 0), "its \"q\"");
 	CHECK_STR(E_CMD(&r, 0),
 		  "BOOT_IMAGE=/k \"x y\" q$v \"a b\" V Vw xV$v $v");
@@ -148,10 +153,10 @@ TEST(comments_continuation_separators)
 	struct trun r;
 
 	tstart(&r, 1);
-	trun_cfg(&r,
-		"# a comment; menuentry 'no' { }\n"
-		"set a=1; set b=2 # trailing#comment\n"
-		"menuentry \"T\" { linux /k a=$a \\\n  b=$b c#d; initrd /i1 \\\n /i2\n}\n");
+	trun_cfg(&r, "# a comment; menuentry 'no' { }\n"
+		     "set a=1; set b=2 # trailing#comment\n"
+		     "menuentry \"T\" { linux /k a=$a \\\n  b=$b c#d; initrd "
+		     "/i1 \\\n /i2\n}\n");
 	CHECK_INT(r.out.count, 1);
 	CHECK_STR(E_CMD(&r, 0), "BOOT_IMAGE=/k a=1 b=2 c#d");
 	CHECK_INT(nth(&r, 0)->n_initrds, 2);
@@ -167,12 +172,13 @@ TEST(variables_split_and_scope)
 	struct trun r;
 
 	tstart(&r, 1);
-	trun_cfg(&r,
-		"set opts=\"a   b\"\n"
-		"local=L\nset shared=S\nexport shared\n"
-		"unset nothing\n"
-		"menuentry x { linux /k $opts \"$opts\" $empty \"\" z }\n"
-		"submenu sub { menuentry y { linux /k l=$local s=$shared } }\n");
+	trun_cfg(
+	    &r,
+	    "set opts=\"a   b\"\n"
+	    "local=L\nset shared=S\nexport shared\n"
+	    "unset nothing\n"
+	    "menuentry x { linux /k $opts \"$opts\" $empty \"\" z }\n"
+	    "submenu sub { menuentry y { linux /k l=$local s=$shared } }\n");
 	CHECK_STR(E_CMD(&r, 0), "BOOT_IMAGE=/k a b \"a   b\"  z");
 	/* a submenu sees exported variables only (normal/context.c) */
 	CHECK_STR(E_CMD(&r, 1), "BOOT_IMAGE=/k l= s=S");
@@ -187,11 +193,10 @@ TEST(late_evaluation_of_bodies)
 	tstart(&r, 1);
 	/* GRUB runs a body when the entry is chosen: variables as the script
 	 * left them, and changes in one body do not leak into the next. */
-	trun_cfg(&r,
-		"set k=/old\n"
-		"menuentry a { linux $k; set k=/changed }\n"
-		"menuentry b { linux $k }\n"
-		"set k=/new\n");
+	trun_cfg(&r, "set k=/old\n"
+		     "menuentry a { linux $k; set k=/changed }\n"
+		     "menuentry b { linux $k }\n"
+		     "set k=/new\n");
 	CHECK_STR(E_KERNEL(&r, 0), "/new");
 	CHECK_STR(E_KERNEL(&r, 1), "/new");
 	tend(&r);
@@ -205,19 +210,21 @@ TEST(if_elif_else_and_tests)
 	tput(&r.t[0], "f", "x");
 	tput(&r.t[0], "empty", "");
 	tput(&r.t[0], "boot/x", "");
-	trun_cfg(&r,
-		"set x=3\n"
-		"if [ $x = 1 ]; then r=one; elif [ $x -eq 3 ]; then r=three; else r=other; fi\n"
-		"if [ -z \"$unset\" -a -n \"$x\" ]; then t1=y; fi\n"
-		"if [ ! -f /nope -o -d /nope ]; then t2=y; fi\n"
-		"if test -f /f; then t3=y; fi\n"
-		"if [ -s /empty ]; then t4=n; else t4=y; fi\n"
-		"if [ -e /boot -a -d (A)/boot ]; then t5=y; fi\n"
-		"if [ 2 -lt 10 ]; then t9=y; fi\n"
-		"if false; then t6=n; elif [ \"a\" != \"a\" ]; then t6=n; else t6=y; fi\n"
-		"if true\nthen\n t7=y\nfi\n"
-		"if [ ( 1 = 2 ) -o ( 3 -ge 3 ) ]; then t8=y; fi\n"
-		"menuentry t { linux /k $r $t1 $t2 $t3 $t4 $t5 $t6 $t7 $t8 $t9 }\n");
+	trun_cfg(&r, "set x=3\n"
+		     "if [ $x = 1 ]; then r=one; elif [ $x -eq 3 ]; then "
+		     "r=three; else r=other; fi\n"
+		     "if [ -z \"$unset\" -a -n \"$x\" ]; then t1=y; fi\n"
+		     "if [ ! -f /nope -o -d /nope ]; then t2=y; fi\n"
+		     "if test -f /f; then t3=y; fi\n"
+		     "if [ -s /empty ]; then t4=n; else t4=y; fi\n"
+		     "if [ -e /boot -a -d (A)/boot ]; then t5=y; fi\n"
+		     "if [ 2 -lt 10 ]; then t9=y; fi\n"
+		     "if false; then t6=n; elif [ \"a\" != \"a\" ]; then t6=n; "
+		     "else t6=y; fi\n"
+		     "if true\nthen\n t7=y\nfi\n"
+		     "if [ ( 1 = 2 ) -o ( 3 -ge 3 ) ]; then t8=y; fi\n"
+		     "menuentry t { linux /k $r $t1 $t2 $t3 $t4 $t5 $t6 $t7 "
+		     "$t8 $t9 }\n");
 	CHECK_STR(E_CMD(&r, 0), "BOOT_IMAGE=/k three y y y y y y y y y");
 	CHECK_INT(r.out.n_warnings, 0);
 	tend(&r);
@@ -228,13 +235,15 @@ TEST(for_loops_and_positional)
 	struct trun r;
 
 	tstart(&r, 1);
-	trun_cfg(&r,
-		"for v in 1 2 3; do\n"
-		"  if [ $v = 2 ]; then continue; fi\n"
-		"  menuentry \"E$v\" $v --class os { linux /vmlinuz-$2 n=$# t=\"$1\" }\n"
-		"done\n"
-		"for v in a b c; do if [ $v = b ]; then break; fi; last=$v; done\n"
-		"menuentry L { linux /k $last $v }\n");
+	trun_cfg(
+	    &r,
+	    "for v in 1 2 3; do\n"
+	    "  if [ $v = 2 ]; then continue; fi\n"
+	    "  menuentry \"E$v\" $v --class os { linux /vmlinuz-$2 n=$# "
+	    "t=\"$1\" }\n"
+	    "done\n"
+	    "for v in a b c; do if [ $v = b ]; then break; fi; last=$v; done\n"
+	    "menuentry L { linux /k $last $v }\n");
 	CHECK_INT(r.out.count, 3);
 	CHECK_STR(E_TITLE(&r, 0), "E1");
 	CHECK_STR(E_CMD(&r, 0), "BOOT_IMAGE=/vmlinuz-1 n=2 t=E1");
@@ -249,12 +258,13 @@ TEST(functions)
 
 	tstart(&r, 1);
 	trun_cfg(&r,
-		"function add { menuentry \"$1\" \"$2\" { linux /$2 } ; count=$# ; all=\"$@\" }\n"
-		"function rc { return 3 }\n"
-		"add A ka\nadd B kb extra\n"
-		"rc; st=$?\n"
-		"function load_video { insmod x }\n"
-		"menuentry C { load_video; linux /c $count \"$all\" $st }\n");
+		 "function add { menuentry \"$1\" \"$2\" { linux /$2 } ; "
+		 "count=$# ; all=\"$@\" }\n"
+		 "function rc { return 3 }\n"
+		 "add A ka\nadd B kb extra\n"
+		 "rc; st=$?\n"
+		 "function load_video { insmod x }\n"
+		 "menuentry C { load_video; linux /c $count \"$all\" $st }\n");
 	CHECK_INT(r.out.count, 3);
 	CHECK_STR(E_TITLE(&r, 1), "B");
 	CHECK_STR(E_KERNEL(&r, 0), "/ka");
@@ -268,12 +278,13 @@ TEST(menuentry_options_and_ids)
 	struct trun r;
 
 	tstart(&r, 1);
-	trun_cfg(&r,
-		"menuentry_id_option=\"--id\"\n"
-		"menuentry 'One' --class a --class=b --users u --unrestricted $menuentry_id_option one-id { linux /1 }\n"
-		"menuentry --hotkey=x 'Two' --id=two { linux /2 }\n"
-		"menuentry 'Three' { linux /3 }\n"
-		"submenu 'Outer' { submenu 'Inner' { menuentry 'Deep' { linux /4 } } }\n");
+	trun_cfg(&r, "menuentry_id_option=\"--id\"\n"
+		     "menuentry 'One' --class a --class=b --users u "
+		     "--unrestricted $menuentry_id_option one-id { linux /1 }\n"
+		     "menuentry --hotkey=x 'Two' --id=two { linux /2 }\n"
+		     "menuentry 'Three' { linux /3 }\n"
+		     "submenu 'Outer' { submenu 'Inner' { menuentry 'Deep' { "
+		     "linux /4 } } }\n");
 	CHECK_INT(r.out.count, 4);
 	CHECK_STR(nth(&r, 0)->id, "one-id");
 	CHECK_STR(nth(&r, 1)->id, "two");
@@ -289,18 +300,20 @@ TEST(loaders_and_disabled_entries)
 	struct trun r;
 
 	tstart(&r, 1);
-	trun_cfg(&r,
-		"menuentry a { linux16 /k16 x; initrd16 /i16 }\n"
-		"menuentry b { linuxefi /ke; initrdefi /ia /ib; devicetree /dtb }\n"
-		"menuentry win { insmod chain; chainloader +1 }\n"
-		"menuentry nolinux { echo hi }\n"
-		"menuentry 'UEFI Firmware Settings' { fwsetup }\n"
-		"menuentry order { initrd /early; linux /k; initrd /late }\n");
+	trun_cfg(
+	    &r,
+	    "menuentry a { linux16 /k16 x; initrd16 /i16 }\n"
+	    "menuentry b { linuxefi /ke; initrdefi /ia /ib; devicetree /dtb }\n"
+	    "menuentry win { insmod chain; chainloader +1 }\n"
+	    "menuentry nolinux { echo hi }\n"
+	    "menuentry 'UEFI Firmware Settings' { fwsetup }\n"
+	    "menuentry order { initrd /early; linux /k; initrd /late }\n");
 	CHECK_INT(r.out.count, 6);
 	CHECK_STR(E_CMD(&r, 0), "BOOT_IMAGE=/k16 x");
 	CHECK_INT(nth(&r, 1)->n_initrds, 2);
 	CHECK_STR(nth(&r, 1)->devicetree, "/dtb");
-	CHECK_STR(nth(&r, 2)->disabled, "chainloads another OS: not bootable with kexec");
+	CHECK_STR(nth(&r, 2)->disabled,
+		  "chainloads another OS: not bootable with kexec");
 	CHECK(nth(&r, 3)->disabled && strstr(nth(&r, 3)->disabled, "no linux"));
 	CHECK(nth(&r, 4)->disabled != NULL);
 	CHECK(nth(&r, 0)->disabled == NULL);
@@ -315,12 +328,12 @@ TEST(unknown_command_keeps_config)
 	const struct warning *w;
 
 	tstart(&r, 1);
-	trun_cfg(&r,
-		"insmod gfxterm; terminal_output gfxterm; loadfont unicode; set gfxmode=auto\n"
-		"frobnicate --now\n"
-		"menuentry a {\n  wibble\n  linux /k\n}\n"
-		"if [ x = x ; then oops; fi\n"
-		"menuentry b { linux /k2 }\n");
+	trun_cfg(&r, "insmod gfxterm; terminal_output gfxterm; loadfont "
+		     "unicode; set gfxmode=auto\n"
+		     "frobnicate --now\n"
+		     "menuentry a {\n  wibble\n  linux /k\n}\n"
+		     "if [ x = x ; then oops; fi\n"
+		     "menuentry b { linux /k2 }\n");
 	CHECK_INT(r.out.count, 2);
 	w = warned(&r, "unknown command 'frobnicate'");
 	CHECK(w != NULL);
@@ -338,14 +351,13 @@ TEST(syntax_errors_drop_only_their_statement)
 	struct trun r;
 
 	tstart(&r, 1);
-	trun_cfg(&r,
-		"menuentry a { linux /a }\n"
-		"fi\n"
-		"done\n"
-		"}\n"
-		"menuentry b { if true; then linux /b; }\n"
-		"menuentry c { linux /c }\n"
-		"menuentry 'unterminated { linux /x }\n");
+	trun_cfg(&r, "menuentry a { linux /a }\n"
+		     "fi\n"
+		     "done\n"
+		     "}\n"
+		     "menuentry b { if true; then linux /b; }\n"
+		     "menuentry c { linux /c }\n"
+		     "menuentry 'unterminated { linux /x }\n");
 	CHECK_STR(E_KERNEL(&r, 0), "/a");
 	CHECK_STR(E_KERNEL(&r, 1), "/b");
 	CHECK_STR(E_KERNEL(&r, 2), "/c");
@@ -362,15 +374,19 @@ TEST(search_forms)
 	tstart(&r, 3);
 	r.t[1].fs.uuid = "1111-AAAA";
 	tput(&r.t[2], "marker/here", "");
-	trun_cfg(&r,
-		"menuentry u { search --no-floppy --fs-uuid --set=root --hint-bios=hd0,gpt2 --hint 'hd0' 1111-aaaa; linux /k; initrd /i }\n"
-		"menuentry l { search --label B --set r2; linux ($r2)/k }\n"
-		"menuentry f { search -f /marker/here -s; linux /k }\n"
-		"menuentry d { search.fs_label C root; linux /k }\n"
-		"menuentry du { search.fs_uuid 1111-AAAA root; linux /k }\n"
-		"menuentry miss { search --fs-uuid --set=root dead-beef; linux /k }\n"
-		"menuentry setonly { search --fs-uuid --set 1111-AAAA; linux /k }\n"
-		"menuentry self { search --label A --set; linux /k }\n");
+	trun_cfg(
+	    &r,
+	    "menuentry u { search --no-floppy --fs-uuid --set=root "
+	    "--hint-bios=hd0,gpt2 --hint 'hd0' 1111-aaaa; linux /k; initrd /i "
+	    "}\n"
+	    "menuentry l { search --label B --set r2; linux ($r2)/k }\n"
+	    "menuentry f { search -f /marker/here -s; linux /k }\n"
+	    "menuentry d { search.fs_label C root; linux /k }\n"
+	    "menuentry du { search.fs_uuid 1111-AAAA root; linux /k }\n"
+	    "menuentry miss { search --fs-uuid --set=root dead-beef; linux /k "
+	    "}\n"
+	    "menuentry setonly { search --fs-uuid --set 1111-AAAA; linux /k }\n"
+	    "menuentry self { search --label A --set; linux /k }\n");
 	CHECK_INT(r.out.count, 8);
 	CHECK_STR(nth(&r, 0)->kernel.dev, "UUID=1111-AAAA");
 	CHECK_STR(nth(&r, 0)->initrds[0].dev, "UUID=1111-AAAA");
@@ -396,11 +412,11 @@ TEST(device_paths)
 	r.t[0].fs.device = "/dev/vda1";
 	r.t[0].fs.uuid = "0000-0001";
 	trun_cfg(&r,
-		"menuentry a { linux (hd0,gpt2)/k; initrd (hd0,msdos1)/i }\n"
-		"menuentry b { set root='hd1,gpt1'; linux /k }\n"
-		"menuentry c { set root=(B); linux ($root)/k; initrd /i }\n"
-		"menuentry d { linux (0000-0001)/k }\n"
-		"menuentry e { linux (lvm/vg-boot)/k }\n");
+		 "menuentry a { linux (hd0,gpt2)/k; initrd (hd0,msdos1)/i }\n"
+		 "menuentry b { set root='hd1,gpt1'; linux /k }\n"
+		 "menuentry c { set root=(B); linux ($root)/k; initrd /i }\n"
+		 "menuentry d { linux (0000-0001)/k }\n"
+		 "menuentry e { linux (lvm/vg-boot)/k }\n");
 	/* a device path names a disk better than a label does */
 	CHECK_STR(nth(&r, 0)->kernel.dev, "/dev/vda2");
 	CHECK(nth(&r, 0)->initrds[0].dev == NULL);
@@ -419,10 +435,10 @@ TEST(default_forms)
 		const char *def;
 		int want;
 	} cases[] = {
-		{ "0", 0 },     { "2", 2 },          { "Two", 1 },
-		{ "id-one", 0 }, { "Sub>Inner B", 3 }, { "sub-id>inner-a", 2 },
-		{ "2>1", 3 },   { "Sub", 2 },        { "nothing", 0 },
-		{ "9", 0 },     { "Odd>>Title", 4 },
+	    {"0", 0},	   {"2", 2},	       {"Two", 1},
+	    {"id-one", 0}, {"Sub>Inner B", 3}, {"sub-id>inner-a", 2},
+	    {"2>1", 3},	   {"Sub", 2},	       {"nothing", 0},
+	    {"9", 0},	   {"Odd>>Title", 4},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -434,7 +450,8 @@ TEST(default_forms)
 			 "set default=\"%s\"\n"
 			 "menuentry One --id id-one { linux /1 }\n"
 			 "menuentry Two { linux /2 }\n"
-			 "submenu Sub --id sub-id { menuentry 'Inner A' --id inner-a { linux /a }\n"
+			 "submenu Sub --id sub-id { menuentry 'Inner A' --id "
+			 "inner-a { linux /a }\n"
 			 "  menuentry 'Inner B' { linux /b } }\n"
 			 "menuentry 'Odd>Title' { linux /o }\n",
 			 cases[i].def);
@@ -446,12 +463,11 @@ TEST(default_forms)
 	}
 }
 
-static const char grubenv_text[] =
-	"# GRUB Environment Block\n"
-	"saved_entry=Sub>Inner B\n"
-	"kernelopts=root=/dev/sda1 ro\n"
-	"esc=a\\\\b\n"
-	"#comment=x\n";
+static const char grubenv_text[] = "# GRUB Environment Block\n"
+				   "saved_entry=Sub>Inner B\n"
+				   "kernelopts=root=/dev/sda1 ro\n"
+				   "esc=a\\\\b\n"
+				   "#comment=x\n";
 
 static void put_grubenv(struct tfs *t, const char *path, const char *extra)
 {
@@ -466,12 +482,14 @@ static void put_grubenv(struct tfs *t, const char *path, const char *extra)
 }
 
 static const char saved_cfg[] =
-	"if [ -s $prefix/grubenv ]; then load_env; fi\n"
-	"if [ \"${next_entry}\" ] ; then set default=\"${next_entry}\"; set next_entry=; save_env next_entry\n"
-	"else set default=\"${saved_entry}\"; fi\n"
-	"menuentry One { linux /1 $kernelopts $esc }\n"
-	"menuentry Two { linux /2 }\n"
-	"submenu Sub { menuentry 'Inner A' { linux /a }\n menuentry 'Inner B' { linux /b } }\n";
+    "if [ -s $prefix/grubenv ]; then load_env; fi\n"
+    "if [ \"${next_entry}\" ] ; then set default=\"${next_entry}\"; set "
+    "next_entry=; save_env next_entry\n"
+    "else set default=\"${saved_entry}\"; fi\n"
+    "menuentry One { linux /1 $kernelopts $esc }\n"
+    "menuentry Two { linux /2 }\n"
+    "submenu Sub { menuentry 'Inner A' { linux /a }\n menuentry 'Inner B' { "
+    "linux /b } }\n";
 
 TEST(default_saved_and_next_entry)
 {
@@ -492,8 +510,9 @@ TEST(default_saved_and_next_entry)
 
 	tstart(&r, 1);
 	put_grubenv(&r.t[0], "boot/grub/grubenv", "");
-	trun_cfg(&r, "load_env -f /boot/grub/grubenv kernelopts\nset default=saved\n"
-		     "menuentry One { linux /1 $kernelopts s=$saved_entry }\n");
+	trun_cfg(
+	    &r, "load_env -f /boot/grub/grubenv kernelopts\nset default=saved\n"
+		"menuentry One { linux /1 $kernelopts s=$saved_entry }\n");
 	CHECK_STR(E_CMD(&r, 0), "BOOT_IMAGE=/1 root=/dev/sda1 ro s=");
 	tend(&r);
 }
@@ -510,17 +529,23 @@ TEST(grubenv_reader)
 {
 	char acc[256] = "";
 	static const char bad[] = "saved_entry=x\n";
-	static const char odd[] = "# GRUB Environment Block\n"
-				  "a=1\n=novalue\nno_equals\nb=two words\\\nnext\n"
-				  "c\\=d=e\n1x-y.z=ok\n####";
+	static const char odd[] =
+	    "# GRUB Environment Block\n"
+	    "a=1\n=novalue\nno_equals\nb=two words\\\nnext\n"
+	    "c\\=d=e\n1x-y.z=ok\n####";
 
-	CHECK_INT(grub_env_parse(grubenv_text, strlen(grubenv_text), env_count, acc), 3);
-	CHECK_STR(acc, "saved_entry=Sub>Inner B;kernelopts=root=/dev/sda1 ro;esc=a\\b;");
+	CHECK_INT(
+	    grub_env_parse(grubenv_text, strlen(grubenv_text), env_count, acc),
+	    3);
+	CHECK_STR(
+	    acc,
+	    "saved_entry=Sub>Inner B;kernelopts=root=/dev/sda1 ro;esc=a\\b;");
 	CHECK_INT(grub_env_parse(bad, strlen(bad), env_count, acc), -EINVAL);
 	acc[0] = '\0';
 	CHECK_INT(grub_env_parse(odd, strlen(odd), env_count, acc), 3);
 	CHECK_STR(acc, "a=1;b=two words\nnext;1x-y.z=ok;");
-	CHECK_INT(grub_env_parse(odd, GRUB_ENV_MAX + 1, env_count, acc), -EFBIG);
+	CHECK_INT(grub_env_parse(odd, GRUB_ENV_MAX + 1, env_count, acc),
+		  -EFBIG);
 }
 
 TEST(timeout)
@@ -528,7 +553,8 @@ TEST(timeout)
 	struct trun r;
 
 	tstart(&r, 1);
-	trun_cfg(&r, "set timeout_style=hidden\nset timeout=7\nmenuentry a { linux /k }\n");
+	trun_cfg(&r, "set timeout_style=hidden\nset timeout=7\nmenuentry a { "
+		     "linux /k }\n");
 	CHECK_INT(r.out.timeout_ds, 70);
 	tend(&r);
 	tstart(&r, 1);
@@ -546,12 +572,11 @@ TEST(source_and_configfile)
 	     "menuentry Sourced { linux /s }\nset from_source=yes\n");
 	tput(&r.t[0], "boot/grub/other.cfg",
 	     "menuentry Other { linux /o $from_source $exported }\n");
-	trun_cfg(&r,
-		"menuentry Before { linux /b }\n"
-		"source ${config_directory}/extra.cfg\n"
-		"set exported=E; export exported\n"
-		"configfile $prefix/other.cfg\n"
-		"menuentry After { linux /a }\n");
+	trun_cfg(&r, "menuentry Before { linux /b }\n"
+		     "source ${config_directory}/extra.cfg\n"
+		     "set exported=E; export exported\n"
+		     "configfile $prefix/other.cfg\n"
+		     "menuentry After { linux /a }\n");
 	/* configfile shows the new menu: Before, Sourced and After are gone */
 	CHECK_INT(r.out.count, 1);
 	CHECK_STR(E_TITLE(&r, 0), "Other");
@@ -560,8 +585,10 @@ TEST(source_and_configfile)
 	tend(&r);
 
 	tstart(&r, 1);
-	trun_cfg(&r, "menuentry Kept { linux /k }\nconfigfile /missing.cfg\n"
-		     "configfile /boot/grub/grub.cfg\nmenuentry Also { linux /a }\n");
+	trun_cfg(
+	    &r,
+	    "menuentry Kept { linux /k }\nconfigfile /missing.cfg\n"
+	    "configfile /boot/grub/grub.cfg\nmenuentry Also { linux /a }\n");
 	CHECK_INT(r.out.count, 2);
 	CHECK(warned(&r, "cannot read /missing.cfg") != NULL);
 	tend(&r);
@@ -595,10 +622,12 @@ TEST(esp_stub_defers_to_the_real_config)
 	tput(&r.t[0], "EFI/debian/grub.cfg",
 	     "search.fs_uuid 2222-bbbb root hd0,gpt2\n"
 	     "set prefix=($root)'/boot/grub'\nconfigfile $prefix/grub.cfg\n");
-	tput(&r.t[1], "boot/grub/grub.cfg", "menuentry Real { linux /boot/k }\n");
+	tput(&r.t[1], "boot/grub/grub.cfg",
+	     "menuentry Real { linux /boot/k }\n");
 	tput(&r.t[0], "EFI/other/grub.cfg",
 	     "search --label B --set=root\nconfigfile /boot/grub/alt.cfg\n");
-	tput(&r.t[1], "boot/grub/alt.cfg", "set timeout=3\nmenuentry Alt { linux /boot/k }\n");
+	tput(&r.t[1], "boot/grub/alt.cfg",
+	     "set timeout=3\nmenuentry Alt { linux /boot/k }\n");
 	grub_parse_fs(&r.ctx);
 	/* the stub into B's own grub.cfg adds nothing (B's scan shows it);
 	 * the one into another file shows that file's menu, on B */
@@ -615,8 +644,9 @@ TEST(esp_stub_defers_to_the_real_config)
 TEST(step_limit)
 {
 	struct trun r;
-	static const char cfg[] = "menuentry a { linux /k }\nwhile true; do set x=y; done\n"
-				  "menuentry b { linux /k }\n";
+	static const char cfg[] =
+	    "menuentry a { linux /k }\nwhile true; do set x=y; done\n"
+	    "menuentry b { linux /k }\n";
 
 	tstart(&r, 1);
 	grub_run_config(&r.ctx, "/boot/grub/grub.cfg", cfg, strlen(cfg), 5000);
@@ -626,7 +656,8 @@ TEST(step_limit)
 
 	tstart(&r, 1);
 	trun_cfg(&r, "function f { f }\nf\nset a=x\n"
-		     "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22; do set a=$a$a$a$a; done\n"
+		     "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 "
+		     "20 21 22; do set a=$a$a$a$a; done\n"
 		     "menuentry a { linux /k }\n");
 	CHECK(warned(&r, "nested") != NULL);
 	CHECK(warned(&r, "cut") != NULL || warned(&r, "bytes") != NULL);
@@ -659,26 +690,27 @@ TEST(blscfg)
 
 	tstart(&r, 1);
 	tput(&r.t[0], "loader/entries/abc-5.0.conf",
-	     "title Fedora (5.0)\nversion 5.0\nlinux /vmlinuz-5.0\ninitrd /initramfs-5.0.img\n"
+	     "title Fedora (5.0)\nversion 5.0\nlinux /vmlinuz-5.0\ninitrd "
+	     "/initramfs-5.0.img\n"
 	     "options $kernelopts ${extra} rhgb\n");
-	trun_cfg(&r,
-		"set kernelopts=\"root=/dev/vda2 ro\"\nset extra=quiet\n"
-		"set default=abc-5.0\n"
-		"menuentry Before { linux /b }\n"
-		"blscfg\n");
+	trun_cfg(&r, "set kernelopts=\"root=/dev/vda2 ro\"\nset extra=quiet\n"
+		     "set default=abc-5.0\n"
+		     "menuentry Before { linux /b }\n"
+		     "blscfg\n");
 	CHECK_INT(r.out.count, 2);
 	CHECK_STR(E_TITLE(&r, 1), "Fedora (5.0)");
 	CHECK_STR(nth(&r, 1) ? nth(&r, 1)->id : NULL, "abc-5.0");
-	CHECK_STR(E_CMD(&r, 1), "BOOT_IMAGE=(A)/vmlinuz-5.0 root=/dev/vda2 ro quiet rhgb");
+	CHECK_STR(E_CMD(&r, 1),
+		  "BOOT_IMAGE=(A)/vmlinuz-5.0 root=/dev/vda2 ro quiet rhgb");
 	CHECK_INT(default_index(&r), 1);
 	tend(&r);
 }
 
 TEST(primary_config_locations)
 {
-	static const char *const paths[] = { "boot/grub/grub.cfg", "grub/grub.cfg",
-					     "boot/grub2/grub.cfg", "grub2/grub.cfg",
-					     "EFI/fedora/grub.cfg" };
+	static const char *const paths[] = {
+	    "boot/grub/grub.cfg", "grub/grub.cfg", "boot/grub2/grub.cfg",
+	    "grub2/grub.cfg", "EFI/fedora/grub.cfg"};
 
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
 		struct trun r;
@@ -699,7 +731,8 @@ TEST_MAIN("test_grub", quoting, comments_continuation_separators,
 	  if_elif_else_and_tests, for_loops_and_positional, functions,
 	  menuentry_options_and_ids, loaders_and_disabled_entries,
 	  unknown_command_keeps_config, syntax_errors_drop_only_their_statement,
-	  search_forms, device_paths, default_forms, default_saved_and_next_entry,
-	  grubenv_reader, timeout, source_and_configfile, include_depth_limit,
+	  search_forms, device_paths, default_forms,
+	  default_saved_and_next_entry, grubenv_reader, timeout,
+	  source_and_configfile, include_depth_limit,
 	  esp_stub_defers_to_the_real_config, step_limit, submenu_depth_limit,
 	  blscfg, primary_config_locations)

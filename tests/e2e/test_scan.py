@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""The scan sees disks on every controller a PC has, reads them read-only,
+and leaves a disk whose ext4 journal needs recovery byte-identical.
+
+One guest with four copies of the demo disk: virtio, AHCI (SATA), NVMe and
+a USB stick. From the rescue shell, `bootmenu --list --json` scans them;
+every copy's five filesystems must be there, by device name, with the
+demo's entries."""
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from qemu import Qemu, check, need  # noqa: E402
+
+B = os.path.abspath(sys.argv[1])
+EFI = os.path.join(B, "bootmenu.efi")
+DEMO = os.path.join(B, "demo.img")
+W = os.path.join(B, "e2e-scan")
+
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def dirty_ext4(path):
+    """An ext4 with a kernel and a journal marked as needing recovery."""
+    root = os.path.join(W, "dirty-root")
+    shutil.rmtree(root, ignore_errors=True)
+    os.makedirs(os.path.join(root, "boot"))
+    shutil.copy(os.path.join(B, "kernel", "bzImage"), os.path.join(root, "boot", "vmlinuz-6.1.192-dirty"))
+    if os.path.exists(path):
+        os.unlink(path)
+    subprocess.run(["mke2fs", "-q", "-F", "-t", "ext4", "-L", "dirty",
+                    "-U", "d1127000-0000-4000-8000-00000000d127",
+                    "-d", root, path, "16M"], check=True)
+    subprocess.run(["debugfs", "-w", "-R", "feature needs_recovery", path],
+                   check=True, capture_output=True)
+    out = subprocess.run(["dumpe2fs", "-h", path], capture_output=True, text=True).stdout
+    if "needs_recovery" not in out:
+        raise AssertionError("could not mark the journal as needing recovery")
+
+
+def list_in_guest(q):
+    q.expect(r"rescue shell", 60)
+    # usb-storage waits a second before it reports a stick; wait for the
+    # four disks (bounded), then scan
+    q.send("for i in $(seq 50); do [ -e /sys/block/sdb ] && break; sleep 0.2; done\n")
+    q.send("bootmenu --list --json > /tmp/l.json 2>/tmp/l.err; echo RC=$?; "
+           "echo JSON-BEGIN; cat /tmp/l.json; echo JSON-END; cat /tmp/l.err\n")
+    rc = q.expect(r"RC=(\d+)", 120).group(1)
+    q.expect(r"JSON-BEGIN\r?\n", 10)
+    start = q.pos
+    q.expect(r"JSON-END", 30)
+    text = q.output()[start:q.pos - len("JSON-END")]
+    if rc != "0":
+        raise AssertionError("bootmenu --list exited %s: %s" % (rc, q.tail(600)))
+    return json.loads(text.replace("\r", ""))
+
+
+def all_controllers():
+    os.makedirs(W, exist_ok=True)
+    dirty = os.path.join(W, "dirty.img")
+    dirty_ext4(dirty)
+    before = sha256(dirty)
+    disks = [
+        {"file": need(DEMO), "if": "virtio"},
+        {"file": dirty, "if": "virtio", "snapshot": False},
+    ]
+    extra = [
+        "-drive", "file=%s,format=raw,if=none,id=sata0,snapshot=on" % DEMO,
+        "-device", "ide-hd,drive=sata0,bus=ide.0",
+        "-drive", "file=%s,format=raw,if=none,id=nvme0,snapshot=on" % DEMO,
+        "-device", "nvme,drive=nvme0,serial=bootmenu0",
+        "-device", "qemu-xhci,id=xhci",
+        "-drive", "file=%s,format=raw,if=none,id=usb0,snapshot=on" % DEMO,
+        "-device", "usb-storage,bus=xhci.0,drive=usb0",
+    ]
+    q = Qemu(B, "scan-controllers", kernel=need(EFI), append="bootmenu.shell",
+             disks=disks, extra=extra)
+    try:
+        entries = list_in_guest(q)
+    finally:
+        q.close()
+    devices = sorted({e["device"] for e in entries})
+    bls = sorted(e["device"] for e in entries if e["title"] == "Demo BLS (bootmenu kernel)")
+    # one ESP per copy: virtio vda1, SATA sda1, NVMe nvme0n1p1, USB sdb1
+    want = ["nvme0n1p1", "sda1", "sdb1", "vda1"]
+    if bls != want:
+        raise AssertionError("BLS entry found on %s, want %s (devices: %s)" % (bls, want, devices))
+    bare = [e for e in entries if e["device"] == "vdb"]
+    if not bare or bare[0]["kernel"] != "/boot/vmlinuz-6.1.192-dirty":
+        raise AssertionError("dirty-journal ext4 (vdb) not read: %s" % devices)
+    if sha256(dirty) != before:
+        raise AssertionError("the dirty-journal disk changed")
+
+
+ok = check("e2e.scan.controllers_and_dirty_journal", all_controllers)
+sys.exit(0 if ok else 1)
