@@ -666,8 +666,6 @@ def m7_parse():
         if hf:
             j = os.path.join(O, "hyperfine.json")
             subprocess.run([hf, "-N", "-w", "2", "-r", str(runs), "--export-json", j,
-                            " ".join(argv) + " >/dev/null"] if False else
-                           [hf, "-w", "2", "-r", str(runs), "--export-json", j,
                             "--output", "null", " ".join(argv)],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             ts = [t * 1000.0 for t in json.load(open(j))["results"][0]["times"]]
