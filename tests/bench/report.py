@@ -109,8 +109,11 @@ def write(R, outdir):
             "/boot/grub/grub.cfg. Same disk for both: build/bench/menu.img (demo.img with "
             "`terminal_output serial` in that grub.cfg). Marker \"menu drawn\": the text "
             "\"Debian GNU/Linux\" (the disk's first entry) on the serial console, escape "
-            "sequences removed; while bootmenu does not draw a menu, its \"init: bootmenu\" "
-            "line is reported, labelled as such." % mach["guest memory"].split()[0]))
+            "sequences removed, with a screen-drawing escape sequence before it (ncurses or "
+            "GRUB's terminfo). bootmenu's \"entries on the console\" is the same text as "
+            "plain lines (the interim chooser main.c prints before the ncurses menu lands); "
+            "\"init: bootmenu line\" is /init's first line. Where bootmenu's menu is not "
+            "drawn, the ratio is given against the earlier marker, labelled as such." % mach["guest memory"].split()[0]))
     m = section("2_power_on_to_target", "2. Power-on to the target kernel and userspace")
     if m:
         scen_table(L, m, (
