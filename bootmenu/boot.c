@@ -194,9 +194,12 @@ int boot_load_entry(const struct entry *e, const struct boot_opts *o,
 	if (o->dry_run)
 		boot_print_entry(e, &im, rq.plan_out);
 	rc = kexec_load_request(&rq, &used, err, errlen);
-	if (!rc && !o->dry_run)
+	if (!rc && !o->dry_run) {
 		log_info("boot: loaded \"%s\" with %s", e->title ? e->title : e->id,
 			 kexec_syscall_name(used));
+		if (o->syscall_used)
+			*o->syscall_used = kexec_syscall_name(used);
+	}
 out:
 	free(im.initrd_owned);
 	boot_close(&b);
@@ -210,4 +213,9 @@ int boot_jump(void (*unmount_all)(void))
 
 	log_err("boot: %s", err);
 	return rc;
+}
+
+int boot_power(bool off, void (*unmount_all)(void))
+{
+	return kexec_power(off, unmount_all);
 }

@@ -25,6 +25,9 @@ struct boot_opts {
 	void (*progress)(void *data, unsigned long long done,
 			 unsigned long long total);
 	void *progress_data;
+	/* When not NULL, set to the syscall the load used ("kexec_load",
+	 * "kexec_file_load") after a successful load. */
+	const char **syscall_used;
 };
 
 /* Load entry @e for a later boot_jump(). For a UKI (FMT_UKI) the kernel
@@ -40,5 +43,9 @@ int boot_load_entry(const struct entry *e, const struct boot_opts *o,
  * kernel. Returns only on failure: -EINVAL when nothing is loaded, or
  * another -errno from reboot(2). */
 int boot_jump(void (*unmount_all)(void));
+
+/* Sync, call @unmount_all (may be NULL), then power off (@off true) or
+ * restart through the firmware. Returns only on failure, with -errno. */
+int boot_power(bool off, void (*unmount_all)(void));
 
 #endif

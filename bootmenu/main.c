@@ -1,14 +1,18 @@
 /* main.c - bootmenu: argument parsing and wiring only. */
 #include "boot.h"
 #include "cfg/cfg.h"
+#include "conf.h"
 #include "plain.h"
 #include "session.h"
 #include "entry.h"
 #include "entry_print.h"
 #include "scan/fs.h"
+#include "ui/model.h"
+#include "ui/ui.h"
 #include "util/arena.h"
 #include "util/log.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,6 +26,7 @@ struct options {
 	size_t n_roots;
 	bool list, json, dry_run;
 	const char *boot;   /* --boot N */
+	const char *config; /* --config FILE; NULL: CONF_PATH */
 	double timeout;     /* --timeout S; -2 when not given */
 };
 
@@ -36,6 +41,7 @@ static void usage(FILE *f)
 	      "  --boot N            boot entry N (as --list numbers them) without asking\n"
 	      "  --dry-run           print the load plan instead of loading\n"
 	      "  --timeout S         seconds before the default boots (-1: wait)\n"
+	      "  --config FILE       menu settings (default " CONF_PATH ")\n"
 	      "  --version, --help\n",
 	      f);
 }
@@ -49,6 +55,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "boot", required_argument, 0, 'b' },
 		{ "dry-run", no_argument, 0, 'n' },
 		{ "timeout", required_argument, 0, 't' },
+		{ "config", required_argument, 0, 'c' },
 		{ "version", no_argument, 0, 'V' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
@@ -56,7 +63,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	int c;
 
 	o->timeout = -2;
-	while ((c = getopt_long(argc, argv, "r:ljb:nt:Vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "r:ljb:nt:c:Vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			if (o->n_roots == MAX_ROOTS) {
@@ -70,6 +77,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'b': o->boot = optarg; break;
 		case 'n': o->dry_run = true; break;
 		case 't': o->timeout = strtod(optarg, NULL); break;
+		case 'c': o->config = optarg; break;
 		case 'V': puts("bootmenu " BOOTMENU_VERSION); exit(0);
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); return 2;
@@ -125,36 +133,34 @@ static int open_roots(struct arena *a, const struct options *o,
 	return 0;
 }
 
-static int list_roots(const struct options *o)
+/* A session over the --root trees instead of a device scan. */
+static int roots_session(struct session *s, const struct options *o)
 {
-	struct arena a = ARENA_INIT;
-	struct fs_root **fss = arena_alloc(&a, o->n_roots * sizeof(*fss) + 1);
-	struct entry_list all, one;
-	int rc = open_roots(&a, o, fss);
+	struct fs_root **fss;
+	struct entry_list one;
+	int rc;
 
+	memset(s, 0, sizeof(*s));
+	entry_list_init(&s->list, &s->arena);
+	fss = arena_alloc(&s->arena, o->n_roots * sizeof(*fss) + 1);
+	rc = open_roots(&s->arena, o, fss);
 	if (rc)
-		goto out;
-	entry_list_init(&all, &a);
+		return rc;
+	for (size_t i = 0; i < o->n_roots; i++)
+		s->fss[i] = fss[i];
+	s->n_fss = o->n_roots;
 	for (size_t i = 0; i < o->n_roots; i++) {
 		struct cfg_ctx ctx = {
-			.a = &a, .fs = fss[i], .out = &one,
-			.all = (const struct fs_root *const *)fss, .n_all = o->n_roots,
+			.a = &s->arena, .fs = fss[i], .out = &one,
+			.all = s->fss, .n_all = o->n_roots,
 		};
 
-		entry_list_init(&one, &a);
+		entry_list_init(&one, &s->arena);
 		cfg_scan_fs(&ctx);
-		entry_list_splice(&all, &one);
+		entry_list_splice(&s->list, &one);
 	}
-	entry_finish(&all, (const struct fs_root *const *)fss, o->n_roots);
-	if (o->json)
-		entry_print_json(stdout, &all);
-	else
-		entry_print_text(stdout, &all);
-	for (size_t i = 0; i < o->n_roots; i++)
-		fs_root_close(fss[i]);
-out:
-	arena_free(&a);
-	return rc;
+	entry_finish(&s->list, s->fss, s->n_fss);
+	return 0;
 }
 
 static void read_cmdline(char *buf, size_t len)
@@ -169,40 +175,94 @@ static void read_cmdline(char *buf, size_t len)
 	}
 }
 
-/* Over real devices: --list, --boot N, or the chooser. */
-static int run_devices(const struct options *o)
+/* The full-screen menu when the terminal allows, else the plain chooser.
+ * A timeout of 0 boots the default before anything is drawn. */
+static int menu(struct session *s, const struct options *o,
+		const struct boot_opts *bo, double cmdline_timeout)
+{
+	struct conf c;
+	struct ui_opts uo;
+	char err[256];
+	int rc;
+
+	conf_init(&c);
+	rc = conf_load(&c, o->config ? o->config : CONF_PATH, err, sizeof(err));
+	if (rc < 0)
+		fprintf(stderr, "bootmenu: %s: %s\n",
+			o->config ? o->config : CONF_PATH,
+			rc == -EINVAL ? err : strerror(-rc));
+	uo.timeout_s = conf_timeout(o->timeout, cmdline_timeout, c.timeout,
+				    s->list.timeout_ds);
+	uo.def = ui_pick_default(&s->list, NULL, c.default_pat);
+	if (!uo.def)
+		return plain_menu(s, uo.timeout_s, bo);
+	if (uo.timeout_s == 0) {
+		if (plain_boot(s, uo.def, bo) == 0)
+			return 0;
+		uo.timeout_s = -1;
+	}
+	rc = ui_menu(s, &uo, bo);
+	if (rc == -ENOTTY)
+		return plain_menu(s, uo.timeout_s, bo);
+	return rc;
+}
+
+/* --list, --boot N, or the menu, over @s. */
+static int dispatch(struct session *s, const struct options *o,
+		    double cmdline_timeout)
 {
 	struct boot_opts bo = { .dry_run = o->dry_run };
+	const struct entry *e;
+
+	if (o->list) {
+		if (o->json)
+			entry_print_json(stdout, &s->list);
+		else {
+			entry_print_text(stdout, &s->list);
+			if (s->scan)
+				session_print_devices(s, stdout);
+		}
+		return 0;
+	}
+	if (!o->boot)
+		return menu(s, o, &bo, cmdline_timeout);
+	e = session_nth(&s->list, strtol(o->boot, NULL, 10));
+	if (!e) {
+		fprintf(stderr, "bootmenu: no entry %s\n", o->boot);
+		return 1;
+	}
+	return plain_boot(s, e, &bo) ? 1 : 0;
+}
+
+static int run_roots(const struct options *o)
+{
+	struct session s;
+	int rc = roots_session(&s, o);
+
+	if (!rc)
+		rc = dispatch(&s, o, -2);
+	for (size_t i = 0; i < s.n_fss; i++)
+		fs_root_close((struct fs_root *)s.fss[i]);
+	session_free(&s);
+	return rc;
+}
+
+/* Over real devices. */
+static int run_devices(const struct options *o)
+{
 	struct session s;
 	char cmdline[4096];
-	double settle, timeout;
+	double settle;
 	int rc;
 
 	read_cmdline(cmdline, sizeof(cmdline));
 	settle = session_cmdline_number(cmdline, "settle", 5);
-	timeout = o->timeout > -2 ? o->timeout
-				  : session_cmdline_number(cmdline, "timeout", 5);
 	rc = session_scan_devices(&s, settle);
 	if (rc < 0) {
 		fprintf(stderr, "bootmenu: cannot scan devices: %s\n", strerror(-rc));
 		return 1;
 	}
-	if (o->list) {
-		if (o->json)
-			entry_print_json(stdout, &s.list);
-		else
-			entry_print_text(stdout, &s.list);
-		rc = 0;
-	} else if (o->boot) {
-		const struct entry *e = session_nth(&s.list, strtol(o->boot, NULL, 10));
-
-		rc = e ? -plain_boot(&s, e, &bo) : 1;
-		if (!e)
-			fprintf(stderr, "bootmenu: no entry %s\n", o->boot);
-		rc = rc ? 1 : 0;
-	} else {
-		rc = plain_menu(&s, timeout, &bo);
-	}
+	rc = dispatch(&s, o, session_cmdline_number(cmdline, "timeout", -2));
 	session_free(&s);
 	return rc;
 }
@@ -215,6 +275,6 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (o.n_roots)
-		return list_roots(&o);
+		return run_roots(&o);
 	return run_devices(&o);
 }

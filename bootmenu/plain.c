@@ -82,8 +82,11 @@ static const struct entry *ask(struct session *s, const struct entry *def,
 int plain_boot(struct session *s, const struct entry *e,
 	       const struct boot_opts *o)
 {
+	struct boot_opts bo = o ? *o : (struct boot_opts){ 0 };
+	const char *used = "kexec";
 	char err[512];
 
+	bo.syscall_used = &used;
 	if (e->disabled) {
 		printf("bootmenu: \"%s\" cannot be booted: %s\n", e->title,
 		       e->disabled);
@@ -91,13 +94,13 @@ int plain_boot(struct session *s, const struct entry *e,
 	}
 	printf("bootmenu: loading \"%s\"\n", e->title);
 	fflush(stdout);
-	if (boot_load_entry(e, o, err, sizeof(err)) < 0) {
+	if (boot_load_entry(e, &bo, err, sizeof(err)) < 0) {
 		printf("bootmenu: cannot boot \"%s\": %s\n", e->title, err);
 		return -EIO;
 	}
 	if (o && o->dry_run)
 		return 0;
-	printf("Starting %s\n", e->title);
+	printf("Starting %s (loaded with %s)\n", e->title, used);
 	fflush(stdout);
 	jump_session = s;
 	boot_jump(unmount_hook);

@@ -42,6 +42,24 @@ int session_scan_devices(struct session *s, double settle_s)
 	return 0;
 }
 
+void session_print_devices(struct session *s, FILE *f)
+{
+	struct scan_dev devs[SESSION_MAX_FS];
+	size_t n = scan_devices(s->scan, devs, SESSION_MAX_FS);
+
+	if (n > SESSION_MAX_FS)
+		n = SESSION_MAX_FS;
+	for (size_t i = 0; i < n; i++) {
+		const struct scan_dev *d = &devs[i];
+
+		if (d->state == SCAN_DEV_MOUNTED)
+			continue;
+		fprintf(f, "device: %s %s: %s%s%s\n", d->name,
+			*d->fstype ? d->fstype : "-", scan_state_name(d->state),
+			d->reason ? ": " : "", d->reason ? d->reason : "");
+	}
+}
+
 void session_unmount(struct session *s)
 {
 	if (s->scan)

@@ -10,6 +10,8 @@
 #include "entry.h"
 #include "util/arena.h"
 
+#include <stdio.h>
+
 struct scan;
 struct fs_root;
 
@@ -27,6 +29,9 @@ struct session {
  * what can be mounted read-only, parse every filesystem. Returns 0 or
  * -errno (the scan could not start: no /sys). */
 int session_scan_devices(struct session *s, double settle_s);
+/* One line per device that was not mounted, with the scan's reason
+ * ("device: vdb3 crypto_LUKS: skipped: encrypted, not opened"). */
+void session_print_devices(struct session *s, FILE *f);
 /* Unmount everything the scan mounted (before a kexec). */
 void session_unmount(struct session *s);
 void session_free(struct session *s);

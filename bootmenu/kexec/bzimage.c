@@ -27,6 +27,7 @@ int kexec_bzimage_parse(const void *buf, size_t len, struct kexec_bzimage *bz,
 {
 	uint16_t flag = 0;
 	uint8_t sects = 0, jump = 0;
+	uint32_t syssize = 0;
 	size_t setup;
 
 	memset(bz, 0, sizeof(*bz));
@@ -55,6 +56,15 @@ int kexec_bzimage_parse(const void *buf, size_t len, struct kexec_bzimage *bz,
 	    bz->hdr_end < BZ_INIT_SIZE + 4) {
 		snprintf(err, errlen, "the bzImage is truncated (%zu bytes, "
 			 "its setup code alone is %zu)", len, setup);
+		return -ENOEXEC;
+	}
+	/* boot.rst: syssize (0x1f4, 2.04+) is the protected-mode code in
+	 * 16-byte paragraphs; a shorter file would be jumped into half-read */
+	get_le32(buf, len, BZ_SYSSIZE, &syssize);
+	if ((uint64_t)syssize * 16 > len - setup) {
+		snprintf(err, errlen, "the bzImage is truncated (%zu bytes, "
+			 "its header says %llu)", len,
+			 (unsigned long long)setup + (uint64_t)syssize * 16);
 		return -ENOEXEC;
 	}
 	if (!(bz->xloadflags & XLF_KERNEL_64)) {

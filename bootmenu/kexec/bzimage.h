@@ -12,6 +12,7 @@
 /* boot.rst: offsets of the setup header (same in the file and in
  * boot_params, the "zero page"). */
 #define BZ_SETUP_SECTS 0x1f1
+#define BZ_SYSSIZE 0x1f4
 #define BZ_BOOT_FLAG 0x1fe
 #define BZ_JUMP 0x200
 #define BZ_HEADER 0x202

@@ -346,3 +346,17 @@ int kexec_jump(void (*unmount_all)(void), char *err, size_t errlen)
 	return say(err, errlen, rc, "reboot(LINUX_REBOOT_CMD_KEXEC) failed: "
 		   "%s (is a kernel loaded?)", strerror(-rc));
 }
+
+int kexec_power(bool off, void (*unmount_all)(void))
+{
+	sync();
+	if (unmount_all)
+		unmount_all();
+	sync();
+	/* Through the firmware: power off, or a cold restart. */
+	if (syscall(SYS_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
+		    off ? LINUX_REBOOT_CMD_POWER_OFF : LINUX_REBOOT_CMD_RESTART,
+		    NULL) < 0)
+		return -errno;
+	return 0;
+}

@@ -1,5 +1,5 @@
 /* sys.h - the commit: the only code that calls kexec_load,
- * kexec_file_load and reboot(LINUX_REBOOT_CMD_KEXEC).
+ * kexec_file_load and reboot(2) (the kexec jump, power-off, restart).
  *
  * kexec_commit() hands a built plan to the kernel. The syscall: kexec_load
  * unless asked otherwise; kexec_file_load when the kernel is locked down,
@@ -80,5 +80,9 @@ int kexec_unload(bool crash, char *err, size_t errlen);
  * reboot(LINUX_REBOOT_CMD_KEXEC). Returns only on failure: -errno with a
  * sentence (nothing loaded, not root). */
 int kexec_jump(void (*unmount_all)(void), char *err, size_t errlen);
+
+/* Sync, call @unmount_all (may be NULL), then power off (@off) or restart
+ * through the firmware. Returns only on failure, with -errno. */
+int kexec_power(bool off, void (*unmount_all)(void));
 
 #endif

@@ -38,7 +38,7 @@ T_START = time.monotonic()
 EFI = os.path.join(B, "bootmenu.efi")
 KERNEL = os.path.join(B, "kernel", "bzImage")
 INITRAMFS = os.path.join(B, "initramfs.cpio.gz")
-ESP = os.path.join(B, "esp.img")
+ESP = os.path.join(O, "esp.img")  # run.sh: images/esp.sh over the current bootmenu.efi
 DEMO = os.path.join(B, "demo.img")
 DEBV = open(os.path.join(B, "debkernel", "VERSION")).read().strip()
 MENU_IMG = os.path.join(O, "menu.img")
@@ -55,6 +55,8 @@ MEM = 1024  # MiB for every timed boot (the memory floor is measured apart)
 ESC_RE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"
                     r"|\x1b[()*+][0-9A-Za-z]|\x1b[=>78DEHMNOZc]|[\x0e\x0f]")
 MENU_RE = r"Debian GNU/Linux"  # the first demo disk entry, in both menus
+# bootmenu saying it could not boot the entry (it then shows its menu again)
+BOOT_FAIL_RE = r"bootmenu: cannot boot[^\r\n]*"
 TARGET_KERNEL_RE = r"Linux version " + re.escape(DEBV)
 USERSPACE_RE = r"BOOTMENU-TARGET: booted"
 NO_SCAN_RE = (r"(device scan is not built yet[^\r\n]*|bootmenu failed \d+ times"
@@ -227,7 +229,7 @@ def run_scenario(name, qargs, markers, optional_from=None):
     """One boot. Returns (times, note). With @optional_from naming a marker,
     a Skip/Timeout from that marker on keeps what was reached and returns
     the reason as the note; earlier, it raises."""
-    q = TimedQemu(B, "bench-" + name, **qargs)
+    q = TimedQemu(O, "bench-" + re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-"), **qargs)
     got = {}
     try:
         mark = 0
@@ -324,6 +326,7 @@ def m1_menu():
                                        bm_markers, "entries on the console")
     res = alternate(sc, RUNS, "1.")
     out = summarize(res)
+    out["profile"] = kernel_profile()
     RESULTS["measurements"][key] = out
     g = med(out, "grub2 (BIOS ISO)", "menu drawn")
     b = med(out, "bootmenu -kernel", "menu drawn")
@@ -335,6 +338,52 @@ def m1_menu():
                      "bootmenu 'init: bootmenu' line / grub menu drawn (no entries yet)":
                      ratio(i, g) if b is None and e is None else None}
     return out
+
+
+def symbolize(fn, cache={}):
+    """0xffffffff81234567 -> its System.map name (the tiny kernel has no
+    kallsyms; the profile boot has nokaslr)."""
+    if not fn.startswith("0x"):
+        return fn
+    if "map" not in cache:
+        syms = []
+        path = os.path.join(B, "kernel", "obj", "System.map")
+        if os.path.exists(path):
+            for ln in open(path):
+                a, t, name = ln.split()[:3]
+                if t in "tT":
+                    syms.append((int(a, 16), name))
+        syms.sort()
+        cache["map"] = syms
+        cache["keys"] = [a for a, _ in syms]
+    i = bisect.bisect_right(cache["keys"], int(fn, 16)) - 1
+    return cache["map"][i][1] if i >= 0 else fn
+
+
+def kernel_profile():
+    """One extra boot of bootmenu.efi with initcall_debug: where our kernel's
+    time goes (printk timestamps), the slowest initcalls."""
+    progress("1. profile: one boot with initcall_debug")
+    q = TimedQemu(O, "bench-initcall", kernel=EFI, append="initcall_debug ignore_loglevel nokaslr",
+                  disks=[MENU_IMG], mem=MEM)
+    try:
+        q.wait(r"init: bootmenu \d", 180)
+        time.sleep(0.5)
+        text = q.output()
+    except (Skip, Timeout) as e:
+        return {"skipped": str(e).splitlines()[0]}
+    finally:
+        q.close()
+    calls = [(int(us) / 1000.0, fn) for fn, us in
+             re.findall(r"initcall (\S+) returned -?\d+ after (\d+) usecs", text)]
+    calls = [(ms, symbolize(fn)) for ms, fn in calls]
+    calls.sort(reverse=True)
+    m = re.search(r"\[\s*([\d.]+)\] Run /init as init process", text)
+    return {"kernel time to /init (printk clock, with initcall_debug)":
+            float(m.group(1)) if m else None,
+            "initcalls": len(calls),
+            "initcalls total ms": sum(c[0] for c in calls),
+            "slowest initcalls ms": [[fn, ms] for ms, fn in calls[:8]]}
 
 
 def med(out, scen, marker):
@@ -361,7 +410,8 @@ def m2_boot():
     progress("2. power-on to the target kernel and userspace (%d runs)" % RUNS)
     bm = [("kernel first line", r"Linux version", 120, False, None),
           ("init: bootmenu line", r"init: bootmenu \d", 120, False, None),
-          ("target kernel first line", TARGET_KERNEL_RE, 240, False, NO_SCAN_RE),
+          ("target kernel first line", TARGET_KERNEL_RE, 240, False,
+           BOOT_FAIL_RE + "|" + NO_SCAN_RE),
           ("target userspace", USERSPACE_RE, 240, False, None)]
     gr = [("grub.cfg running", r"BENCH-GRUB: searching", 120, False, None),
           ("target kernel first line", TARGET_KERNEL_RE, 240, False, None),
@@ -384,7 +434,7 @@ def m2_boot():
 
 # ------------------------------------- 3. load + jump inside our own kernel
 def shell_session(name, disk, mem=MEM):
-    q = TimedQemu(B, "bench-" + name, kernel=KERNEL, initrd=GUEST_CPIO,
+    q = TimedQemu(O, "bench-" + name, kernel=KERNEL, initrd=GUEST_CPIO,
                   append="bootmenu.shell", disks=[disk], mem=mem)
     q.wait(r"rescue shell", 180)
     time.sleep(0.5)
@@ -625,7 +675,7 @@ def m6_memory(chain_ok):
     for tag, disk in (("demo target (demo.img default entry)", MENU_IMG),
                       ("40 MiB-initrd target (boot40.img)", BOOT40_IMG)):
         name = "smallest -m that boots the " + tag
-        if not chain_ok:
+        if chain_ok is False:
             out[name] = {"skipped": "the bootmenu chain did not boot a target in "
                                     "measurement 2 (needs scan + menu + kexec wiring)"}
             continue
@@ -634,14 +684,21 @@ def m6_memory(chain_ok):
     return out
 
 
+BOOT_LIMIT = [150.0]  # seconds a memory-floor boot may take (from measurement 2)
+
+
 def boots_at(disk, mem):
     try:
         got, _ = run_scenario("mem%d" % mem, bm_qargs(disk, "bootmenu.timeout=0", mem=mem),
-                              [("userspace", USERSPACE_RE, 300, False,
+                              [("userspace", USERSPACE_RE, BOOT_LIMIT[0], False,
                                 r"Kernel panic[^\r\n]*|Out of memory[^\r\n]*|"
-                                r"not syncing[^\r\n]*|bootmenu failed \d+ times")])
+                                r"Cannot allocate memory[^\r\n]*|Initramfs unpacking failed"
+                                r"|not syncing[^\r\n]*|bootmenu failed \d+ times|" +
+                                BOOT_FAIL_RE)])
+        progress("6. -m %d: boots" % mem)
         return True
-    except (Skip, Timeout):
+    except (Skip, Timeout) as e:
+        progress("6. -m %d: does not boot (%s)" % (mem, str(e).splitlines()[0][:120]))
         return False
 
 
@@ -656,7 +713,6 @@ def mem_floor(disk):
         mid = (lo + hi) // 2 // 8 * 8
         ok = boots_at(disk, mid)
         tried[mid] = ok
-        progress("6. -m %d: %s" % (mid, "boots" if ok else "does not boot"))
         if ok:
             hi = mid
         else:
@@ -721,7 +777,7 @@ def main():
     RESULTS["machine"] = machine()
     RESULTS["runs"] = RUNS
     progress("machine: %s" % RESULTS["machine"])
-    chain_ok = False
+    chain_ok = None  # unknown until measurement 2 has run
     steps = [(1, m1_menu), (2, m2_boot), (3, m3_kexec), (4, m4_scan), (5, m5_size),
              (6, None), (7, m7_parse)]
     for num, fn in steps:
@@ -736,7 +792,11 @@ def main():
             else:
                 out = fn()
                 if num == 2:
-                    chain_ok = bool(med(out, "bootmenu, demo initrd", "target userspace"))
+                    t = med(out, "bootmenu, demo initrd", "target userspace")
+                    t40 = med(out, "bootmenu, 40 MiB initrd", "target userspace")
+                    chain_ok = bool(t)
+                    if t and t40:  # a boot that takes 2x as long is a failed one
+                        BOOT_LIMIT[0] = 2 * max(t, t40) + 30
         except Exception as e:  # a harness problem: report it, go on
             import traceback
             traceback.print_exc()

@@ -31,7 +31,7 @@ rm -rf "$W"; mkdir -p "$W"
 
 stamp=$O/.disks-ok
 if [ -f "$stamp" ] && [ "$stamp" -nt "$B/demo.img" ] && [ "$stamp" -nt "$0" ] &&
-   [ "$stamp" -nt "$H/gen.py" ]; then
+   [ "$stamp" -nt "$H/gen.py" ] && [ "$stamp" -nt "$B/target-initrd.cpio.gz" ]; then
 	echo "  bench disks up to date"; rm -rf "$W"; exit 0
 fi
 

@@ -67,6 +67,13 @@ def scen_table(lines, m, how):
     lines.append("")
 
 
+def med_of(m, scen):
+    mk = m.get("scenarios", {}).get(scen, {}).get("markers", {})
+    g = [mk.get(k, {}).get("median") for k in ("kernel first line", "init: bootmenu line",
+                                               "menu drawn")]
+    return g if g[0] and g[1] else None
+
+
 def write(R, outdir):
     M = R[MEAS]
     mach = R["machine"]
@@ -114,6 +121,26 @@ def write(R, outdir):
             "plain lines (the interim chooser main.c prints before the ncurses menu lands); "
             "\"init: bootmenu line\" is /init's first line. Where bootmenu's menu is not "
             "drawn, the ratio is given against the earlier marker, labelled as such." % mach["guest memory"].split()[0]))
+    if m and isinstance(m.get("profile"), dict):
+        p = m["profile"]
+        if "skipped" in p:
+            L.append("Profile: skipped: " + p["skipped"])
+        else:
+            k = med_of(m, "bootmenu -kernel")
+            if k:
+                L.append("Where bootmenu's time goes (medians): QEMU start to our kernel's "
+                         "first line %.2f s (loading, xz decompression, early boot before "
+                         "the serial console), to /init's line %.2f s more, to the menu "
+                         "%s." % (k[0], k[1] - k[0], "%.2f s more" % (k[2] - k[1])
+                                  if k[2] else "(not drawn)"))
+            L.append("")
+            L.append("One boot with `initcall_debug`: the kernel reached /init at %s s on "
+                     "its own clock; %d initcalls took %.0f ms in all; the slowest: %s." % (
+                         p.get("kernel time to /init (printk clock, with initcall_debug)"),
+                         p.get("initcalls", 0), p.get("initcalls total ms", 0),
+                         ", ".join("%s %.0f ms" % (fn, ms) for fn, ms in
+                                   p.get("slowest initcalls ms", [])[:6])))
+        L.append("")
     m = section("2_power_on_to_target", "2. Power-on to the target kernel and userspace")
     if m:
         scen_table(L, m, (
@@ -229,6 +256,11 @@ def write(R, outdir):
                  "update-grub-shaped menuentries and 1,000 BLS entry files." %
                  next(iter(m.values())).get("how", ""))
         L.append("")
+    if R.get("notes"):
+        L.append("## Notes")
+        L.append("")
+        L.extend("- " + n for n in R["notes"])
+        L.append("")
     L.append("![boot timelines](timeline.png)")
     L.append("")
     with open(os.path.join(outdir, "report.md"), "w") as f:
@@ -269,7 +301,7 @@ def chart(R, path):
     ax.set_yticklabels([r[0] for r in reversed(rows)], fontsize=8)
     ax.set_xlabel("seconds from QEMU start (kexec rows: from the load command), medians, %s"
                   % R["machine"]["accel"])
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="lower right", title="segment up to", title_fontsize=7)
     ax.set_title("bootmenu benchmark timelines, %s" % R["date"][:10])
     fig.tight_layout()
     fig.savefig(path, dpi=110)

@@ -44,6 +44,11 @@ fi
 # --- disks
 bash "$H/mkdisks.sh" "$B"
 
+# --- an ESP disk with the current bootmenu.efi (images/esp.sh over a copy,
+# so the bench never boots a stale BUILD/esp.img)
+cp "$B/bootmenu.efi" "$O/bootmenu.efi"
+bash "$(dirname "$H")/../images/esp.sh" "$O"
+
 # --- peakrss for host and guest
 gcc -O2 -o "$O/peakrss.host" "$H/peakrss.c"
 musl-gcc -Os -static -s -o "$O/peakrss.guest" "$H/peakrss.c"

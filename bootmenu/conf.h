@@ -1,0 +1,41 @@
+/* conf.h - /etc/bootmenu.conf: the menu's own settings.
+ *
+ * "key = value" lines, '#' comments (configs/bootmenu.conf documents each
+ * key). Pure parsing plus one loader; the struct owns its strings.
+ */
+#ifndef BM_CONF_H
+#define BM_CONF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CONF_PATH "/etc/bootmenu.conf"
+#define CONF_MAX (64u << 10)
+
+struct conf {
+	double timeout;        /* seconds; -1 waits; -2 when not set */
+	char default_pat[256]; /* fnmatch(3) pattern over titles and ids; "" unset */
+};
+
+/* Defaults: nothing set. */
+void conf_init(struct conf *c);
+/* Parse @text into @c. Unknown keys and bad values are skipped with a
+ * message "line N: ..." in err[0..errlen) (the first one); returns 0, or
+ * -EINVAL when something was skipped (the rest still applies). */
+int conf_parse(struct conf *c, const char *text, char *err, size_t errlen);
+/* conf_parse() of the file @path. A missing file is 0 with nothing set;
+ * returns -errno when it cannot be read, -EINVAL as conf_parse(). */
+int conf_load(struct conf *c, const char *path, char *err, size_t errlen);
+
+/* The timeout in seconds: @opt_s (--timeout), else @cmdline_s
+ * (bootmenu.timeout=), else @conf_s (bootmenu.conf), else the configs'
+ * @timeout_ds tenths, else 5. -2 means "not given" for the first three,
+ * -1 for @timeout_ds; any negative result is -1 (wait). */
+double conf_timeout(double opt_s, double cmdline_s, double conf_s,
+		    int timeout_ds);
+
+/* True when fnmatch(3) pattern @pat (not empty) matches @title or @id
+ * (either may be NULL). */
+bool conf_match(const char *pat, const char *title, const char *id);
+
+#endif
