@@ -2,14 +2,13 @@
 """Nothing written: copies of demo.img and an ext4 whose journal needs
 recovery, attached without snapshot, are byte-identical (sha256) after
 bootmenu has scanned them and booted the default."""
-import hashlib
 import os
 import shutil
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 from qemu import Qemu, check, need  # noqa: E402
+from disks import sha256, dirty_ext4 as dirty_ext4_image  # noqa: E402
 
 B = os.path.abspath(sys.argv[1])
 EFI = os.path.join(B, "bootmenu.efi")
@@ -17,30 +16,11 @@ DEMO = os.path.join(B, "demo.img")
 W = os.path.join(B, "e2e-nothing-written")
 
 
-def sha256(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
 def dirty_ext4(path):
-    root = os.path.join(W, "dirty-root")
-    shutil.rmtree(root, ignore_errors=True)
-    os.makedirs(os.path.join(root, "boot", "grub"))
-    shutil.copy(need(os.path.join(B, "kernel", "bzImage")), os.path.join(root, "boot", "vmlinuz"))
-    with open(os.path.join(root, "boot", "grub", "grub.cfg"), "w") as f:
-        f.write('menuentry "dirty-journal" { linux /boot/vmlinuz }\n')
-    if os.path.exists(path):
-        os.unlink(path)
-    subprocess.run(["mke2fs", "-q", "-F", "-t", "ext4", "-L", "dirty", "-d", root, path, "16M"],
-                   check=True)
-    subprocess.run(["debugfs", "-w", "-R", "feature needs_recovery", path],
-                   check=True, capture_output=True)
-    out = subprocess.run(["dumpe2fs", "-h", path], capture_output=True, text=True).stdout
-    if "needs_recovery" not in out:
-        raise AssertionError("could not mark the journal as needing recovery")
+    dirty_ext4_image(path, os.path.join(W, "dirty-root"), {
+        "/boot/vmlinuz": need(os.path.join(B, "kernel", "bzImage")),
+        "/boot/grub/grub.cfg": 'menuentry "dirty-journal" { linux /boot/vmlinuz }\n',
+    })
 
 
 def images_unchanged():

@@ -6,16 +6,13 @@ One guest with four copies of the demo disk: virtio, AHCI (SATA), NVMe and
 a USB stick. From the rescue shell, `bootmenu --list --json` scans them;
 every copy's five filesystems must be there, by device name, with the
 demo's entries."""
-import hashlib
 import json
 import os
-import re
-import shutil
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 from qemu import Qemu, check, need  # noqa: E402
+from disks import sha256, dirty_ext4 as dirty_ext4_image  # noqa: E402
 
 B = os.path.abspath(sys.argv[1])
 EFI = os.path.join(B, "bootmenu.efi")
@@ -23,30 +20,11 @@ DEMO = os.path.join(B, "demo.img")
 W = os.path.join(B, "e2e-scan")
 
 
-def sha256(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
 def dirty_ext4(path):
     """An ext4 with a kernel and a journal marked as needing recovery."""
-    root = os.path.join(W, "dirty-root")
-    shutil.rmtree(root, ignore_errors=True)
-    os.makedirs(os.path.join(root, "boot"))
-    shutil.copy(os.path.join(B, "kernel", "bzImage"), os.path.join(root, "boot", "vmlinuz-6.1.192-dirty"))
-    if os.path.exists(path):
-        os.unlink(path)
-    subprocess.run(["mke2fs", "-q", "-F", "-t", "ext4", "-L", "dirty",
-                    "-U", "d1127000-0000-4000-8000-00000000d127",
-                    "-d", root, path, "16M"], check=True)
-    subprocess.run(["debugfs", "-w", "-R", "feature needs_recovery", path],
-                   check=True, capture_output=True)
-    out = subprocess.run(["dumpe2fs", "-h", path], capture_output=True, text=True).stdout
-    if "needs_recovery" not in out:
-        raise AssertionError("could not mark the journal as needing recovery")
+    dirty_ext4_image(path, os.path.join(W, "dirty-root"), {
+        "/boot/vmlinuz-6.1.192-dirty": need(os.path.join(B, "kernel", "bzImage")),
+    }, uuid="d1127000-0000-4000-8000-00000000d127")
 
 
 def list_in_guest(q):
