@@ -30,7 +30,7 @@ for s in $suites; do
 	fixtures)
 		bash "$(dirname "$0")/fixtures/run.sh" "$B" | tee -a "$out" ;;
 	fuzz)
-		bash "$(dirname "$0")/fuzz/run.sh" "$B" "${FUZZ_SMOKE_SECONDS:-3}" | tee -a "$out" ;;
+		bash "$(dirname "$0")/fuzz/run.sh" "$B" "${FUZZ_SMOKE_SECONDS:-3}" "${FUZZ_SEED:-1}" | tee -a "$out" ;;
 	ui|e2e)
 		for t in "$(dirname "$0")"/$s/test_*.py; do
 			[ -f "$t" ] || continue

@@ -9,6 +9,7 @@
 #define EHDR_SIZE 64
 #define PHDR_SIZE 56
 #define PT_LOAD 1
+#define KEXEC_ELF_SEG_MAX (1ull << 30) /* 1 GiB */
 #define EM_X86_64 62
 #define ET_EXEC 2
 
@@ -50,8 +51,11 @@ static int elf_phdr(const void *buf, size_t len, size_t at,
 	    get_le64(buf, len, at + 32, &filesz) ||
 	    get_le64(buf, len, at + 40, &memsz))
 		return -ENOEXEC;
+	/* A segment past KEXEC_ELF_SEG_MAX is no kernel, and keeps the page
+	 * rounding of paddr + memsz from wrapping around. */
 	if (el->n_load == KEXEC_ELF_LOAD_MAX || filesz > memsz ||
-	    off > len || filesz > len - off || pa + memsz < pa)
+	    off > len || filesz > len - off || memsz > KEXEC_ELF_SEG_MAX ||
+	    pa > UINT64_MAX - KEXEC_ELF_SEG_MAX)
 		return -ENOEXEC;
 	if (memsz == 0)
 		return 0;

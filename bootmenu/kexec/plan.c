@@ -162,6 +162,13 @@ static int plan_elf(const struct kexec_plan_in *in, struct kexec_plan *p,
 		uint64_t size = align_up(l->memsz + lead, KEXEC_PAGE);
 		int rc;
 
+		/* The first MiB holds the real-mode and BIOS areas, and our
+		 * boot_params and purgatory go just above it: never load there. */
+		if (mem < 0x100000) {
+			snprintf(err, errlen, "the ELF kernel's segment at 0x%"
+				 PRIx64 " is below 1 MiB", l->paddr);
+			return -ENOEXEC;
+		}
 		if (l->off % KEXEC_PAGE != lead ||
 		    place_find(pl, size, KEXEC_PAGE, mem, mem + size, false) != mem) {
 			snprintf(err, errlen, "no room in RAM for the ELF "
