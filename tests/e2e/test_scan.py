@@ -31,7 +31,7 @@ def list_in_guest(q):
     q.expect(r"rescue shell", 60)
     # usb-storage waits a second before it reports a stick; wait for the
     # four disks (bounded), then scan
-    q.send("for i in $(seq 50); do [ -e /sys/block/sdb ] && break; sleep 0.2; done\n")
+    q.send("i=0; while [ $i -lt 30 ] && [ ! -e /sys/block/sdb/sdb1 ]; do sleep 1; i=$((i+1)); done; ls /sys/block\n")
     q.send("bootmenu --list --json > /tmp/l.json 2>/tmp/l.err; echo RC=$?; "
            "echo JSON-BEGIN; cat /tmp/l.json; echo JSON-END; cat /tmp/l.err\n")
     rc = q.expect(r"RC=(\d+)", 120).group(1)
