@@ -74,7 +74,7 @@ def run_guest(name, titles):
         q.expect(r"rescue shell", 90)
         q.send("dmesg -n 1; " + CANARY)
         q.expect(r"CANARY-2", 30)
-        q.send("for i in $(seq 50); do [ -e /sys/block/vdb ] && break; sleep 0.2; done; "
+        q.send("i=0; while [ $i -lt 10 ] && [ ! -e /sys/block/vdb ]; do sleep 1; i=$((i+1)); done; "
                "echo PARTS-BEGIN; ls /sys/block/vdb | grep vdb; echo PARTS-END\n")
         r["parts"] = re.findall(r"\bvdb\d+\b", block(q, "PARTS-BEGIN", "PARTS-END"))
         t0 = time.monotonic()
