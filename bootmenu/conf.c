@@ -10,8 +10,9 @@
 
 void conf_init(struct conf *c)
 {
+	memset(c, 0, sizeof(*c));
 	c->timeout = -2;
-	c->default_pat[0] = '\0';
+	c->colour = true;
 }
 
 static char *trim(char *s)

@@ -15,6 +15,23 @@
 struct conf {
 	double timeout;        /* seconds; -1 waits; -2 when not set */
 	char default_pat[256]; /* fnmatch(3) pattern over titles and ids; "" unset */
+	/* password = HASH: a crypt(3) SHA-512 hash ("$6$..."); "" none.
+	 * When set, editing, the shell and booting anything but the default
+	 * ask for it (auth.h). */
+	char password[256];
+	/* save_default = yes|no (no): whether `d` may save a default, and
+	 * --boot/boot-once state may be written at all. */
+	bool save_default;
+	/* save_default_on = SPEC: the filesystem the saved default goes to
+	 * ("LABEL=boot", "UUID=...", "PARTUUID=...", a device name "vda2");
+	 * "" : the first filesystem that has a grubenv (savedef.h). */
+	char save_on[256];
+	/* hide = PATTERN...: devices not to scan or show, fnmatch(3) patterns
+	 * matched against the device name, LABEL= and UUID= specs; separated
+	 * by spaces. "" none. */
+	char hide[1024];
+	/* colour = yes|no (yes): colours where the terminal has them. */
+	bool colour;
 };
 
 /* Defaults: nothing set. */

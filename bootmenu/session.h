@@ -10,6 +10,7 @@
 #include "entry.h"
 #include "util/arena.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 
 struct scan;
@@ -35,6 +36,41 @@ void session_print_devices(struct session *s, FILE *f);
 /* Unmount everything the scan mounted (before a kexec). */
 void session_unmount(struct session *s);
 void session_free(struct session *s);
+
+/* --- Event-driven use (the menu). The entries fill in while devices are
+ * probed; nothing blocks.
+ *
+ *	session_start(&s, settle);
+ *	poll() on session_fd(&s) (POLLIN) beside the keyboard, then
+ *	changed = session_update(&s);
+ *	if (changed & SESSION_CHANGED_ENTRIES) rebuild the rows from s.list
+ *	if (changed & SESSION_SETTLED) pick the default, start the countdown
+ *
+ * Entries dropped from s.list (their device went away) stay valid memory
+ * until session_free() or session_rescan(), so rows that still point at
+ * them are safe until rebuilt. */
+#define SESSION_CHANGED_ENTRIES 1 /* s->list was rebuilt */
+#define SESSION_CHANGED_DEVICES 2 /* a device's state changed (status line) */
+#define SESSION_SETTLED 4         /* once: start-up probing is over */
+
+/* Start a scan with hotplug and return at once. 0 or -errno. */
+int session_start(struct session *s, double settle_s);
+/* Readable (POLLIN) while session_update() has work; -1 without a scan
+ * (a --root session). */
+int session_fd(const struct session *s);
+/* Take every queued scan event: parse filesystems that were mounted, drop
+ * the entries of those that went away, resolve and finish s->list again.
+ * Returns a mask of SESSION_CHANGED_* / SESSION_SETTLED (0: nothing). */
+int session_update(struct session *s);
+/* True once start-up probing is over (always for a --root session). */
+bool session_settled(const struct session *s);
+/* What is still going on, for a status line: "probing sdb, sdc1" or
+ * "" when nothing is. Returns strlen of the text. */
+size_t session_status(const struct session *s, char *buf, size_t len);
+/* Unmount and forget every device, then scan again (the menu's `r`).
+ * Every entry and fs_root pointer handed out before is invalid after it:
+ * call ui_model_forget() first. 0 or -errno. */
+int session_rescan(struct session *s);
 
 /* The entry to boot without asking: the first default that is not
  * disabled, else the first entry that is not disabled; NULL if none. */
