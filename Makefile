@@ -154,7 +154,7 @@ run: $(EFI) $(DEMO) $(if $(UEFI),$(ESP))
 
 # --- tests
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
-FUZZ_LIB_SRCS := $(filter-out bootmenu/ui/% bootmenu/scan/probe%.c bootmenu/scan/hotplug%.c bootmenu/scan/scan%.c bootmenu/session.c bootmenu/plain.c,$(LIB_SRCS)) $(LIB_ASM)
+FUZZ_LIB_SRCS := $(filter-out bootmenu/ui/% bootmenu/scan/probe%.c bootmenu/scan/hotplug%.c bootmenu/scan/scan%.c bootmenu/scan/remount%.c bootmenu/session.c bootmenu/savedef.c bootmenu/plain.c,$(LIB_SRCS)) $(LIB_ASM)
 FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(HDRS) | $(DEPS)
 	@mkdir -p $(@D)

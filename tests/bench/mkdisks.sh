@@ -116,6 +116,19 @@ for n in 1 16 64 128; do
 	echo "  BENCH scan$n.img ($n vfat partitions) and scan-host/$n"
 done
 
+# --- stick.img: a USB stick for the hotplug figure (measurement 8): MBR, one
+# vfat partition with a syslinux.cfg whose one entry is "Bench USB stick"
+mkdir -p "$W/stick/syslinux"
+printf 'DEFAULT stick\nLABEL stick\n  MENU LABEL Bench USB stick\n  KERNEL /vmlinuz\n  APPEND console=ttyS0\n' \
+	> "$W/stick/syslinux/syslinux.cfg"
+head -c 4096 /dev/zero > "$W/stick/vmlinuz"
+rm -f "$W/s.img" "$O/stick.img"; truncate -s 10M "$O/stick.img"
+printf 'label: dos\nstart=1MiB, size=8MiB, type=c\n' | sfdisk -q "$O/stick.img"
+mkfs.vfat -C -n BENCHSTICK "$W/s.img" 8192 >/dev/null
+mcopy -i "$W/s.img" -s "$W/stick"/* ::/
+dd if="$W/s.img" of="$O/stick.img" bs=1M seek=1 conv=notrunc,sparse status=none
+echo "  BENCH stick.img (a USB stick with one syslinux entry)"
+
 # --- parser-throughput trees
 rm -rf "$O/gen-grub" "$O/gen-bls"
 python3 "$H/gen.py" grub "$O/gen-grub" 10000

@@ -52,6 +52,9 @@ bash "$(dirname "$H")/../images/esp.sh" "$O"
 # --- peakrss for host and guest
 gcc -O2 -o "$O/peakrss.host" "$H/peakrss.c"
 musl-gcc -Os -static -s -o "$O/peakrss.guest" "$H/peakrss.c"
+# --- probecost: libblkid's cost per device on the host (the scan's calls)
+gcc -O2 -I"$H/../../bootmenu" -D_GNU_SOURCE -o "$O/probecost" "$H/probecost.c" \
+	"$B/host/libbootmenu.a" -lblkid -lncursesw -ltinfo -lpthread -lcrypt
 
 # --- the guest initrd: our initramfs + the freshly built kexload, peakrss,
 # and Debian's kexec-tools (dynamically linked: /usr/sbin/kexec with every
