@@ -1,5 +1,6 @@
 /* conf.c - bootmenu.conf. */
 #include "conf.h"
+#include "auth.h"
 #include "entry.h"
 
 #include <errno.h>
@@ -26,30 +27,102 @@ static char *trim(char *s)
 	return s;
 }
 
+static int set_string(char *dst, size_t len, const char *val)
+{
+	if (strlen(val) >= len)
+		return -ENAMETOOLONG;
+	strcpy(dst, val);
+	return 0;
+}
+
+/* yes/no, and the usual spellings of both. */
+static int set_bool(bool *dst, const char *val)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
+
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (!strcasecmp(val, yes[i])) {
+			*dst = true;
+			return 0;
+		}
+		if (!strcasecmp(val, no[i])) {
+			*dst = false;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int set_timeout(struct conf *c, const char *val)
+{
+	char *end;
+	double t = strtod(val, &end);
+
+	if (end == val || *end || t < -1)
+		return -EINVAL;
+	c->timeout = t < 0 ? -1 : t;
+	return 0;
+}
+
+/* A hash that is not a usable "$6$" one locks the protected actions
+ * rather than opening them: the password becomes CONF_PASSWORD_LOCKED,
+ * which no password matches (auth_check() is false for it). */
+static int set_password(struct conf *c, const char *val)
+{
+	if (auth_hash_valid(val) && strlen(val) < sizeof(c->password)) {
+		strcpy(c->password, val);
+		return 0;
+	}
+	strcpy(c->password, CONF_PASSWORD_LOCKED);
+	return -EINVAL;
+}
+
+/* LABEL=, UUID=, PARTUUID=, PARTLABEL=, /dev/NAME or a bare NAME. */
+static int set_save_on(struct conf *c, const char *val)
+{
+	if (!*val || strchr(val, ' ') || strchr(val, '\t'))
+		return -EINVAL;
+	return set_string(c->save_on, sizeof(c->save_on), val);
+}
+
+static int set_hide(struct conf *c, const char *val)
+{
+	size_t n = strlen(c->hide);
+
+	/* several hide lines add up */
+	if (n + 1 + strlen(val) >= sizeof(c->hide))
+		return -ENAMETOOLONG;
+	if (n && *val)
+		c->hide[n++] = ' ';
+	strcpy(c->hide + n, val);
+	return 0;
+}
+
 static int set_key(struct conf *c, const char *key, const char *val)
 {
-	if (!strcmp(key, "timeout")) {
-		char *end;
-		double t = strtod(val, &end);
-
-		if (end == val || *end || t < -1)
-			return -EINVAL;
-		c->timeout = t < 0 ? -1 : t;
-		return 0;
-	}
-	if (!strcmp(key, "default")) {
-		if (strlen(val) >= sizeof(c->default_pat))
-			return -ENAMETOOLONG;
-		strcpy(c->default_pat, val);
-		return 0;
-	}
+	if (!strcmp(key, "timeout"))
+		return set_timeout(c, val);
+	if (!strcmp(key, "default"))
+		return set_string(c->default_pat, sizeof(c->default_pat), val);
+	if (!strcmp(key, "password"))
+		return set_password(c, val);
+	if (!strcmp(key, "save_default"))
+		return set_bool(&c->save_default, val);
+	if (!strcmp(key, "save_default_on"))
+		return set_save_on(c, val);
+	if (!strcmp(key, "hide"))
+		return set_hide(c, val);
+	if (!strcmp(key, "colour") || !strcmp(key, "color"))
+		return set_bool(&c->colour, val);
 	return -ENOENT;
 }
 
-static int parse_line(struct conf *c, char *line)
+static int parse_line(struct conf *c, char *line, const char **key)
 {
-	char *eq, *key;
+	char *eq;
 
+	*key = NULL;
 	line = trim(line);
 	if (!*line || *line == '#')
 		return 0;
@@ -57,8 +130,22 @@ static int parse_line(struct conf *c, char *line)
 	if (!eq)
 		return -EINVAL;
 	*eq = '\0';
-	key = trim(line);
-	return set_key(c, key, trim(eq + 1));
+	*key = trim(line);
+	return set_key(c, *key, trim(eq + 1));
+}
+
+static const char *why(int rc, const char *key)
+{
+	if (rc == -ENOENT)
+		return "unknown key";
+	if (!key)
+		return "not a \"key = value\" line";
+	if (rc == -ENAMETOOLONG)
+		return "value too long";
+	if (!strcmp(key, "password"))
+		return "password is not a crypt(3) SHA-512 hash ($6$...): "
+		       "protected actions are locked";
+	return "bad value";
 }
 
 int conf_parse(struct conf *c, const char *text, char *err, size_t errlen)
@@ -69,15 +156,20 @@ int conf_parse(struct conf *c, const char *text, char *err, size_t errlen)
 		err[0] = '\0';
 	while (*text) {
 		size_t k = strcspn(text, "\n");
-		char line[1024];
+		char line[CONF_LINE_MAX];
+		const char *key;
 		int r;
 
 		n++;
-		snprintf(line, sizeof(line), "%.*s", (int)k, text);
-		r = parse_line(c, line);
+		if (k >= sizeof(line)) {
+			r = -ENAMETOOLONG;
+			key = "";
+		} else {
+			snprintf(line, sizeof(line), "%.*s", (int)k, text);
+			r = parse_line(c, line, &key);
+		}
 		if (r < 0 && !rc) {
-			snprintf(err, errlen, "line %d: %s", n,
-				 r == -ENOENT ? "unknown key" : "bad value");
+			snprintf(err, errlen, "line %d: %s", n, why(r, key));
 			rc = -EINVAL;
 		}
 		text += k + (text[k] == '\n');
@@ -131,4 +223,37 @@ bool conf_match(const char *pat, const char *title, const char *id)
 		return false;
 	return (title && fnmatch(pat, title, 0) == 0) ||
 	       (id && fnmatch(pat, id, 0) == 0);
+}
+
+/* One space-separated pattern of @c->hide against one name. */
+static bool hide_one(const char *pat, size_t n, const char *name)
+{
+	char p[256];
+
+	if (!name || !*name || n >= sizeof(p))
+		return false;
+	memcpy(p, pat, n);
+	p[n] = '\0';
+	return fnmatch(p, name, 0) == 0;
+}
+
+bool conf_hidden(const struct conf *c, const char *name, const char *label,
+		 const char *uuid)
+{
+	char lab[300], uu[300];
+
+	snprintf(lab, sizeof(lab), "LABEL=%s", label ? label : "");
+	snprintf(uu, sizeof(uu), "UUID=%s", uuid ? uuid : "");
+	for (const char *p = c->hide; *p;) {
+		size_t n;
+
+		p += strspn(p, " \t");
+		n = strcspn(p, " \t");
+		if (n && (hide_one(p, n, name) ||
+			  (label && *label && hide_one(p, n, lab)) ||
+			  (uuid && *uuid && hide_one(p, n, uu))))
+			return true;
+		p += n;
+	}
+	return false;
 }

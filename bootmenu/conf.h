@@ -11,13 +11,19 @@
 
 #define CONF_PATH "/etc/bootmenu.conf"
 #define CONF_MAX (64u << 10)
+#define CONF_LINE_MAX 1024 /* longer lines are reported and skipped */
+/* What `password` holds when its value was not a usable hash: no password
+ * matches it, so every protected action is refused (fail closed). */
+#define CONF_PASSWORD_LOCKED "!"
 
 struct conf {
 	double timeout;        /* seconds; -1 waits; -2 when not set */
 	char default_pat[256]; /* fnmatch(3) pattern over titles and ids; "" unset */
 	/* password = HASH: a crypt(3) SHA-512 hash ("$6$..."); "" none.
 	 * When set, editing, the shell and booting anything but the default
-	 * ask for it (auth.h). */
+	 * ask for it (auth.h). A value that is not a "$6$" hash is reported
+	 * and stored as CONF_PASSWORD_LOCKED: the password is then asked and
+	 * never accepted (a typo locks the menu rather than opening it). */
 	char password[256];
 	/* save_default = yes|no (no): whether `d` may save a default, and
 	 * --boot/boot-once state may be written at all. */
@@ -28,7 +34,7 @@ struct conf {
 	char save_on[256];
 	/* hide = PATTERN...: devices not to scan or show, fnmatch(3) patterns
 	 * matched against the device name, LABEL= and UUID= specs; separated
-	 * by spaces. "" none. */
+	 * by spaces; several hide lines add up. "" none (conf_hidden()). */
 	char hide[1024];
 	/* colour = yes|no (yes): colours where the terminal has them. */
 	bool colour;
@@ -54,5 +60,10 @@ double conf_timeout(double opt_s, double cmdline_s, double conf_s,
 /* True when fnmatch(3) pattern @pat (not empty) matches @title or @id
  * (either may be NULL). */
 bool conf_match(const char *pat, const char *title, const char *id);
+
+/* True when one of @c->hide's patterns matches the device @name ("sda2"),
+ * "LABEL=@label" or "UUID=@uuid" (NULL or "" ones are not tried). */
+bool conf_hidden(const struct conf *c, const char *name, const char *label,
+		 const char *uuid);
 
 #endif

@@ -1,0 +1,188 @@
+/* test_conf.c - bootmenu.conf: every key, bad values reported with their
+ * line and skipped, a bad password hash locking rather than opening. */
+#include "auth.h"
+#include "conf.h"
+#include "test.h"
+
+#include <errno.h>
+
+static const char HASH[] =
+	"$6$bootmenuSALT$Ss3HhIY2TkOjSZkipsC2HmcWkhm3fdXXtQGld/fjsFA7J1c5LBsw"
+	"fpBWX4nWY6jHWOidVCvKoCWtpBDyUtqCX.";
+
+TEST(defaults)
+{
+	struct conf c;
+
+	conf_init(&c);
+	CHECK(c.timeout == -2);
+	CHECK_STR(c.default_pat, "");
+	CHECK_STR(c.password, "");
+	CHECK(!c.save_default);
+	CHECK_STR(c.save_on, "");
+	CHECK_STR(c.hide, "");
+	CHECK(c.colour);
+}
+
+TEST(every_key)
+{
+	struct conf c;
+	char err[160], text[600];
+
+	snprintf(text, sizeof(text),
+		 "timeout = 2.5\n"
+		 "default = Debian*\n"
+		 "password = %s\n"
+		 "save_default = yes\n"
+		 "save_default_on = LABEL=boot\n"
+		 "hide = sdb* LABEL=backup\n"
+		 "hide = UUID=1234-ABCD\n"
+		 "colour = no\n", HASH);
+	conf_init(&c);
+	CHECK_INT(conf_parse(&c, text, err, sizeof(err)), 0);
+	CHECK_STR(err, "");
+	CHECK(c.timeout == 2.5);
+	CHECK_STR(c.default_pat, "Debian*");
+	CHECK_STR(c.password, HASH);
+	CHECK(c.save_default);
+	CHECK_STR(c.save_on, "LABEL=boot");
+	CHECK_STR(c.hide, "sdb* LABEL=backup UUID=1234-ABCD");
+	CHECK(!c.colour);
+	CHECK(auth_check(c.password, "correct horse"));
+}
+
+TEST(booleans)
+{
+	struct conf c;
+	char err[160];
+
+	conf_init(&c);
+	CHECK_INT(conf_parse(&c, "save_default=true\ncolor = off\n", err,
+			     sizeof(err)), 0);
+	CHECK(c.save_default);
+	CHECK(!c.colour);
+	CHECK_INT(conf_parse(&c, "save_default = No\ncolour=1\n", err,
+			     sizeof(err)), 0);
+	CHECK(!c.save_default);
+	CHECK(c.colour);
+	/* a bad value keeps what was there */
+	CHECK_INT(conf_parse(&c, "\n\nsave_default = maybe\n", err, sizeof(err)),
+		  -EINVAL);
+	CHECK_STR(err, "line 3: bad value");
+	CHECK(!c.save_default);
+}
+
+TEST(bad_password_locks)
+{
+	struct conf c;
+	char err[160], text[400];
+
+	conf_init(&c);
+	/* a hash cut short by a bad copy */
+	snprintf(text, sizeof(text), "timeout = 3\npassword = %.60s\n", HASH);
+	CHECK_INT(conf_parse(&c, text, err, sizeof(err)), -EINVAL);
+	CHECK_STR(err, "line 2: password is not a crypt(3) SHA-512 hash ($6$...): "
+		       "protected actions are locked");
+	CHECK_STR(c.password, CONF_PASSWORD_LOCKED);
+	CHECK(c.timeout == 3);
+	CHECK(!auth_hash_valid(c.password));
+	CHECK(!auth_check(c.password, "correct horse"));
+	CHECK(!auth_check(c.password, CONF_PASSWORD_LOCKED));
+	/* a clear-text password is not a hash either */
+	conf_init(&c);
+	CHECK_INT(conf_parse(&c, "password = correct horse\n", err, sizeof(err)),
+		  -EINVAL);
+	CHECK_STR(c.password, CONF_PASSWORD_LOCKED);
+	/* an empty value is not "no password" */
+	conf_init(&c);
+	CHECK_INT(conf_parse(&c, "password =\n", err, sizeof(err)), -EINVAL);
+	CHECK_STR(c.password, CONF_PASSWORD_LOCKED);
+}
+
+TEST(bad_lines_skipped)
+{
+	struct conf c;
+	char err[160];
+
+	conf_init(&c);
+	CHECK_INT(conf_parse(&c, "colour = no\nsave_default_on = LABEL=a b\n"
+				 "just words\nsave_default_on=vda2\n",
+			     err, sizeof(err)), -EINVAL);
+	CHECK_STR(err, "line 2: bad value"); /* the first one is reported */
+	CHECK_STR(c.save_on, "vda2");
+	CHECK(!c.colour);
+	conf_init(&c);
+	CHECK_INT(conf_parse(&c, "just words\n", err, sizeof(err)), -EINVAL);
+	CHECK_STR(err, "line 1: not a \"key = value\" line");
+	conf_init(&c);
+	CHECK_INT(conf_parse(&c, "save_default_on =\n", err, sizeof(err)), -EINVAL);
+	CHECK_STR(c.save_on, "");
+	CHECK_INT(conf_parse(&c, "colour = yes please\n", err, sizeof(err)),
+		  -EINVAL);
+}
+
+TEST(long_values)
+{
+	static char text[CONF_LINE_MAX + 64], pat[400];
+	struct conf c;
+	char err[160];
+
+	memset(pat, 'x', sizeof(pat) - 1);
+	snprintf(text, sizeof(text), "default = %s\ntimeout = 4\n", pat);
+	conf_init(&c);
+	CHECK_INT(conf_parse(&c, text, err, sizeof(err)), -EINVAL);
+	CHECK_STR(err, "line 1: value too long");
+	CHECK_STR(c.default_pat, "");
+	CHECK(c.timeout == 4);
+	/* a line longer than CONF_LINE_MAX is skipped whole, not cut */
+	memset(text, 0, sizeof(text));
+	memcpy(text, "timeout = 9", 11);
+	memset(text + 11, '0', CONF_LINE_MAX + 10);
+	strcat(text, "\ncolour = no\n");
+	conf_init(&c);
+	CHECK_INT(conf_parse(&c, text, err, sizeof(err)), -EINVAL);
+	CHECK_STR(err, "line 1: value too long");
+	CHECK(c.timeout == -2);
+	CHECK(!c.colour);
+}
+
+TEST(hidden)
+{
+	struct conf c;
+	char err[160];
+
+	conf_init(&c);
+	CHECK(!conf_hidden(&c, "sda1", "boot", "1234"));
+	CHECK_INT(conf_parse(&c, "hide = sdb* LABEL=backup\nhide = UUID=12*\n",
+			     err, sizeof(err)), 0);
+	CHECK(conf_hidden(&c, "sdb", NULL, NULL));
+	CHECK(conf_hidden(&c, "sdb3", "", ""));
+	CHECK(!conf_hidden(&c, "sda1", "root", "9999"));
+	CHECK(conf_hidden(&c, "sda1", "backup", NULL));
+	CHECK(!conf_hidden(&c, "sda1", "backups", NULL));
+	CHECK(conf_hidden(&c, "nvme0n1p2", NULL, "1234-ABCD"));
+	CHECK(!conf_hidden(&c, "nvme0n1p2", NULL, "9912"));
+	/* an empty label is not "LABEL=" matching a pattern like LABEL=* */
+	conf_init(&c);
+	CHECK_INT(conf_parse(&c, "hide = LABEL=*\n", err, sizeof(err)), 0);
+	CHECK(!conf_hidden(&c, "sda1", "", NULL));
+	CHECK(conf_hidden(&c, "sda1", "x", NULL));
+}
+
+TEST(shipped_file)
+{
+	struct conf c;
+	char err[160];
+
+	/* configs/bootmenu.conf documents every key, all commented out */
+	conf_init(&c);
+	CHECK_INT(conf_load(&c, "configs/bootmenu.conf", err, sizeof(err)), 0);
+	CHECK_STR(err, "");
+	CHECK(c.timeout == -2);
+	CHECK(!c.save_default);
+	CHECK_STR(c.password, "");
+	CHECK(c.colour);
+}
+
+TEST_MAIN("test_conf", defaults, every_key, booleans, bad_password_locks,
+	  bad_lines_skipped, long_values, hidden, shipped_file)
