@@ -156,7 +156,7 @@ run: $(EFI) $(DEMO) $(if $(UEFI),$(ESP))
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 FUZZ_LIB_SRCS := $(filter-out bootmenu/ui/% bootmenu/scan/probe%.c bootmenu/scan/hotplug%.c bootmenu/scan/scan%.c bootmenu/scan/remount%.c bootmenu/session.c bootmenu/savedef.c bootmenu/plain.c,$(LIB_SRCS)) $(LIB_ASM)
 FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-$(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(HDRS) | $(DEPS)
+$(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(HDRS) $(wildcard tests/fuzz/*.h) | $(DEPS)
 	@mkdir -p $(@D)
 	@echo "  FUZZ $<"
 	$(Q)clang $(CSTD) $(CPPFLAGS_COMMON) -Wno-unused-parameter $(FUZZ_FLAGS) -o $@ $< $(FUZZ_LIB_SRCS) -lpthread -lcrypt

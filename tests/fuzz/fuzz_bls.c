@@ -4,25 +4,17 @@
  * compared both ways; the comparison must be antisymmetric. */
 #include "cfg/bls_entry.h"
 #include "cfg/verscmp.h"
-#include "entry.h"
-#include "scan/fs.h"
-#include "util/arena.h"
+#include "fuzz.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-static char dir[] = "/tmp/fuzz-bls-XXXXXX";
-static struct fs_root fs;
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc, (void)argv;
-	if (!mkdtemp(dir))
-		abort();
-	fs.root_fd = -1;
-	fs.name = "fuzz";
-	return fs_root_open_dir(&fs, dir) ? -1 : 0;
+	fz_root_init("fuzz-bls");
+	return 0;
 }
 
 static const char *expand(void *data, const char *s)
@@ -37,15 +29,13 @@ static int sign(int v)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct arena a = ARENA_INIT;
-	struct entry_list out;
-	const struct fs_root *all[1] = { &fs };
-	struct cfg_ctx ctx = { &a, &fs, all, 1, &out };
-	char *text = arena_strndup(&a, (const char *)data, size), *nl, *sep;
+	struct fz z;
+	char *text, *nl, *sep;
 	const char *name = "x.conf", *b = "";
 	struct entry *e1, *e2;
 
-	entry_list_init(&out, &a);
+	fz_begin(&z);
+	text = arena_strndup(&z.a, (const char *)data, size);
 	nl = strchr(text, '\n');
 	if (nl) {
 		*nl = '\0';
@@ -57,15 +47,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		*sep = '\0';
 		b = sep + 4;
 	}
-	e1 = bls_parse_entry(&ctx, "/loader/entries", name, text, strlen(text),
+	e1 = bls_parse_entry(&z.ctx, "/loader/entries", name, text, strlen(text),
 			     FMT_BLS, NULL, NULL);
-	e2 = bls_parse_entry(&ctx, "/boot/loader/entries", name, b, strlen(b),
-			     FMT_GRUB, expand, &a);
+	e2 = bls_parse_entry(&z.ctx, "/boot/loader/entries", name, b, strlen(b),
+			     FMT_GRUB, expand, &z.a);
 	if (e1 && e2 && sign(bls_compare(e1, e2)) != -sign(bls_compare(e2, e1)))
 		abort();
 	if (e1 && e2 && sign(cfg_verscmp(e1->version, e2->version)) !=
 				-sign(cfg_verscmp(e2->version, e1->version)))
 		abort();
-	arena_free(&a);
+	fz_end(&z);
 	return 0;
 }
