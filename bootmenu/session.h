@@ -14,7 +14,9 @@
 #include <stdio.h>
 
 struct scan;
+struct scan_opts;
 struct fs_root;
+struct session_part;
 
 #define SESSION_MAX_FS 256
 
@@ -24,11 +26,31 @@ struct session {
 	const struct fs_root *fss[SESSION_MAX_FS];
 	size_t n_fss;
 	struct entry_list list;
+	/* Set by the caller before session_start()/session_scan_devices(),
+	 * kept by them (and by session_rescan()); both may stay NULL.
+	 * @hide: bootmenu.conf's `hide`, space-separated fnmatch(3) patterns
+	 * matched against the device name ("sdb1"), "LABEL=<label>" and
+	 * "UUID=<uuid>": a device that matches is never mounted and is
+	 * listed as "hidden by bootmenu.conf". Copied by session_start(), so
+	 * it need not outlive that call. @scan_opts: the tests' seams (fake
+	 * sysfs, mount_fn, hotplug off), copied; settle_s and the hide filter
+	 * are the session's own. NULL: the real machine, with hotplug. */
+	const char *hide;
+	const struct scan_opts *scan_opts;
+	/* The session's own: one parsed filesystem per fss[i]. */
+	struct session_part *parts[SESSION_MAX_FS];
+	char *hide_copy;          /* malloc'd; session_free() frees it */
+	struct scan_opts *opts_copy; /* malloc'd, for session_rescan() */
+	double settle_s;
+	unsigned gen;             /* bumped by every filesystem that arrives */
+	bool settled;
 };
 
 /* Scan every block device (waiting at most @settle_s for them), mount
- * what can be mounted read-only, parse every filesystem. Returns 0 or
- * -errno (the scan could not start: no /sys). */
+ * what can be mounted read-only, parse every filesystem: session_start(),
+ * then session_update() until settled. @s is zeroed except for the
+ * caller's fields above. Returns 0 or -errno (the scan could not start:
+ * no /sys). */
 int session_scan_devices(struct session *s, double settle_s);
 /* One line per device that was not mounted, with the scan's reason
  * ("device: vdb3 crypto_LUKS: skipped: encrypted, not opened"). */

@@ -47,7 +47,11 @@ struct scan_job {
 	bool no_mount, set_ro;
 	int (*mount_fn)(void *, const char *, const char *, const char *);
 	void *mount_ctx;
+	const char *(*filter_fn)(void *, const char *, const char *, const char *);
+	void *filter_ctx;
+	char name[PROBE_NAME_MAX];
 	/* out */
+	const char *hidden;         /* filter_fn's reason: not mounted */
 	struct probe_result res;
 	int mount_rc;
 	bool mounted;
@@ -252,13 +256,25 @@ static void job_undo(struct scan_job *j)
 	log_info("scan: %s answered after it was given up", j->devnode);
 }
 
+/* Ask the filter with what the probe found; under j->lock, so that it is
+ * never called once the job is abandoned (its context may be gone). */
+static void job_filter(struct scan_job *j)
+{
+	pthread_mutex_lock(&j->lock);
+	if (!j->abandoned && j->filter_fn && !j->res.skip)
+		j->hidden = j->filter_fn(j->filter_ctx, j->name, j->res.uuid,
+					 j->res.label);
+	pthread_mutex_unlock(&j->lock);
+}
+
 static void *job_main(void *arg)
 {
 	struct scan_job *j = arg;
 	bool undo;
 
 	probe_path(j->devnode, 0, 0, &j->res);
-	if (!j->res.skip && !j->no_mount)
+	job_filter(j);
+	if (!j->res.skip && !j->hidden && !j->no_mount)
 		job_mount(j);
 	pthread_mutex_lock(&j->lock);
 	j->finished = true;
@@ -310,6 +326,9 @@ static int job_start(struct scan *s, struct scan_rec *r)
 	j->set_ro = !s->o.keep_writable;
 	j->mount_fn = s->o.mount_fn;
 	j->mount_ctx = s->o.mount_ctx;
+	j->filter_fn = s->o.filter_fn;
+	j->filter_ctx = s->o.filter_ctx;
+	snprintf(j->name, sizeof(j->name), "%s", r->sys.name);
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, SCAN_WORKER_STACK);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
@@ -459,6 +478,8 @@ static void rec_reap(struct scan *s, struct scan_rec *r)
 		 p->skip && p->detail[0] ? ": " : "", p->skip ? p->detail : "");
 	if (p->skip) {
 		rec_set_state(s, r, p->rc < 0 ? SCAN_DEV_FAILED : SCAN_DEV_SKIPPED, why);
+	} else if (j->hidden) {
+		rec_set_state(s, r, SCAN_DEV_SKIPPED, j->hidden);
 	} else if (s->o.no_mount) {
 		rec_set_state(s, r, SCAN_DEV_SKIPPED, "not mounted (probe only)");
 	} else if (j->mount_rc < 0) {
@@ -497,6 +518,7 @@ static void rec_take_sys(struct scan *s, struct scan_rec *r)
 static bool rec_start(struct scan *s, struct scan_rec *r, int64_t now)
 {
 	unsigned flags = s->o.loop ? PROBE_SYSFS_LOOP : 0;
+	const char *hidden;
 	int rc;
 
 	if (r->job) {
@@ -520,6 +542,11 @@ static bool rec_start(struct scan *s, struct scan_rec *r, int64_t now)
 	}
 	if (r->sys.partno > 0 && r->sys.start == 0) {
 		rec_set_state(s, r, SCAN_DEV_SKIPPED, probe_skip_overlap);
+		return true;
+	}
+	hidden = s->o.filter_fn ? s->o.filter_fn(s->o.filter_ctx, r->pub.name, NULL, NULL) : NULL;
+	if (hidden) { /* by name: not even probed */
+		rec_set_state(s, r, SCAN_DEV_SKIPPED, hidden);
 		return true;
 	}
 	rc = job_start(s, r);

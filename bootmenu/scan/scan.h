@@ -58,6 +58,15 @@ struct scan_opts {
 	int (*mount_fn)(void *ctx, const char *devnode, const char *fstype,
 			const char *target);
 	void *mount_ctx;
+	/* Devices to leave alone (bootmenu.conf's hide): a reason such as
+	 * "hidden by bootmenu.conf" (static, not copied) or NULL. Asked
+	 * with @uuid = @label = NULL before a device is probed, then with
+	 * what the probe found ("" when none) before it is mounted. Called
+	 * from the scan's threads, never after scan_unmount_all() returned;
+	 * it must not call into the scan. */
+	const char *(*filter_fn)(void *ctx, const char *name, const char *uuid,
+				 const char *label);
+	void *filter_ctx;
 };
 
 enum scan_state {

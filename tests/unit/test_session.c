@@ -1,0 +1,356 @@
+/* test_session.c - the event-driven session over a fake machine: a sysfs
+ * tree whose device nodes are image files (mkimages.sh, so libblkid finds
+ * real types, UUIDs and labels), and a stand-in for mount(2) that mounts
+ * nothing but points the mount target at a prepared directory holding
+ * configs. Devices come and go by injected uevents; after each
+ * session_update() the test asserts the returned mask and the exact entry
+ * titles. No root, no block device, no real mount. */
+#include "scan/fs.h"
+#include "scan/scan.h"
+#include "session.h"
+#include "test.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define IMG "build/test-images/"
+#define MSG(s) s, sizeof(s) - 1 /* a literal with its inner NULs */
+#define EXT4_UUID "e4e4e4e4-0000-4000-8000-00000000e4e4"
+
+static char top[64], sys_dir[96], dev_dir[96], mnt_dir[96], tree_dir[96];
+
+static void put_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void run(const char *fmt, const char *a, const char *b)
+{
+	char cmd[PATH_MAX * 2];
+
+	snprintf(cmd, sizeof(cmd), fmt, a, b);
+	if (system(cmd) != 0)
+		printf("  `%s` failed\n", cmd);
+}
+
+/* @text at @path inside the prepared tree of device @dev. */
+static void tree_file(const char *dev, const char *path, const char *text)
+{
+	char p[PATH_MAX], d[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/%s%s", tree_dir, dev, path);
+	snprintf(d, sizeof(d), "%s", p);
+	*strrchr(d, '/') = '\0';
+	run("mkdir -p '%s'%s", d, "");
+	put_file(p, text);
+}
+
+/* A whole disk @name in the fake sysfs whose node is the image @img. */
+static void disk_add(const char *name, const char *img)
+{
+	char d[PATH_MAX], p[PATH_MAX + 32], t[PATH_MAX], abs[PATH_MAX];
+	struct stat st;
+
+	snprintf(d, sizeof(d), "%s/devices/virtual/block/%s", sys_dir, name);
+	run("mkdir -p '%s'%s", d, "");
+	snprintf(p, sizeof(p), "%s/dev", d);
+	put_file(p, "254:0\n");
+	snprintf(p, sizeof(p), "%s/size", d);
+	snprintf(t, sizeof(t), "%lld\n",
+		 stat(img, &st) == 0 ? (long long)st.st_size / 512 : 0LL);
+	put_file(p, t);
+	snprintf(p, sizeof(p), "%s/uevent", d);
+	snprintf(t, sizeof(t), "DEVNAME=%s\nDEVTYPE=disk\n", name);
+	put_file(p, t);
+	snprintf(p, sizeof(p), "%s/class/block/%s", sys_dir, name);
+	snprintf(t, sizeof(t), "../../devices/virtual/block/%s", name);
+	if (symlink(t, p) < 0)
+		perror(p);
+	snprintf(p, sizeof(p), "%s/%s", dev_dir, name);
+	if (!realpath(img, abs) || symlink(abs, p) < 0)
+		perror(p);
+}
+
+static void disk_del(const char *name)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/class/block/%s", sys_dir, name);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/%s", dev_dir, name);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/devices/virtual/block/%s", sys_dir, name);
+	run("rm -rf '%s'%s", p, "");
+}
+
+static void uevent(struct session *s, const char *action, const char *name)
+{
+	char msg[512];
+	int n = snprintf(msg, sizeof(msg),
+			 "%s@/devices/virtual/block/%s%cACTION=%s%c"
+			 "DEVPATH=/devices/virtual/block/%s%cSUBSYSTEM=block%c"
+			 "DEVNAME=%s%cDEVTYPE=disk%c",
+			 action, name, 0, action, 0, name, 0, 0, name, 0, 0);
+
+	CHECK_INT(scan_inject_uevent(s->scan, msg, (size_t)n), 0);
+}
+
+/* The stand-in for mount(2): the target becomes a link to the device's
+ * prepared tree (the scan then opens it as the root). */
+static int fake_mount(void *ctx, const char *devnode, const char *fstype,
+		      const char *target)
+{
+	char t[PATH_MAX];
+
+	(void)ctx;
+	(void)fstype;
+	snprintf(t, sizeof(t), "%s/%s", tree_dir, strrchr(devnode, '/') + 1);
+	unlink(target);
+	return symlink(t, target) < 0 ? -errno : 0;
+}
+
+static const struct scan_opts test_opts = {
+	.sysfs = sys_dir, .devdir = dev_dir, .mount_base = mnt_dir,
+	.timeout_s = 5, .mount_fn = fake_mount,
+};
+
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* poll() and session_update() like the menu does, until @want's bits have
+ * all been returned or @ms passed. Returns every bit seen. */
+static int pump(struct session *s, int want, int ms)
+{
+	struct timespec t0;
+	int seen = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while ((seen & want) != want && ms_since(&t0) < ms) {
+		struct pollfd p = { .fd = session_fd(s), .events = POLLIN };
+
+		poll(&p, 1, 50);
+		seen |= session_update(s);
+	}
+	return seen;
+}
+
+/* The titles of s->list, joined with '|'. */
+static const char *titles(const struct session *s)
+{
+	static char buf[1024];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (const struct entry *e = s->list.head; e && n < sizeof(buf); e = e->next)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? "|" : "",
+				      e->title);
+	return buf;
+}
+
+static const struct entry *by_title(const struct session *s, const char *t)
+{
+	for (const struct entry *e = s->list.head; e; e = e->next)
+		if (!strcmp(e->title, t))
+			return e;
+	return NULL;
+}
+
+static const struct fs_root *fs_named(const struct session *s, const char *name)
+{
+	for (size_t i = 0; i < s->n_fss; i++)
+		if (!strcmp(s->fss[i]->name, name))
+			return s->fss[i];
+	return NULL;
+}
+
+static const char *devices(struct session *s)
+{
+	static char buf[2048];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	buf[0] = '\0';
+	if (f) {
+		session_print_devices(s, f);
+		fclose(f);
+	}
+	return buf;
+}
+
+TEST(test_session_setup)
+{
+	char p[PATH_MAX];
+
+	CHECK_INT(system("bash tests/unit/mkimages.sh " IMG), 0);
+	snprintf(top, sizeof(top), "/tmp/bm_session_XXXXXX");
+	if (!mkdtemp(top))
+		abort();
+	snprintf(sys_dir, sizeof(sys_dir), "%s/sys", top);
+	snprintf(dev_dir, sizeof(dev_dir), "%s/dev", top);
+	snprintf(mnt_dir, sizeof(mnt_dir), "%s/mnt", top);
+	snprintf(tree_dir, sizeof(tree_dir), "%s/trees", top);
+	snprintf(p, sizeof(p), "%s/class/block", sys_dir);
+	run("mkdir -p '%s' '%s'", p, dev_dir);
+	run("mkdir -p '%s' '%s'", mnt_dir, tree_dir);
+	/* vda: ext4 (UUID e4e4..., LABEL wholedisk) with a kernel and an
+	 * extlinux entry of its own */
+	tree_file("vda", "/boot/vmlinuz-a", "kernel a");
+	tree_file("vda", "/boot/extlinux/extlinux.conf",
+		  "LABEL a\n  MENU LABEL Entry on vda\n  LINUX /boot/vmlinuz-a\n");
+	/* vdb: xfs whose grub.cfg boots the kernel on the ext4, by UUID */
+	tree_file("vdb", "/boot/grub/grub.cfg",
+		  "menuentry 'Kernel on ext4' {\n"
+		  "  search --no-floppy --fs-uuid --set=root " EXT4_UUID "\n"
+		  "  linux /boot/vmlinuz-a root=/dev/vda\n}\n");
+	/* sdb: the stick (btrfs, LABEL btrdisk) */
+	tree_file("sdb", "/boot/vmlinuz-s", "kernel s");
+	tree_file("sdb", "/syslinux/syslinux.cfg",
+		  "DEFAULT s\nLABEL s\n  MENU LABEL Stick entry\n  KERNEL /boot/vmlinuz-s\n");
+}
+
+/* A config on vdb whose kernel is on vda: unresolved until vda arrives,
+ * resolved while it is there, unresolved again once it left. */
+TEST(test_session_cross_fs)
+{
+	struct session s = { .scan_opts = &test_opts };
+	const struct entry *e;
+	int m;
+
+	disk_add("vdb", IMG "xfs.img");
+	CHECK_INT(session_start(&s, 5), 0);
+	CHECK(session_fd(&s) >= 0);
+	CHECK(!session_settled(&s));
+	m = pump(&s, SESSION_SETTLED, 4000);
+	CHECK_INT(m & (SESSION_SETTLED | SESSION_CHANGED_ENTRIES),
+		  SESSION_SETTLED | SESSION_CHANGED_ENTRIES);
+	CHECK(session_settled(&s));
+	CHECK_STR(titles(&s), "Kernel on ext4");
+	CHECK_INT(s.n_fss, 1);
+	e = by_title(&s, "Kernel on ext4");
+	CHECK(e && e->kernel.fs == NULL);
+	CHECK_STR(e ? e->kernel.dev : NULL, "UUID=" EXT4_UUID);
+
+	disk_add("vda", IMG "ext4.img");
+	uevent(&s, "add", "vda");
+	m = pump(&s, SESSION_CHANGED_ENTRIES, 4000);
+	CHECK_INT(m & (SESSION_CHANGED_ENTRIES | SESSION_SETTLED), SESSION_CHANGED_ENTRIES);
+	CHECK_STR(titles(&s), "Entry on vda|Kernel on ext4");
+	CHECK_INT(s.n_fss, 2);
+	e = by_title(&s, "Kernel on ext4");
+	CHECK(e && fs_named(&s, "vda") && e->kernel.fs == fs_named(&s, "vda"));
+	CHECK_STR(e && e->kernel.fs ? e->kernel.fs->label : NULL, "wholedisk");
+
+	/* pulled: its entries leave, and the kernel on it is unresolved */
+	uevent(&s, "remove", "vda");
+	disk_del("vda");
+	m = pump(&s, SESSION_CHANGED_ENTRIES, 4000);
+	CHECK_INT(m & SESSION_CHANGED_ENTRIES, SESSION_CHANGED_ENTRIES);
+	CHECK_STR(titles(&s), "Kernel on ext4");
+	CHECK_INT(s.n_fss, 1);
+	e = by_title(&s, "Kernel on ext4");
+	CHECK(e && e->kernel.fs == NULL);
+	/* nothing more to do: no bits */
+	CHECK_INT(pump(&s, 0, 0), 0);
+	CHECK_INT(session_update(&s), 0);
+	session_free(&s);
+	disk_del("vdb");
+}
+
+/* hide: by name (not even probed), by LABEL=, by UUID= in any case;
+ * the blocking scan keeps the caller's field. */
+TEST(test_session_hidden)
+{
+	struct session s = { .scan_opts = &test_opts };
+
+	disk_add("vda", IMG "ext4.img");
+	disk_add("vdb", IMG "xfs.img");
+	disk_add("sdb", IMG "btrfs.img");
+	s.hide = "  LABEL=wholedisk\tsd? ";
+	CHECK_INT(session_scan_devices(&s, 5), 0);
+	CHECK(session_settled(&s));
+	CHECK_STR(titles(&s), "Kernel on ext4");
+	CHECK_INT(s.n_fss, 1);
+	CHECK(s.list.head && s.list.head->kernel.fs == NULL);
+	CHECK_STR(devices(&s), "device: sdb -: skipped: hidden by bootmenu.conf\n"
+			       "device: vda ext4: skipped: hidden by bootmenu.conf\n");
+	session_free(&s);
+
+	s.hide = "UUID=F0F0F0F0-1234-4567-89AB-CDEF01234567";
+	CHECK_INT(session_scan_devices(&s, 5), 0);
+	CHECK_STR(titles(&s), "Stick entry|Entry on vda");
+	CHECK_STR(devices(&s), "device: vdb xfs: skipped: hidden by bootmenu.conf\n");
+	session_free(&s);
+
+	/* a pattern that matches nothing hides nothing */
+	s.hide = "vd LABEL=other UUID=e4e4";
+	CHECK_INT(session_scan_devices(&s, 5), 0);
+	CHECK_STR(titles(&s), "Stick entry|Entry on vda|Kernel on ext4");
+	CHECK_STR(devices(&s), "");
+	session_free(&s);
+	disk_del("vda");
+	disk_del("vdb");
+	disk_del("sdb");
+}
+
+/* session_rescan(): a device that came without a uevent is found, the
+ * hide patterns (copied at start) still apply. */
+TEST(test_session_rescan)
+{
+	struct session s = { .scan_opts = &test_opts };
+	char hide[32];
+	int m;
+
+	disk_add("vdb", IMG "xfs.img");
+	disk_add("sdb", IMG "btrfs.img");
+	snprintf(hide, sizeof(hide), "sdb");
+	s.hide = hide;
+	CHECK_INT(session_start(&s, 5), 0);
+	memset(hide, 0, sizeof(hide));
+	m = pump(&s, SESSION_SETTLED, 4000);
+	CHECK_INT(m & (SESSION_SETTLED | SESSION_CHANGED_ENTRIES),
+		  SESSION_SETTLED | SESSION_CHANGED_ENTRIES);
+	CHECK_STR(titles(&s), "Kernel on ext4");
+	disk_add("vda", IMG "ext4.img"); /* no uevent: not seen yet */
+	m = pump(&s, SESSION_CHANGED_ENTRIES, 300);
+	CHECK_INT(m & SESSION_CHANGED_ENTRIES, 0);
+	CHECK_STR(titles(&s), "Kernel on ext4");
+
+	CHECK_INT(session_rescan(&s), 0);
+	CHECK_INT(s.n_fss, 0);
+	CHECK(s.list.head == NULL);
+	CHECK(!session_settled(&s));
+	m = pump(&s, SESSION_SETTLED, 4000);
+	CHECK_INT(m & (SESSION_SETTLED | SESSION_CHANGED_ENTRIES),
+		  SESSION_SETTLED | SESSION_CHANGED_ENTRIES);
+	CHECK_STR(titles(&s), "Entry on vda|Kernel on ext4");
+	CHECK(s.list.head && s.list.head->next &&
+	      s.list.head->next->kernel.fs == fs_named(&s, "vda"));
+	CHECK_STR(devices(&s), "device: sdb -: skipped: hidden by bootmenu.conf\n");
+	session_free(&s);
+	disk_del("vda");
+	disk_del("vdb");
+	disk_del("sdb");
+}
+
+TEST(test_session_teardown)
+{
+	run("rm -rf '%s'%s", top, "");
+}
+
+TEST_MAIN("test_session", test_session_setup, test_session_cross_fs,
+	  test_session_hidden, test_session_rescan, test_session_teardown)
