@@ -3,6 +3,7 @@
 #include "cfg/cfg.h"
 #include "conf.h"
 #include "plain.h"
+#include "savedef.h"
 #include "session.h"
 #include "entry.h"
 #include "entry_print.h"
@@ -14,12 +15,20 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #define MAX_ROOTS 256
+#define CONSOLES_MAX 512
+/* Past the settle bound, this long more and a silent scan is given up
+ * on (timeout 0 or the plain chooser wait for it). */
+#define SETTLE_SLACK_S 10
 
 struct options {
 	const char *roots[MAX_ROOTS];
@@ -28,6 +37,7 @@ struct options {
 	const char *boot;   /* --boot N */
 	const char *config; /* --config FILE; NULL: CONF_PATH */
 	double timeout;     /* --timeout S; -2 when not given */
+	const char *console; /* --console LIST; NULL: decided by main */
 };
 
 static void usage(FILE *f)
@@ -42,8 +52,27 @@ static void usage(FILE *f)
 	      "  --dry-run           print the load plan instead of loading\n"
 	      "  --timeout S         seconds before the default boots (-1: wait)\n"
 	      "  --config FILE       menu settings (default " CONF_PATH ")\n"
+	      "  --console LIST      draw the menu on these terminals at once\n"
+	      "                      (\"tty0,ttyS0\" or /dev paths); default: every\n"
+	      "                      active console when started on /dev/console,\n"
+	      "                      else stdin/stdout\n"
 	      "  --version, --help\n",
 	      f);
+}
+
+/* --timeout S: a number of seconds, -1 to wait; anything else refused. */
+static int parse_timeout(const char *arg, double *out)
+{
+	char *end;
+	double t = strtod(arg, &end);
+
+	if (end == arg || *end || t < -1 || t > INT_MAX) {
+		fprintf(stderr, "bootmenu: --timeout %s: seconds (a number, "
+			"-1 waits)\n", arg);
+		return -1;
+	}
+	*out = t < 0 ? -1 : t;
+	return 0;
 }
 
 static int parse_args(int argc, char **argv, struct options *o)
@@ -56,6 +85,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "dry-run", no_argument, 0, 'n' },
 		{ "timeout", required_argument, 0, 't' },
 		{ "config", required_argument, 0, 'c' },
+		{ "console", required_argument, 0, 'C' },
 		{ "version", no_argument, 0, 'V' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
@@ -63,7 +93,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	int c;
 
 	o->timeout = -2;
-	while ((c = getopt_long(argc, argv, "r:ljb:nt:c:Vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "r:ljb:nt:c:C:Vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			if (o->n_roots == MAX_ROOTS) {
@@ -76,8 +106,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'j': o->json = true; break;
 		case 'b': o->boot = optarg; break;
 		case 'n': o->dry_run = true; break;
-		case 't': o->timeout = strtod(optarg, NULL); break;
+		case 't':
+			if (parse_timeout(optarg, &o->timeout))
+				return 2;
+			break;
 		case 'c': o->config = optarg; break;
+		case 'C': o->console = optarg; break;
 		case 'V': puts("bootmenu " BOOTMENU_VERSION); exit(0);
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); return 2;
@@ -163,9 +197,9 @@ static int roots_session(struct session *s, const struct options *o)
 	return 0;
 }
 
-static void read_cmdline(char *buf, size_t len)
+static void read_file(const char *path, char *buf, size_t len)
 {
-	FILE *f = fopen("/proc/cmdline", "r");
+	FILE *f = fopen(path, "r");
 
 	buf[0] = '\0';
 	if (f) {
@@ -175,44 +209,124 @@ static void read_cmdline(char *buf, size_t len)
 	}
 }
 
-/* The full-screen menu when the terminal allows, else the plain chooser.
- * A timeout of 0 boots the default before anything is drawn. */
-static int menu(struct session *s, const struct options *o,
-		const struct boot_opts *bo, double cmdline_timeout)
+static void load_conf(struct conf *c, const struct options *o)
 {
-	struct conf c;
-	struct ui_opts uo;
+	const char *path = o->config ? o->config : CONF_PATH;
 	char err[256];
 	int rc;
 
-	conf_init(&c);
-	rc = conf_load(&c, o->config ? o->config : CONF_PATH, err, sizeof(err));
+	conf_init(c);
+	rc = conf_load(c, path, err, sizeof(err));
 	if (rc < 0)
-		fprintf(stderr, "bootmenu: %s: %s\n",
-			o->config ? o->config : CONF_PATH,
+		fprintf(stderr, "bootmenu: %s: %s\n", path,
 			rc == -EINVAL ? err : strerror(-rc));
-	uo.timeout_s = conf_timeout(o->timeout, cmdline_timeout, c.timeout,
-				    s->list.timeout_ds);
-	uo.def = ui_pick_default(&s->list, NULL, c.default_pat);
-	if (!uo.def)
-		return plain_menu(s, uo.timeout_s, bo);
-	if (uo.timeout_s == 0) {
-		if (plain_boot(s, uo.def, bo) == 0)
-			return 0;
-		uo.timeout_s = -1;
-	}
-	rc = ui_menu(s, &uo, bo);
-	if (rc == -ENOTTY)
-		return plain_menu(s, uo.timeout_s, bo);
-	return rc;
 }
 
-/* --list, --boot N, or the menu, over @s. */
-static int dispatch(struct session *s, const struct options *o,
-		    double cmdline_timeout)
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Take the session's events until start-up probing is over (at most the
+ * settle bound plus a margin): what the menu does while drawing, for the
+ * callers that draw nothing. */
+static void settle_wait(struct session *s, double settle_s)
+{
+	double end = now_s() + settle_s + SETTLE_SLACK_S;
+
+	while (!session_settled(s) && now_s() < end) {
+		struct pollfd p = { .fd = session_fd(s), .events = POLLIN };
+
+		if (p.fd < 0)
+			break;
+		if (poll(&p, 1, 200) > 0)
+			session_update(s);
+	}
+}
+
+/* Where the menu draws: --console, else every active console when we run
+ * on /dev/console (what /init gives us), else stdin/stdout (""). */
+static void pick_consoles(const struct options *o, char *buf, size_t len)
+{
+	char tty[64];
+
+	buf[0] = '\0';
+	if (o->console) {
+		snprintf(buf, len, "%s", o->console);
+		return;
+	}
+	if (o->n_roots || o->dry_run || ttyname_r(0, tty, sizeof(tty)) ||
+	    strcmp(tty, "/dev/console"))
+		return;
+	read_file("/sys/class/tty/console/active", buf, len);
+}
+
+struct run {
+	struct session s;
+	const struct options *o;
+	struct conf c;
+	char cmdline[4096];
+	double settle_s;
+};
+
+/* The default, once settled, with nothing drawn (timeout 0). */
+static int boot_at_once(struct run *r, const struct boot_opts *bo)
+{
+	char saved[1024]; /* SAVEDEF_VALUE_MAX */
+	const struct entry *def;
+
+	settle_wait(&r->s, r->settle_s);
+	if (savedef_load(&r->s, &r->c, saved, sizeof(saved)) < 0)
+		saved[0] = '\0';
+	def = ui_pick_default(&r->s.list, saved, r->c.default_pat);
+	if (!def)
+		return -ENOENT;
+	return plain_boot(&r->s, def, bo);
+}
+
+/* The full-screen menu when a terminal allows, else the plain chooser.
+ * A timeout of 0 given by the user (not the configs, known only once
+ * every disk was read) boots the default before anything is drawn. */
+static int menu(struct run *r, const struct boot_opts *bo, int (*rescan)(
+		struct session *, void *))
+{
+	const struct options *o = r->o;
+	double cmdline_t = session_cmdline_number(r->cmdline, "timeout", -2);
+	double user_t = o->timeout > -2 ? o->timeout
+			: cmdline_t > -2 ? cmdline_t : r->c.timeout;
+	char consoles[CONSOLES_MAX];
+	struct ui_opts uo = {
+		.conf = &r->c, .opt_timeout_s = o->timeout,
+		.cmdline_timeout_s = cmdline_t, .consoles = consoles,
+		.cmdline = r->cmdline, .rescan = rescan, .rescan_data = r,
+	};
+	int rc;
+
+	if (user_t == 0) {
+		if (boot_at_once(r, bo) == 0)
+			return 0;
+		uo.opt_timeout_s = -1; /* it failed: wait for a choice */
+	}
+	pick_consoles(o, consoles, sizeof(consoles));
+	rc = ui_menu(&r->s, &uo, bo);
+	if (rc != -ENOTTY)
+		return rc;
+	settle_wait(&r->s, r->settle_s);
+	return plain_menu(&r->s, conf_timeout(uo.opt_timeout_s, cmdline_t,
+					      r->c.timeout, r->s.list.timeout_ds),
+			  bo);
+}
+
+/* --list or --boot N over @s. */
+static int dispatch(struct session *s, const struct options *o)
 {
 	struct boot_opts bo = { .dry_run = o->dry_run };
 	const struct entry *e;
+	char *end;
+	long n;
 
 	if (o->list) {
 		if (o->json)
@@ -224,9 +338,8 @@ static int dispatch(struct session *s, const struct options *o,
 		}
 		return 0;
 	}
-	if (!o->boot)
-		return menu(s, o, &bo, cmdline_timeout);
-	e = session_nth(&s->list, strtol(o->boot, NULL, 10));
+	n = strtol(o->boot, &end, 10);
+	e = end != o->boot && !*end ? session_nth(&s->list, n) : NULL;
 	if (!e) {
 		fprintf(stderr, "bootmenu: no entry %s\n", o->boot);
 		return 1;
@@ -234,47 +347,75 @@ static int dispatch(struct session *s, const struct options *o,
 	return plain_boot(s, e, &bo) ? 1 : 0;
 }
 
-static int run_roots(const struct options *o)
+static void close_roots(struct session *s)
 {
-	struct session s;
-	int rc = roots_session(&s, o);
+	for (size_t i = 0; i < s->n_fss; i++)
+		fs_root_close((struct fs_root *)s->fss[i]);
+	session_free(s);
+}
 
-	if (!rc)
-		rc = dispatch(&s, o, -2);
-	for (size_t i = 0; i < s.n_fss; i++)
-		fs_root_close((struct fs_root *)s.fss[i]);
-	session_free(&s);
+/* `r` over --root trees: read them again. */
+static int roots_rescan(struct session *s, void *data)
+{
+	struct run *r = data;
+
+	close_roots(s);
+	return roots_session(s, r->o) ? -EIO : 0;
+}
+
+static int run_roots(struct run *r)
+{
+	struct boot_opts bo = { .dry_run = r->o->dry_run };
+	int rc = roots_session(&r->s, r->o);
+
+	if (!rc && (r->o->list || r->o->boot))
+		rc = dispatch(&r->s, r->o);
+	else if (!rc)
+		rc = menu(r, &bo, roots_rescan);
+	close_roots(&r->s);
 	return rc;
 }
 
-/* Over real devices. */
-static int run_devices(const struct options *o)
+/* Over real devices: --list and --boot wait for the whole scan; the menu
+ * draws at once and follows the scan. */
+static int run_devices(struct run *r)
 {
-	struct session s;
-	char cmdline[4096];
-	double settle;
+	struct boot_opts bo = { .dry_run = r->o->dry_run };
+	struct session *s = &r->s;
 	int rc;
 
-	read_cmdline(cmdline, sizeof(cmdline));
-	settle = session_cmdline_number(cmdline, "settle", 5);
-	rc = session_scan_devices(&s, settle);
+	memset(s, 0, sizeof(*s));
+	s->hide = r->c.hide;
+	if (r->o->list || r->o->boot)
+		rc = session_scan_devices(s, r->settle_s);
+	else
+		rc = session_start(s, r->settle_s);
 	if (rc < 0) {
 		fprintf(stderr, "bootmenu: cannot scan devices: %s\n", strerror(-rc));
 		return 1;
 	}
-	rc = dispatch(&s, o, session_cmdline_number(cmdline, "timeout", -2));
-	session_free(&s);
+	if (r->o->list || r->o->boot)
+		rc = dispatch(s, r->o);
+	else
+		rc = menu(r, &bo, NULL);
+	session_free(s);
 	return rc;
 }
 
 int main(int argc, char **argv)
 {
+	static struct run r;
 	struct options o = { 0 };
 	int rc = parse_args(argc, argv, &o);
 
 	if (rc)
 		return rc;
+	r.o = &o;
+	load_conf(&r.c, &o);
+	if (!o.n_roots)
+		read_file("/proc/cmdline", r.cmdline, sizeof(r.cmdline));
+	r.settle_s = session_cmdline_number(r.cmdline, "settle", 5);
 	if (o.n_roots)
-		return run_roots(&o);
-	return run_devices(&o);
+		return run_roots(&r);
+	return run_devices(&r);
 }

@@ -1,43 +1,27 @@
-/* screen.c - the ncurses menu: drawing, keys, editing, booting. */
-#include "ui/ui.h"
-#include "ui/edit.h"
-#include "ui/key.h"
-#include "ui/model.h"
+/* screen.c - the menu's loop: keys, session events, booting. */
+#include "ui/screen.h"
+#include "ui/form.h"
+#include "ui/lock.h"
 #include "boot.h"
+#include "conf.h"
 #include "entry.h"
-#include "scan/fs.h"
+#include "savedef.h"
 #include "session.h"
 
-#include <ncursesw/curses.h>
-
 #include <errno.h>
-#include <locale.h>
-#include <poll.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
-#include <linux/kd.h>
 #include <time.h>
 #include <unistd.h>
 
-#define ESC_WAIT_MS 60
-#define KEY_GONE (-1000) /* stdin closed or failed */
-
-struct ui {
-	struct session *s;
-	const struct boot_opts *o;
-	struct ui_model m;
-	struct ui_keydec kd;
-	SCREEN *scr;
-	bool utf8;
-	char msg[512];
-};
+#define TICK_MS 250 /* the countdown's and the resize check's pace */
 
 static struct session *jump_session;
-static volatile sig_atomic_t resized;
 
 static void unmount_hook(void)
 {
@@ -47,10 +31,10 @@ static void unmount_hook(void)
 
 static void on_winch(int sig)
 {
-	resized = 1;
+	/* only interrupts poll(); every paint checks the sizes */
 }
 
-static long long now_ms(void)
+long long ui_now_ms(void)
 {
 	struct timespec ts;
 
@@ -58,143 +42,67 @@ static long long now_ms(void)
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
-/* Print @s in at most @w columns; non-ASCII bytes as '?' unless UTF-8. */
-static void put(struct ui *u, const char *s, int w)
+static void say(struct ui *u, enum ui_role role, const char *fmt, const char *arg)
 {
-	int col = 0;
+	snprintf(u->msg, sizeof(u->msg), fmt, arg);
+	u->msg_role = role;
+}
 
-	for (; *s && col < w; s++) {
-		unsigned char c = (unsigned char)*s;
+/* May @act on @e go ahead? Asks for the password when it must. */
+static bool allowed(struct ui *u, enum ui_act act, const struct entry *e)
+{
+	static const char *const why[] = {
+		[UI_ACT_BOOT] = "Booting this entry needs the password",
+		[UI_ACT_EDIT] = "Editing needs the password",
+		[UI_ACT_SHELL] = "The shell needs the password",
+		[UI_ACT_SAVE] = "Saving a default needs the password",
+	};
 
-		if (c >= 0x80 && u->utf8) {
-			addch(c);
-			col += (c & 0xc0) != 0x80; /* count lead bytes only */
-		} else {
-			addch(c < 0x20 || c >= 0x7f ? '?' : c);
-			col++;
-		}
+	switch (ui_lock_need(u->uo->conf->password, u->unlocked, act, e,
+			     u->m.def)) {
+	case UI_LOCK_FREE:
+		return true;
+	case UI_LOCK_ASK:
+		return ui_password(u, why[act]);
+	case UI_LOCK_LOCKED:
+		ui_dialog(u, UI_R_ERROR, e ? e->title : "Locked",
+			  "lilo.conf protects this entry with a password; set "
+			  "password in bootmenu.conf to unlock it here.");
+		return false;
 	}
-}
-
-static void line_at(struct ui *u, int y, int attr, const char *text)
-{
-	move(y, 0);
-	clrtoeol();
-	attron(attr);
-	put(u, text, COLS);
-	attroff(attr);
-}
-
-static void draw_row(struct ui *u, int y, const struct ui_row *r, bool sel)
-{
-	char buf[1024];
-	int attr = sel ? A_REVERSE : 0;
-	const struct entry *e = r->e;
-
-	if (r->kind == UI_ROW_FS) {
-		snprintf(buf, sizeof(buf), "%s  %s  %s%s%s", r->fs->name,
-			 r->fs->fstype ? r->fs->fstype : "?",
-			 r->fs->label ? r->fs->label : "",
-			 r->configs ? "  " : "", r->configs ? r->configs : "");
-		attr = A_BOLD;
-	} else if (r->kind == UI_ROW_GROUP) {
-		snprintf(buf, sizeof(buf), "%*s%s %s", 2 + 2 * r->depth, "",
-			 r->open ? "[-]" : "[+]", r->label);
-	} else {
-		snprintf(buf, sizeof(buf), "%*s%c %s%s%s%s", 2 + 2 * r->depth, "",
-			 e == u->m.def ? '*' : ' ', e->title,
-			 e->disabled ? "  (" : "", e->disabled ? e->disabled : "",
-			 e->disabled ? ")" : "");
-		if (e->disabled)
-			attr |= A_DIM;
-	}
-	line_at(u, y, attr, buf);
-}
-
-static void draw(struct ui *u, long long now)
-{
-	char buf[600];
-	int h = LINES - 4, left = ui_count_left(&u->m, now);
-	const struct entry *def = u->m.def;
-
-	erase();
-	snprintf(buf, sizeof(buf), "bootmenu %s - %zu entries on %zu filesystems",
-		 BOOTMENU_VERSION, u->s->list.count, u->s->n_fss);
-	line_at(u, 0, A_REVERSE, buf);
-	ui_model_scroll(&u->m, h);
-	for (int i = 0; i < h && u->m.top + i < u->m.n_rows; i++)
-		draw_row(u, 1 + i, &u->m.rows[u->m.top + i],
-			 u->m.top + i == u->m.sel);
-	if (left >= 0 && def)
-		snprintf(buf, sizeof(buf), "Booting %s in %d s", def->title, left);
-	else
-		snprintf(buf, sizeof(buf), "%s", u->msg);
-	line_at(u, LINES - 2, A_BOLD, buf);
-	line_at(u, LINES - 1, 0, "Enter boot  e edit  i info  s shell  "
-		"p off  b reboot  ? help");
-	refresh();
-}
-
-/* Wait up to @ms for a key; UI_KEY_NONE on timeout. */
-static int get_key(struct ui *u, int ms)
-{
-	for (;;) {
-		struct pollfd p = { .fd = 0, .events = POLLIN };
-		unsigned char c;
-		int k, rc;
-
-		if (ui_key_pending(&u->kd))
-			ms = ESC_WAIT_MS;
-		rc = poll(&p, 1, ms);
-		if (rc == 0)
-			return ui_key_timeout(&u->kd);
-		if (rc < 0)
-			return errno == EINTR ? UI_KEY_NONE : KEY_GONE;
-		if (read(0, &c, 1) != 1)
-			return KEY_GONE;
-		k = ui_key_feed(&u->kd, c);
-		if (k != UI_KEY_NONE && k != UI_KEY_UNKNOWN)
-			return k;
-	}
-}
-
-/* A box with @text, until a key. */
-static void dialog(struct ui *u, const char *title, const char *text)
-{
-	int w = COLS - 4, y = LINES / 2 - 2;
-
-	for (int i = 0; i < 5; i++)
-		line_at(u, y + i, A_REVERSE, "");
-	move(y + 1, 2);
-	attron(A_REVERSE | A_BOLD);
-	put(u, title, w);
-	attroff(A_BOLD);
-	move(y + 2, 2);
-	put(u, text, w);
-	move(y + 3, 2);
-	put(u, "Press any key", w);
-	attroff(A_REVERSE);
-	refresh();
-	while (get_key(u, -1) == UI_KEY_NONE)
-		;
+	return false;
 }
 
 static void progress(void *data, unsigned long long done,
 		     unsigned long long total)
 {
 	struct ui *u = data;
-	char bar[64];
+	char bar[48];
 	int n = total ? (int)(done * 40 / total) : 40;
 
-	memset(bar, '#', n);
-	memset(bar + n, '.', 40 - n);
+	memset(bar, '#', (size_t)n);
+	memset(bar + n, '.', (size_t)(40 - n));
 	bar[40] = '\0';
 	snprintf(u->msg, sizeof(u->msg), "Loading [%s] %llu%%", bar,
 		 total ? done * 100 / total : 100);
-	line_at(u, LINES - 2, A_BOLD, u->msg);
-	refresh();
+	u->msg_role = UI_R_COUNT;
+	ui_paint(u, ui_draw_menu, NULL);
 }
 
+/* A dry run's end: the plan on stdout, curses gone. */
+static int print_plan(struct ui *u, const struct entry *e, char *plan,
+		      size_t len)
+{
+	ui_terms_suspend(&u->ts);
+	printf("bootmenu: would boot \"%s\"\n", e->title);
+	fwrite(plan, 1, len, stdout);
+	fflush(stdout);
+	free(plan);
+	return 0;
+}
+
+/* Load @e and jump. 0 after a dry run; -errno when it failed (a dialog
+ * said why and the menu goes on). */
 static int boot(struct ui *u, const struct entry *e)
 {
 	struct boot_opts bo = *u->o;
@@ -204,9 +112,10 @@ static int boot(struct ui *u, const struct entry *e)
 	int rc;
 
 	if (e->disabled) {
-		dialog(u, e->title, e->disabled);
+		ui_dialog(u, UI_R_ERROR, e->title, e->disabled);
 		return -EINVAL;
 	}
+	ui_count_stop(&u->m);
 	bo.progress = progress;
 	bo.progress_data = u;
 	bo.syscall_used = &used;
@@ -215,146 +124,114 @@ static int boot(struct ui *u, const struct entry *e)
 	rc = boot_load_entry(e, &bo, err, sizeof(err));
 	if (bo.plan_out)
 		fclose(bo.plan_out);
+	u->msg[0] = '\0';
 	if (rc < 0) {
 		free(plan);
-		dialog(u, "Cannot boot this entry", err);
+		ui_dialog(u, UI_R_ERROR, "Cannot boot this entry", err);
 		return rc;
 	}
-	if (bo.dry_run) {
-		endwin();
-		printf("bootmenu: would boot \"%s\"\n", e->title);
-		fwrite(plan, 1, plan_len, stdout);
-		free(plan);
-		return 0;
-	}
+	if (bo.dry_run)
+		return print_plan(u, e, plan, plan_len);
 	snprintf(u->msg, sizeof(u->msg), "Starting %s (loaded with %s)",
 		 e->title, used);
-	line_at(u, LINES - 2, A_BOLD, u->msg);
-	refresh();
-	endwin();
+	u->msg_role = UI_R_COUNT;
+	ui_paint(u, ui_draw_menu, NULL);
+	ui_terms_suspend(&u->ts);
 	jump_session = u->s;
 	/* the point of no return, when the jump works */
 	rc = boot_jump(unmount_hook);
-	refresh();
+	ui_terms_resume(&u->ts);
 	snprintf(err, sizeof(err), "the jump failed: %s", strerror(-rc));
-	dialog(u, e->title, err);
+	ui_dialog(u, UI_R_ERROR, e->title, err);
 	return rc;
 }
 
-/* The one-line editor on the bottom lines; true when Enter was pressed. */
-static bool edit_line(struct ui *u, struct ui_edit *ed, const char *what)
+static int try_boot(struct ui *u, const struct entry *e)
 {
-	for (;;) {
-		int w = COLS - 1, off, k;
-
-		off = ed->cur >= (size_t)w ? (int)ed->cur - w + 1 : 0;
-		line_at(u, LINES - 3, A_BOLD, what);
-		line_at(u, LINES - 2, 0, ed->buf + off);
-		line_at(u, LINES - 1, 0, "Enter boot  Esc cancel  "
-			"Ctrl-U/Ctrl-K cut");
-		move(LINES - 2, (int)ed->cur - off);
-		refresh();
-		k = get_key(u, -1);
-		if (k == KEY_GONE)
-			return false;
-		switch (ui_edit_key(ed, k)) {
-		case UI_EDIT_DONE: return true;
-		case UI_EDIT_CANCEL: return false;
-		case UI_EDIT_MORE: break;
-		}
-	}
+	if (!allowed(u, UI_ACT_BOOT, e))
+		return -EACCES;
+	return boot(u, e);
 }
 
 static int edit_and_boot(struct ui *u, const struct entry *e)
 {
-	static struct ui_edit ed;
-	struct entry copy = *e;
-	int rc;
+	static struct ui_form f;
+	static struct entry_file files[UI_FORM_INITRDS];
+	struct entry copy;
 
-	ui_edit_init(&ed, e->cmdline ? e->cmdline : "");
-	curs_set(1);
-	rc = edit_line(u, &ed, "Edit the command line:");
-	curs_set(0);
-	if (!rc)
+	if (!allowed(u, UI_ACT_EDIT, e))
+		return -EACCES;
+	if (!ui_edit_form(u, e, &f, &copy, files))
 		return -ECANCELED;
-	copy.cmdline = ed.buf;
 	return boot(u, &copy);
 }
 
-static void info(struct ui *u, const struct entry *e)
+/* `d`: the selection becomes the saved default. */
+static void save_default(struct ui *u, const struct entry *e)
 {
-	const struct fs_root *fs = e->fs;
-	int y = 1;
-	char buf[1024];
+	char err[300], text[600];
+	int rc;
 
-	erase();
-	line_at(u, 0, A_REVERSE, e->title);
-#define INFO(...) do { snprintf(buf, sizeof(buf), __VA_ARGS__); \
-		if (y < LINES - 1) line_at(u, y++, 0, buf); } while (0)
-	INFO("device:  %s (%s)", fs->device ? fs->device : fs->name,
-	     fs->fstype ? fs->fstype : "?");
-	INFO("uuid:    %s  label: %s", fs->uuid ? fs->uuid : "-",
-	     fs->label ? fs->label : "-");
-	INFO("format:  %s", entry_format_name(e->format));
-	INFO("kernel:  %s%s%s", e->kernel.dev ? e->kernel.dev : "",
-	     e->kernel.dev ? ":" : "", e->kernel.path ? e->kernel.path : "-");
-	for (size_t i = 0; i < e->n_initrds; i++)
-		INFO("initrd:  %s", e->initrds[i].path);
-	INFO("cmdline: %s", e->cmdline ? e->cmdline : "");
-	INFO("source:  %s:%d", e->source ? e->source : "-", e->line);
-	if (e->disabled)
-		INFO("cannot boot: %s", e->disabled);
-	for (const struct warning *w = u->s->list.warnings; w; w = w->next)
-		if (w->fs == fs)
-			INFO("warning: %s:%d: %s", w->file ? w->file : "-",
-			     w->line, w->msg);
-#undef INFO
-	line_at(u, LINES - 1, 0, "Press any key");
-	refresh();
-	while (get_key(u, -1) == UI_KEY_NONE)
-		;
+	if (!allowed(u, UI_ACT_SAVE, e))
+		return;
+	rc = savedef_save(u->s, u->uo->conf, e, err, sizeof(err));
+	if (rc < 0) {
+		if (!err[0])
+			snprintf(err, sizeof(err), "%s", strerror(-rc));
+		ui_dialog(u, UI_R_ERROR, "The default was not saved", err);
+		return;
+	}
+	snprintf(u->saved_id, sizeof(u->saved_id), "%s", e->id ? e->id : "");
+	u->m.def = e;
+	snprintf(text, sizeof(text), "\"%s\" boots by default from now on.",
+		 e->title);
+	ui_dialog(u, UI_R_DIALOG, "Default saved", text);
 }
 
-static void help(struct ui *u)
+/* The shell runs on the terminal the key came from; with several, it
+ * gets its own session there. */
+static void shell_child(struct ui *u, struct ui_term *t)
 {
-	static const char *const lines[] = {
-		"Up/Down j/k PgUp/PgDn Home/End  move",
-		"Right/Left  open or close a submenu",
-		"Enter       boot the selected entry",
-		"e           edit its command line, Enter boots it",
-		"i           details: device, files, source line",
-		"s           rescue shell (exit returns here)",
-		"p / b       power off / reboot",
-	};
+	if (t->path[0]) {
+		int fd;
 
-	erase();
-	line_at(u, 0, A_REVERSE, "bootmenu keys");
-	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
-		line_at(u, 2 + (int)i, 0, lines[i]);
-	line_at(u, LINES - 1, 0, "Press any key");
-	refresh();
-	while (get_key(u, -1) == UI_KEY_NONE)
-		;
+		setsid();
+		fd = open(t->path, O_RDWR);
+		if (fd >= 0) {
+			ioctl(fd, TIOCSCTTY, 1);
+			dup2(fd, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+	}
+	signal(SIGWINCH, SIG_DFL);
+	execl("/bin/sh", "sh", (char *)NULL);
+	_exit(127);
 }
 
 static void shell(struct ui *u)
 {
+	struct ui_term *t = &u->ts.t[u->ts.from];
 	pid_t pid;
 
-	endwin();
-	fputs("bootmenu: rescue shell; exit returns to the menu\n", stdout);
-	fflush(stdout);
+	if (!allowed(u, UI_ACT_SHELL, NULL))
+		return;
+	ui_terms_suspend(&u->ts);
+	for (int i = 0; i < u->ts.n; i++)
+		if (!u->ts.t[i].dead)
+			fprintf(u->ts.t[i].out, "bootmenu: rescue shell%s%s; "
+				"exit returns to the menu\n",
+				&u->ts.t[i] == t || !t->path[0] ? "" : " on ",
+				&u->ts.t[i] == t ? "" : t->path);
+	for (int i = 0; i < u->ts.n; i++)
+		fflush(u->ts.t[i].out);
 	pid = fork();
-	if (pid == 0) {
-		execl("/bin/sh", "sh", (char *)NULL);
-		_exit(127);
-	}
+	if (pid == 0)
+		shell_child(u, t);
 	if (pid > 0)
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
-	reset_prog_mode();
-	clearok(curscr, TRUE);
-	refresh();
+	ui_terms_resume(&u->ts);
 }
 
 static struct session *power_session;
@@ -370,7 +247,7 @@ static int power(struct ui *u, bool off)
 {
 	int rc;
 
-	endwin();
+	ui_terms_suspend(&u->ts);
 	if (u->o->dry_run) {
 		printf("bootmenu: would %s\n", off ? "power off" : "reboot");
 		return 0;
@@ -382,10 +259,96 @@ static int power(struct ui *u, bool off)
 	return 1;
 }
 
+/* The rows again from the session's list; the default follows the list,
+ * and the selection follows the default until a key was pressed. */
+static void rebuild(struct ui *u)
+{
+	const struct entry *def = ui_pick_default(&u->s->list, u->saved_id,
+						  u->uo->conf->default_pat);
+
+	if (ui_model_build(&u->m, &u->s->list, def) < 0)
+		say(u, UI_R_ERROR, "%s", "out of memory");
+	if (!u->touched && def)
+		ui_model_select(&u->m, &u->s->list, def);
+}
+
+/* Start-up probing is over: the saved default counts now, and so does
+ * the countdown (unless a key came first). */
+static void settle(struct ui *u)
+{
+	const struct ui_opts *uo = u->uo;
+	double t;
+
+	u->settled = true;
+	if (savedef_load(u->s, uo->conf, u->saved_id, sizeof(u->saved_id)) < 0)
+		u->saved_id[0] = '\0';
+	rebuild(u);
+	if (u->touched || !u->m.def)
+		return;
+	t = conf_timeout(uo->opt_timeout_s, uo->cmdline_timeout_s,
+			 uo->conf->timeout, u->s->list.timeout_ds);
+	ui_count_start(&u->m, t < 0 ? -1 : (int)(t + 0.999), ui_now_ms());
+}
+
+static void session_event(struct ui *u)
+{
+	int changed = session_update(u->s);
+
+	if (changed & SESSION_CHANGED_ENTRIES)
+		rebuild(u);
+	if ((changed & SESSION_SETTLED) && !u->settled)
+		settle(u);
+}
+
+/* `r`: forget every row, scan again. */
+static void rescan(struct ui *u)
+{
+	int rc;
+
+	ui_model_forget(&u->m);
+	u->m.def = NULL;
+	u->settled = false;
+	u->saved_id[0] = '\0';
+	ui_count_stop(&u->m);
+	say(u, UI_R_STATUS, "%s", "Scanning again...");
+	ui_paint(u, ui_draw_menu, NULL);
+	rc = u->uo->rescan ? u->uo->rescan(u->s, u->uo->rescan_data)
+			   : session_rescan(u->s);
+	u->msg[0] = '\0';
+	if (rc < 0)
+		say(u, UI_R_ERROR, "The scan failed: %s", strerror(-rc));
+	rebuild(u);
+	if (session_settled(u->s))
+		settle(u);
+}
+
+static int on_action(struct ui *u, int k, const struct entry *e)
+{
+	switch (k) {
+	case UI_KEY_ENTER: case ' ':
+		if (!e)
+			ui_model_set_open(&u->m, &u->s->list, -1);
+		else if (try_boot(u, e) == 0)
+			return 0;
+		break;
+	case 'e':
+		if (e && edit_and_boot(u, e) == 0)
+			return 0;
+		break;
+	case 'i': if (e) ui_info(u, e); break;
+	case 'd': if (e) save_default(u, e); break;
+	case 'r': rescan(u); break;
+	case '?': case 'h': case UI_KEY_F1: ui_help(u); break;
+	case 's': shell(u); break;
+	case 'p': return power(u, true);
+	case 'b': return power(u, false);
+	}
+	return -1;
+}
+
 /* One key in the list. Returns -1 to go on, else the exit status. */
 static int on_key(struct ui *u, int k)
 {
-	const struct entry *e = ui_model_selected(&u->m);
 	int page = LINES - 5 > 1 ? LINES - 5 : 1;
 
 	switch (k) {
@@ -397,51 +360,30 @@ static int on_key(struct ui *u, int k)
 	case UI_KEY_END: ui_model_end(&u->m); break;
 	case UI_KEY_RIGHT: ui_model_set_open(&u->m, &u->s->list, 1); break;
 	case UI_KEY_LEFT: ui_model_set_open(&u->m, &u->s->list, 0); break;
-	case UI_KEY_ENTER: case ' ':
-		if (!e)
-			ui_model_set_open(&u->m, &u->s->list, -1);
-		else if (boot(u, e) == 0)
-			return 0;
-		break;
-	case 'e':
-		if (e && edit_and_boot(u, e) == 0)
-			return 0;
-		break;
-	case 'i': if (e) info(u, e); break;
-	case '?': case 'h': help(u); break;
-	case 's': shell(u); break;
-	case 'p': return power(u, true);
-	case 'b': return power(u, false);
+	default: return on_action(u, k, ui_model_selected(&u->m));
 	}
 	return -1;
 }
 
-static int loop(struct ui *u, double timeout_s)
+static int loop(struct ui *u)
 {
-	ui_count_start(&u->m, u->m.def ? (int)(timeout_s + 0.999) : -1,
-		       now_ms());
 	for (;;) {
-		long long t = now_ms();
 		int k, rc;
 
-		if (ui_count_expired(&u->m, t)) {
-			if (boot(u, u->m.def) == 0)
+		if (ui_count_expired(&u->m, ui_now_ms())) {
+			if (try_boot(u, u->m.def) == 0)
 				return 0;
 			continue;
 		}
-		if (resized) {
-			struct winsize ws;
-
-			resized = 0;
-			if (!ioctl(1, TIOCGWINSZ, &ws) && ws.ws_row && ws.ws_col)
-				resizeterm(ws.ws_row, ws.ws_col);
-		}
-		draw(u, t);
-		k = get_key(u, 250);
-		if (k == KEY_GONE)
+		ui_paint(u, ui_draw_menu, NULL);
+		k = ui_terms_key(&u->ts, TICK_MS, session_fd(u->s));
+		if (k == UI_TERM_GONE)
 			return 1;
-		if (k == UI_KEY_NONE)
+		if (k == UI_TERM_EVENT)
+			session_event(u);
+		if (k < 0)
 			continue;
+		u->touched = true;
 		ui_count_stop(&u->m);
 		u->msg[0] = '\0';
 		rc = on_key(u, k);
@@ -450,55 +392,37 @@ static int loop(struct ui *u, double timeout_s)
 	}
 }
 
-/* A VT answers KDGKBTYPE; a serial line does not. */
-static const char *pick_term(void)
-{
-	const char *t = getenv("TERM");
-	char kb;
-
-	if (t && *t && strcmp(t, "linux"))
-		return t;
-	if (ioctl(0, KDGKBTYPE, &kb) == 0)
-		return "linux";
-	return "vt220";
-}
-
 static int start(struct ui *u)
 {
-	const char *term = pick_term(), *cs;
+	const struct ui_opts *uo = u->uo;
+	bool colour = uo->conf->colour;
 
-	if (!isatty(0) || !isatty(1) || !strcmp(term, "dumb"))
-		return -ENOTTY;
-	setlocale(LC_ALL, "");
-	cs = setlocale(LC_CTYPE, NULL);
-	u->utf8 = cs && (strstr(cs, "UTF-8") || strstr(cs, "utf8"));
-	u->scr = newterm(term, stdout, stdin);
-	if (!u->scr)
-		return -ENOTTY;
-	cbreak();
-	noecho();
-	nonl();
-	curs_set(0);
-	signal(SIGWINCH, on_winch);
-	return 0;
+	if (uo->consoles && *uo->consoles &&
+	    ui_terms_consoles(&u->ts, uo->consoles, uo->cmdline, colour) == 0)
+		return 0;
+	return ui_terms_stdio(&u->ts, colour);
 }
 
 int ui_menu(struct session *s, const struct ui_opts *uo,
 	    const struct boot_opts *o)
 {
-	struct ui u = { .s = s, .o = o };
-	int rc = start(&u);
+	static struct ui u;
+	int rc;
 
+	memset(&u, 0, sizeof(u));
+	u.s = s;
+	u.uo = uo;
+	u.o = o;
+	rc = start(&u);
 	if (rc < 0)
 		return rc;
-	rc = ui_model_build(&u.m, &s->list, uo->def);
-	if (rc == 0)
-		rc = loop(&u, uo->timeout_s);
-	else
-		rc = 1;
-	if (!isendwin())
-		endwin();
-	delscreen(u.scr);
+	signal(SIGWINCH, on_winch);
+	rebuild(&u);
+	if (session_settled(s))
+		settle(&u);
+	rc = loop(&u);
+	ui_terms_suspend(&u.ts);
+	ui_terms_close(&u.ts);
 	ui_model_free(&u.m);
 	return rc;
 }

@@ -1,25 +1,38 @@
-/* ui.h - the full-screen boot menu (ncurses) on the controlling terminal.
+/* ui.h - the full-screen boot menu (ncurses).
  *
- * The only room that includes curses. ui_menu() draws @s's entries on
- * stdin/stdout, counts down, and boots the choice with boot_load_entry()
- * and boot_jump(); the session stays the caller's.
+ * The only room that includes curses. ui_menu() draws @s's entries at
+ * once, on stdin/stdout or on every console, and follows the session as
+ * devices are probed, arrive and go (session.h's event-driven calls):
+ * rows are rebuilt on each change, a status line says what is still being
+ * probed, and once the session has settled the default is chosen (the
+ * saved default, bootmenu.conf's pattern, then the configs') and the
+ * countdown starts. It boots the choice with boot_load_entry() and
+ * boot_jump(); the session stays the caller's.
  */
 #ifndef BM_UI_H
 #define BM_UI_H
 
 struct session;
 struct boot_opts;
-struct entry;
+struct conf;
 
 struct ui_opts {
-	double timeout_s;          /* -1: wait; 0 is handled by the caller */
-	const struct entry *def;   /* the default entry (may be NULL) */
+	const struct conf *conf;  /* bootmenu.conf: password, colour, default */
+	double opt_timeout_s;     /* --timeout; -2 when not given */
+	double cmdline_timeout_s; /* bootmenu.timeout=; -2 when not given */
+	/* Draw on these consoles ("tty0 ttyS0", /dev paths); NULL or "":
+	 * stdin/stdout. */
+	const char *consoles;
+	const char *cmdline;      /* the kernel's (bootmenu.term=, .utf8=) */
+	/* `r`: scan again into @s; NULL: session_rescan(). 0 or -errno. */
+	int (*rescan)(struct session *s, void *data);
+	void *rescan_data;
 };
 
 /* Run the menu. Returns -ENOTTY when curses cannot start here (the caller
  * then uses the plain chooser); 0 after a dry run printed its plan on
- * stdout; 1 when the user left (or nothing is bootable). Does not return
- * when an entry boots. */
+ * stdout; 1 when the user left (or every terminal went away). Does not
+ * return when an entry boots. */
 int ui_menu(struct session *s, const struct ui_opts *uo,
 	    const struct boot_opts *o);
 

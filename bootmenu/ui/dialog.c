@@ -1,0 +1,268 @@
+/* dialog.c - boxes, details, help, the password prompt, the editor. */
+#include "ui/screen.h"
+#include "ui/form.h"
+#include "auth.h"
+#include "conf.h"
+#include "entry.h"
+#include "scan/fs.h"
+#include "session.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define PASS_TRIES 3
+#define PASS_MAX 256
+#define REPAINT_MS 1000 /* follow resizes of consoles that send no signal */
+
+int ui_wait_key(struct ui *u, ui_paint_fn fn, const void *arg)
+{
+	for (;;) {
+		int k;
+
+		ui_paint(u, fn, arg);
+		k = ui_terms_key(&u->ts, REPAINT_MS, -1);
+		if (k != UI_KEY_NONE)
+			return k;
+	}
+}
+
+struct box {
+	enum ui_role role;
+	const char *title, *text, *footer;
+};
+
+static void paint_box(struct ui *u, const void *arg)
+{
+	const struct box *b = arg;
+
+	ui_draw_menu(u, NULL);
+	ui_draw_box(u, b->role, b->title, b->text, b->footer);
+}
+
+void ui_dialog(struct ui *u, enum ui_role role, const char *title,
+	       const char *text)
+{
+	struct box b = { role, title, text, "Press any key" };
+
+	ui_wait_key(u, paint_box, &b);
+}
+
+/* "/boot/vmlinuz (7.9 MB)" or "(missing)". */
+static void file_line(char *buf, size_t len, const char *what,
+		      const struct entry *e, const struct entry_file *f)
+{
+	const struct fs_root *fs = f->fs ? f->fs : f->dev ? NULL : e->fs;
+	struct stat st;
+	char size[48] = "not found";
+
+	if (fs && f->path && fs_stat(fs, f->path, &st) == 0)
+		snprintf(size, sizeof(size), "%.1f MB",
+			 (double)st.st_size / (1024 * 1024));
+	snprintf(buf, len, "%-8s %s%s%s  (%s)", what, f->dev ? f->dev : "",
+		 f->dev ? ":" : "", f->path ? f->path : "-", size);
+}
+
+static void paint_info(struct ui *u, const void *arg)
+{
+	const struct entry *e = arg;
+	const struct fs_root *fs = e->fs;
+	char buf[1200], file[1100];
+	int y = 1;
+
+	erase();
+	ui_line(u, 0, 0, UI_R_TITLE, e->title);
+#define INFO(...) do { snprintf(buf, sizeof(buf), __VA_ARGS__); \
+		if (y < LINES - 1) ui_line(u, y++, 0, UI_R_TEXT, buf); } while (0)
+	INFO("device:  %s (%s)", fs->device ? fs->device : fs->name,
+	     fs->fstype ? fs->fstype : "?");
+	INFO("uuid:    %s  label: %s", fs->uuid ? fs->uuid : "-",
+	     fs->label ? fs->label : "-");
+	INFO("format:  %s", entry_format_name(e->format));
+	file_line(file, sizeof(file), "kernel:", e, &e->kernel);
+	INFO("%s", file);
+	for (size_t i = 0; i < e->n_initrds; i++) {
+		file_line(file, sizeof(file), "initrd:", e, &e->initrds[i]);
+		INFO("%s", file);
+	}
+	INFO("cmdline: %s", e->cmdline ? e->cmdline : "");
+	INFO("source:  %s:%d", e->source ? e->source : "-", e->line);
+	if (e->disabled)
+		INFO("cannot boot: %s", e->disabled);
+	if (e->password)
+		INFO("lilo.conf: password, %s", e->restricted ? "restricted"
+						: "mandatory");
+	for (const struct warning *w = u->s->list.warnings; w; w = w->next)
+		if (w->fs == fs)
+			INFO("warning: %s:%d: %s", w->file ? w->file : "-",
+			     w->line, w->msg);
+#undef INFO
+	ui_line(u, LINES - 1, 0, UI_R_KEYS, "Press any key");
+}
+
+void ui_info(struct ui *u, const struct entry *e)
+{
+	ui_wait_key(u, paint_info, e);
+}
+
+static void paint_help(struct ui *u, const void *arg)
+{
+	static const char *const lines[] = {
+		"Up/Down j/k PgUp/PgDn Home/End  move",
+		"Right/Left  open or close a submenu",
+		"Enter       boot the selected entry",
+		"e           edit the command line, kernel and initrd;",
+		"            Tab or Up/Down moves between them, Enter boots",
+		"i           details: device, files, source line",
+		"d           make the selected entry the saved default",
+		"r           scan the disks again",
+		"s           rescue shell (exit returns here)",
+		"p / b       power off / reboot",
+	};
+
+	erase();
+	ui_line(u, 0, 0, UI_R_TITLE, "bootmenu keys");
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		ui_line(u, 2 + (int)i, 0, UI_R_TEXT, lines[i]);
+	ui_line(u, LINES - 1, 0, UI_R_KEYS, "Press any key");
+}
+
+void ui_help(struct ui *u)
+{
+	ui_wait_key(u, paint_help, NULL);
+}
+
+struct prompt {
+	const char *why;
+	char note[128];
+	size_t len; /* typed bytes: only their number is shown */
+};
+
+static void paint_prompt(struct ui *u, const void *arg)
+{
+	const struct prompt *p = arg;
+	char stars[64], text[256];
+	size_t n = p->len < sizeof(stars) - 1 ? p->len : sizeof(stars) - 1;
+
+	memset(stars, '*', n);
+	stars[n] = '\0';
+	snprintf(text, sizeof(text), "%s%sPassword: %s", p->note,
+		 p->note[0] ? " " : "", stars);
+	ui_draw_menu(u, NULL);
+	ui_draw_box(u, UI_R_DIALOG, p->why, text, "Enter check  Esc cancel");
+}
+
+/* One try: the typed text into @buf. False on Esc or no terminal. */
+static bool read_password(struct ui *u, struct prompt *p, char *buf)
+{
+	p->len = 0;
+	for (;;) {
+		int k = ui_wait_key(u, paint_prompt, p);
+
+		if (k == UI_TERM_GONE || k == UI_KEY_ESC)
+			return false;
+		if (k == UI_KEY_ENTER)
+			break;
+		if (k == UI_KEY_BACKSPACE && p->len)
+			p->len--;
+		else if (k == UI_KEY_CTRL('u'))
+			p->len = 0;
+		else if (k >= 0x20 && k <= 0xff && k != 0x7f &&
+			 p->len < PASS_MAX - 1)
+			buf[p->len++] = (char)k;
+	}
+	buf[p->len] = '\0';
+	return true;
+}
+
+bool ui_password(struct ui *u, const char *why)
+{
+	struct prompt p = { .why = why };
+	char buf[PASS_MAX];
+	bool ok = false;
+
+	for (int i = 0; i < PASS_TRIES && !ok; i++) {
+		if (!read_password(u, &p, buf)) {
+			snprintf(u->msg, sizeof(u->msg), "Cancelled");
+			u->msg_role = UI_R_TEXT;
+			break;
+		}
+		ok = auth_check(u->uo->conf->password, buf);
+		snprintf(p.note, sizeof(p.note), "Wrong password, try %d of %d.",
+			 i + 2, PASS_TRIES);
+		if (!ok && i + 1 == PASS_TRIES) {
+			snprintf(u->msg, sizeof(u->msg),
+				 "Wrong password %d times: back to the menu",
+				 PASS_TRIES);
+			u->msg_role = UI_R_ERROR;
+		}
+	}
+	explicit_bzero(buf, sizeof(buf));
+	u->unlocked |= ok;
+	return ok;
+}
+
+struct formview {
+	const struct entry *e;
+	const struct ui_form *f;
+	const char *err;
+};
+
+/* One field: label, then the text scrolled so the cursor shows. */
+static void draw_field(struct ui *u, const struct ui_form *f, int i, int y)
+{
+	const struct ui_edit *ed = &f->f[i];
+	int w = COLS - 3, off;
+
+	off = ed->cur >= (size_t)w ? (int)ed->cur - w + 1 : 0;
+	ui_line(u, y, 0, i == f->cur ? UI_R_FS : UI_R_TEXT,
+		ui_form_label(i));
+	ui_line(u, y + 1, 2, UI_R_TEXT, ed->buf + off);
+}
+
+static void paint_form(struct ui *u, const void *arg)
+{
+	const struct formview *v = arg;
+	const struct ui_edit *ed = &v->f->f[v->f->cur];
+	int w = COLS - 3, off;
+
+	erase();
+	ui_line(u, 0, 0, UI_R_TITLE, v->e->title);
+	ui_line(u, 1, 0, UI_R_TEXT, "Edit the command line, kernel and initrd "
+		"(Tab moves between them):");
+	for (int i = 0; i < UI_FORM_FIELDS; i++)
+		draw_field(u, v->f, i, 3 + 3 * i);
+	if (v->err)
+		ui_line(u, LINES - 2, 0, UI_R_ERROR, v->err);
+	ui_line(u, LINES - 1, 0, UI_R_KEYS, "Enter boot  Esc cancel  "
+		"Tab/Up/Down field  Ctrl-U/Ctrl-K cut");
+	off = ed->cur >= (size_t)w ? (int)ed->cur - w + 1 : 0;
+	move(3 + 3 * v->f->cur + 1, 2 + (int)ed->cur - off);
+	curs_set(1);
+}
+
+bool ui_edit_form(struct ui *u, const struct entry *e, struct ui_form *f,
+		  struct entry *out, struct entry_file *files)
+{
+	char err[300];
+	struct formview v = { .e = e, .f = f };
+
+	ui_form_init(f, e);
+	for (;;) {
+		int k = ui_wait_key(u, paint_form, &v);
+
+		if (k == UI_TERM_GONE)
+			return false;
+		switch (ui_form_key(f, k)) {
+		case UI_EDIT_MORE:
+			break;
+		case UI_EDIT_CANCEL:
+			return false;
+		case UI_EDIT_DONE:
+			if (ui_form_apply(f, e, out, files, err, sizeof(err)) == 0)
+				return true;
+			v.err = err;
+			break;
+		}
+	}
+}

@@ -1,0 +1,71 @@
+/* screen.h - the menu's state and its drawing, shared by the ui/ files.
+ *
+ * Internal to the ui room. Every view is a paint function drawing on the
+ * current curses screen; ui_paint() runs it on each terminal in turn, so
+ * every console shows the same thing.
+ */
+#ifndef BM_UI_SCREEN_H
+#define BM_UI_SCREEN_H
+
+#include "ui/model.h"
+#include "ui/term.h"
+#include "ui/ui.h"
+
+#include <stdbool.h>
+
+struct entry;
+struct entry_file;
+struct ui_form;
+
+struct ui {
+	struct session *s;
+	const struct ui_opts *uo;
+	const struct boot_opts *o;
+	struct ui_terms ts;
+	struct ui_term *cur;   /* the terminal being drawn on */
+	struct ui_model m;
+	char msg[512];         /* the message line; "" none */
+	enum ui_role msg_role;
+	char saved_id[1024];   /* savedef_load()'s id (SAVEDEF_VALUE_MAX) */
+	bool touched;          /* a key came: no countdown from now on */
+	bool settled;          /* the session's start-up probing is over */
+	bool unlocked;         /* the password was given */
+};
+
+typedef void (*ui_paint_fn)(struct ui *u, const void *arg);
+
+/* CLOCK_MONOTONIC in milliseconds. */
+long long ui_now_ms(void);
+
+/* Draw with @fn on every terminal and show it. */
+void ui_paint(struct ui *u, ui_paint_fn fn, const void *arg);
+
+/* --- draw.c: pieces of a screen, on the current terminal */
+/* @text in at most @w columns at the cursor (ui/text.h's rules). */
+void ui_put(struct ui *u, const char *text, int w);
+/* Line @y cleared and filled in @role's attribute, @text at column @x. */
+void ui_line(struct ui *u, int y, int x, enum ui_role role, const char *text);
+/* The menu: title, rows, status, countdown or message, key line. */
+void ui_draw_menu(struct ui *u, const void *arg);
+/* A box over the menu: @title, @text wrapped, then @footer. */
+void ui_draw_box(struct ui *u, enum ui_role role, const char *title,
+		 const char *text, const char *footer);
+
+/* --- dialog.c: views that wait for keys */
+/* Show a box until a key (or every terminal went away). */
+void ui_dialog(struct ui *u, enum ui_role role, const char *title,
+	       const char *text);
+void ui_info(struct ui *u, const struct entry *e);
+void ui_help(struct ui *u);
+/* The masked password prompt, three tries. True when it matched; else
+ * u->msg says why. */
+bool ui_password(struct ui *u, const char *why);
+/* The editor form over @e; true with *out (using @f's text and @files)
+ * when Enter was pressed and the fields were good, false on Esc. */
+bool ui_edit_form(struct ui *u, const struct entry *e, struct ui_form *f,
+		  struct entry *out, struct entry_file *files);
+/* Paint @fn on every terminal until a key comes from one of them; the
+ * key, or UI_TERM_GONE (which ends every wait). */
+int ui_wait_key(struct ui *u, ui_paint_fn fn, const void *arg);
+
+#endif
