@@ -18,6 +18,7 @@
 #include "util/arena.h"
 #include "util/log.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -35,6 +36,12 @@
 #define SCAN_WORKER_STACK (256 << 10)
 #define SCAN_STUCK_RETRY_MS 1000 /* re-check a device whose worker hangs */
 #define SCAN_POLL_MAX_MS 1000
+/* A USB storage host waits before it reports its disks (usb-storage's
+ * delay_use, 1 s by default, then the SCSI scan): a host that appeared
+ * with no disk yet holds the settle this long (within the settle bound),
+ * or until a disk under it arrives. */
+#define SCAN_HOST_WAIT_MS 3000
+#define SCAN_HOSTS_MAX 16
 
 struct scan_job {
 	atomic_int refs;            /* the coordinator's and the worker's */
@@ -82,6 +89,11 @@ struct scan_evq {
 	struct fs_root *fs;
 };
 
+struct scan_host {
+	char devpath[UEVENT_FIELD_MAX]; /* "/devices/.../1-1:1.0/host6" */
+	int64_t since_ms;
+};
+
 struct scan_msg {
 	struct scan_msg *next;
 	size_t len;
@@ -103,6 +115,8 @@ struct scan {
 	int running;              /* jobs not finished nor abandoned */
 	int64_t last_activity_ms, settle_deadline_ms;
 	bool quiet, settled_sent;
+	struct scan_host hosts[SCAN_HOSTS_MAX]; /* USB hosts with no disk yet */
+	size_t n_hosts;
 };
 
 static int64_t now_ms(void)
@@ -611,14 +625,115 @@ static void step_resync(struct scan *s, int64_t now)
 	free(devs);
 }
 
+/* --- USB storage hosts that have not reported their disks yet */
+
+static void host_expect(struct scan *s, const char *devpath, int64_t now)
+{
+	for (size_t i = 0; i < s->n_hosts; i++)
+		if (!strcmp(s->hosts[i].devpath, devpath))
+			return;
+	if (s->n_hosts == SCAN_HOSTS_MAX)
+		return;
+	snprintf(s->hosts[s->n_hosts].devpath, sizeof(s->hosts[0].devpath), "%s", devpath);
+	s->hosts[s->n_hosts++].since_ms = now;
+	log_debug("scan: %s: waiting for its disks", devpath);
+}
+
+/* Forget the hosts that @devpath is (removed) or is under (their disk). */
+static void host_forget(struct scan *s, const char *devpath)
+{
+	for (size_t i = 0; i < s->n_hosts;) {
+		size_t n = strlen(s->hosts[i].devpath);
+
+		if (!strncmp(devpath, s->hosts[i].devpath, n) &&
+		    (devpath[n] == '/' || !devpath[n]))
+			s->hosts[i] = s->hosts[--s->n_hosts];
+		else
+			i++;
+	}
+}
+
+/* True while a host may still report a disk; drops those that waited. */
+static bool hosts_waiting(struct scan *s, int64_t now)
+{
+	for (size_t i = 0; i < s->n_hosts;) {
+		if (now - s->hosts[i].since_ms < SCAN_HOST_WAIT_MS) {
+			i++;
+			continue;
+		}
+		log_info("scan: %s: no disk within %d ms", s->hosts[i].devpath,
+			 SCAN_HOST_WAIT_MS);
+		s->hosts[i] = s->hosts[--s->n_hosts];
+	}
+	return s->n_hosts > 0;
+}
+
+static bool has_target(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	bool found = false;
+
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d)))
+		found = !strncmp(de->d_name, "target", 6);
+	closedir(d);
+	return found;
+}
+
+/* At start: USB hosts already there whose disks are not (yet). */
+static void hosts_from_sysfs(struct scan *s, int64_t now)
+{
+	char path[PATH_MAX], dir[PATH_MAX], base[PATH_MAX];
+	struct dirent *de;
+	size_t n;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/class/scsi_host", s->o.sysfs);
+	if (!realpath(s->o.sysfs, base) || !(d = opendir(path)))
+		return;
+	n = strlen(base);
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/class/scsi_host/%s/device", s->o.sysfs,
+			 de->d_name);
+		if (realpath(path, dir) && !strncmp(dir, base, n) && strstr(dir + n, "/usb") &&
+		    !has_target(dir))
+			host_expect(s, dir + n, now);
+	}
+	closedir(d);
+}
+
+/* A USB storage host came or went: its disks follow a second later. */
+static bool on_host_uevent(struct scan *s, const struct uevent *ev, int64_t now)
+{
+	if (!strcmp(ev->subsystem, "usb"))
+		s->last_activity_ms = now;
+	if (strcmp(ev->subsystem, "scsi") || strcmp(ev->devtype, "scsi_host") ||
+	    !strstr(ev->devpath, "/usb"))
+		return false;
+	s->last_activity_ms = now;
+	if (ev->action == UEVENT_ADD)
+		host_expect(s, ev->devpath, now);
+	else if (ev->action == UEVENT_REMOVE)
+		host_forget(s, ev->devpath);
+	return true;
+}
+
 static void on_uevent(struct scan *s, const struct uevent *ev, int64_t now)
 {
 	const char *name = ev->devname;
 	struct scan_rec *r;
 
+	if (on_host_uevent(s, ev, now))
+		return;
 	if (!uevent_is_block(ev) || strchr(name, '/') || strlen(name) >= PROBE_NAME_MAX)
 		return;
 	s->last_activity_ms = now;
+	if (ev->action == UEVENT_ADD || ev->action == UEVENT_CHANGE)
+		host_forget(s, ev->devpath);
 	r = rec_find(s, name);
 	log_debug("scan: uevent %s %s", ev->action_name, name);
 	switch (ev->action) {
@@ -678,10 +793,20 @@ static bool scan_busy(const struct scan *s)
 	return false;
 }
 
-/* Settled: nothing queued or probing, and no uevent for a moment. */
+/* A uevent the coordinator has not read yet (it came after step_inputs). */
+static bool uevent_pending(const struct scan *s)
+{
+	struct pollfd p = { .fd = s->nl_fd, .events = POLLIN };
+
+	return s->nl_fd >= 0 && poll(&p, 1, 0) > 0;
+}
+
+/* Settled: nothing queued or probing, no USB host about to report its
+ * disks, and no uevent for a moment. */
 static void step_settle(struct scan *s, int64_t now)
 {
-	bool quiet = !scan_busy(s) && now - s->last_activity_ms >= SCAN_QUIET_MS;
+	bool quiet = !scan_busy(s) && !hosts_waiting(s, now) &&
+		     now - s->last_activity_ms >= SCAN_QUIET_MS && !uevent_pending(s);
 
 	if (quiet && !s->quiet)
 		pthread_cond_broadcast(&s->cond);
@@ -705,6 +830,9 @@ static int step_timeout(const struct scan *s, int64_t now)
 	}
 	if (!s->quiet && s->last_activity_ms + SCAN_QUIET_MS < next)
 		next = s->last_activity_ms + SCAN_QUIET_MS;
+	for (size_t i = 0; i < s->n_hosts; i++)
+		if (s->hosts[i].since_ms + SCAN_HOST_WAIT_MS < next)
+			next = s->hosts[i].since_ms + SCAN_HOST_WAIT_MS;
 	if (!s->settled_sent && s->settle_deadline_ms < next)
 		next = s->settle_deadline_ms;
 	return next <= now ? 0 : (int)(next - now);
@@ -715,6 +843,7 @@ static void *scan_thread(void *arg)
 	struct scan *s = arg;
 
 	pthread_mutex_lock(&s->lock);
+	hosts_from_sysfs(s, now_ms());
 	step_resync(s, now_ms());
 	while (!s->stop) {
 		struct pollfd p[2] = {

@@ -37,3 +37,32 @@ def dirty_ext4(path, root, files, label="dirty", uuid=None):
     out = subprocess.run(["dumpe2fs", "-h", path], capture_output=True, text=True).stdout
     if "needs_recovery" not in out:
         raise AssertionError("could not mark the journal as needing recovery")
+
+
+def stick_ext4(path, root, files, label="stick", size="16M", big=None):
+    """A whole-disk ext4 for a USB stick at @path holding @files ({path in
+    fs: host file or str content}), built from scratch dir @root. @big,
+    (path in fs, MiB), adds a file of that many MiB of pseudo-random bytes
+    (incompressible, so QEMU has to move every byte), to be read slowly."""
+    shutil.rmtree(root, ignore_errors=True)
+    for name, src in files.items():
+        dst = os.path.join(root, name.lstrip("/"))
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        if src.startswith("/") and os.path.isfile(src):
+            shutil.copy(src, dst)
+        else:
+            with open(dst, "w") as f:
+                f.write(src)
+    if big:
+        dst = os.path.join(root, big[0].lstrip("/"))
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        with open(dst, "wb") as f:
+            h = hashlib.sha256(b"stick")
+            for _ in range(big[1] * 1024 * 1024 // 32):
+                d = h.digest()
+                f.write(d)
+                h = hashlib.sha256(d)
+    if os.path.exists(path):
+        os.unlink(path)
+    subprocess.run(["mke2fs", "-q", "-F", "-t", "ext4", "-L", label,
+                    "-d", root, path, size], check=True)

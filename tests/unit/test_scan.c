@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -387,6 +388,144 @@ TEST(test_scan_bad_sysfs)
 	scan_free(NULL);
 }
 
+/* --- the settle and USB sticks: usb-storage reports a stick's disk a
+ * second after its SCSI host appeared (delay_use). A stick that appeared
+ * while the scan was settling must be in that scan's list, not only
+ * mounted later by hotplug. */
+
+#define USB_HOST "/devices/pci0/usb1/1-1/1-1:1.0/host"
+
+struct late_disk {
+	struct scan *s;
+	const char *name, *img;
+	int host;           /* inject the host's own uevent first; -1: none */
+	int delay_ms;       /* then wait this long for the disk */
+};
+
+static void inject_fmt(struct scan *s, const char *action, const char *devpath,
+		       const char *subsystem, const char *devtype, const char *devname)
+{
+	char msg[512];
+	int n = snprintf(msg, sizeof(msg), "%s@%s%cACTION=%s%cDEVPATH=%s%cSUBSYSTEM=%s%c"
+			 "DEVTYPE=%s%cDEVNAME=%s%c", action, devpath, 0, action, 0,
+			 devpath, 0, subsystem, 0, devtype, 0, devname, 0);
+
+	CHECK_INT(scan_inject_uevent(s, msg, (size_t)n), 0);
+}
+
+static void *late_disk_main(void *arg)
+{
+	struct late_disk *l = arg;
+	char path[256];
+	int h = l->host < 0 ? -l->host : l->host;
+
+	usleep(100 * 1000);
+	snprintf(path, sizeof(path), USB_HOST "%d", h);
+	if (l->host >= 0)
+		inject_fmt(l->s, "add", path, "scsi", "scsi_host", "");
+	usleep((useconds_t)l->delay_ms * 1000);
+	fake_disk(l->name, l->img);
+	snprintf(path, sizeof(path), USB_HOST "%d/target%d:0:0/%d:0:0:0/block/%s", h, h, h,
+		 l->name);
+	inject_fmt(l->s, "add", path, "block", "disk", l->name);
+	return NULL;
+}
+
+static bool has_root(struct scan *s, const char *name)
+{
+	const struct fs_root *roots[16];
+	size_t n = scan_roots(s, roots, 16);
+
+	for (size_t i = 0; i < n && i < 16; i++)
+		if (!strcmp(roots[i]->name, name))
+			return true;
+	return false;
+}
+
+static void drop_disk(const char *name)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/class/block/%s", sys_dir, name);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/%s", dev_dir, name);
+	unlink(p);
+}
+
+/* A USB host whose disk comes 1.2 s later: the scan settles after it. */
+TEST(test_scan_settle_usb_event)
+{
+	struct late_disk l = { NULL, "sdh", IMG "btrfs.img", 6, 1200 };
+	struct scan *s;
+	pthread_t t;
+
+	drop_disk("vdh"); /* test_scan_hotplug's */
+	s = l.s = start_scan();
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	CHECK_INT(pthread_create(&t, NULL, late_disk_main, &l), 0);
+	CHECK_INT(scan_all(s, 8), 3); /* vda, vdg, and the stick */
+	CHECK(has_root(s, "sdh"));
+	pthread_join(t, NULL);
+	scan_free(s);
+	drop_disk("sdh");
+}
+
+/* The host was there before the scan started, its disk not yet. */
+TEST(test_scan_settle_usb_sysfs)
+{
+	char p[PATH_MAX], d[PATH_MAX];
+	struct late_disk l = { NULL, "sdi", IMG "btrfs.img", -7, 1200 };
+	struct scan *s;
+	pthread_t t;
+
+	snprintf(d, sizeof(d), "%s" USB_HOST "7", sys_dir);
+	mkdirs(d);
+	snprintf(p, sizeof(p), "%s/class/scsi_host/host7", sys_dir);
+	mkdirs(p);
+	snprintf(p, sizeof(p), "%s/class/scsi_host/host7/device", sys_dir);
+	if (symlink(d, p) < 0)
+		perror(p);
+	s = start_scan();
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	l.s = s;
+	CHECK_INT(pthread_create(&t, NULL, late_disk_main, &l), 0);
+	CHECK_INT(scan_all(s, 8), 3);
+	CHECK(has_root(s, "sdi"));
+	pthread_join(t, NULL);
+	scan_free(s);
+	drop_disk("sdi");
+}
+
+/* A host that never reports a disk holds the settle only for a while:
+ * quiet (0), long before the 8 s bound. Its target dir: no wait. */
+TEST(test_scan_settle_usb_empty)
+{
+	char p[PATH_MAX], d[PATH_MAX];
+	struct scan *s;
+
+	snprintf(d, sizeof(d), "%s" USB_HOST "8", sys_dir);
+	mkdirs(d);
+	snprintf(p, sizeof(p), "%s/class/scsi_host/host8", sys_dir);
+	mkdirs(p);
+	snprintf(p, sizeof(p), "%s/class/scsi_host/host8/device", sys_dir);
+	if (symlink(d, p) < 0)
+		perror(p);
+	/* host7 has a target now: it holds nothing */
+	snprintf(p, sizeof(p), "%s" USB_HOST "7/target7:0:0", sys_dir);
+	mkdirs(p);
+	s = start_scan();
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	CHECK_INT(scan_settle(s, 8), 0);
+	CHECK_INT(scan_roots(s, NULL, 0), 2);
+	scan_free(s);
+}
+
 TEST(test_scan_teardown)
 {
 	char cmd[128];
@@ -399,4 +538,5 @@ TEST(test_scan_teardown)
 
 TEST_MAIN("test_scan", test_uevent_parse, test_uevent_reject,
 	  test_uevent_long_fields, test_scan_setup, test_scan_start,
-	  test_scan_hotplug, test_scan_bad_sysfs, test_scan_teardown)
+	  test_scan_hotplug, test_scan_bad_sysfs, test_scan_settle_usb_event,
+	  test_scan_settle_usb_sysfs, test_scan_settle_usb_empty, test_scan_teardown)
