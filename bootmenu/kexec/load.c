@@ -1,8 +1,10 @@
 /* load.c - machine -> plan -> print or commit. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kexec/load.h"
+#include "kexec/unpack.h"
 
 /* A plan kexec_file_load can take although ours failed for a reason the
  * kernel's own loader does not share (memory map unreadable). */
@@ -49,8 +51,8 @@ static void print_file_only(const struct kexec_request *rq, FILE *out)
 		"segments)\n", rq->crash ? " (panic kernel)" : "");
 }
 
-int kexec_load_request(const struct kexec_request *rq,
-		       enum kexec_syscall *used, char *err, size_t errlen)
+static int load_plain(const struct kexec_request *rq,
+		      enum kexec_syscall *used, char *err, size_t errlen)
 {
 	enum kexec_syscall first = kexec_syscall_first(rq->syscall);
 	FILE *out = rq->plan_out ? rq->plan_out : stdout;
@@ -72,5 +74,34 @@ int kexec_load_request(const struct kexec_request *rq,
 	}
 	rc = kexec_commit(&p, rq->syscall, used, err, errlen);
 	kexec_plan_free(&p);
+	return rc;
+}
+
+int kexec_load_request(const struct kexec_request *rq,
+		       enum kexec_syscall *used, char *err, size_t errlen)
+{
+	struct kexec_request r = *rq;
+	const char *format;
+	uint8_t *owned;
+	int rc;
+
+	if (used)
+		*used = kexec_syscall_first(rq->syscall);
+	rc = kexec_unpack(&rq->kernel, &r.kernel, &owned, &format, err, errlen);
+	if (rc)
+		return rc;
+	if (format && rq->dry_run)
+		fprintf(rq->plan_out ? rq->plan_out : stdout, "kernel:   "
+			"%s-compressed, %zu bytes once decompressed\n", format,
+			r.kernel.len);
+	rc = load_plain(&r, used, err, errlen);
+	if (rc == -ENOEXEC && format && errlen) {
+		char inner[512];
+
+		snprintf(inner, sizeof(inner), "%s", err);
+		snprintf(err, errlen, "inside the %s-compressed file: %s", format,
+			 inner);
+	}
+	free(owned);
 	return rc;
 }

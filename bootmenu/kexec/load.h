@@ -26,9 +26,11 @@ struct kexec_request {
 	const struct kexec_machine_paths *paths; /* NULL: this machine */
 };
 
-/* Plan and load (or print) @rq. *used (may be NULL) names the syscall
- * that loaded, or would load. Returns 0, or -errno with a sentence in
- * @err. No syscall is made when the plan fails. */
+/* Plan and load (or print) @rq. A kernel compressed as a whole is
+ * decompressed first when it is gzip, refused for other formats
+ * (kexec/unpack.h). *used (may be NULL) names the syscall that loaded,
+ * or would load. Returns 0, or -errno with a sentence in @err. No
+ * syscall is made when the plan fails. */
 int kexec_load_request(const struct kexec_request *rq,
 		       enum kexec_syscall *used, char *err, size_t errlen);
 

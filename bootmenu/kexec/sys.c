@@ -57,7 +57,7 @@ static int fault(const char *which)
 static int real_load(uint64_t entry, unsigned long nr,
 		     const struct kexec_sys_segment *segs, unsigned long flags)
 {
-	int f = fault("load");
+	int f = fault(nr ? "load" : "unload");
 
 	if (f)
 		return f;
@@ -68,7 +68,7 @@ static int real_load(uint64_t entry, unsigned long nr,
 static int real_file_load(int kfd, int ifd, unsigned long cmdline_len,
 			  const char *cmdline, unsigned long flags)
 {
-	int f = fault("file");
+	int f = fault(flags & KEXEC_FILE_UNLOAD ? "unload" : "file");
 
 	if (f)
 		return f;
@@ -121,8 +121,11 @@ bool kexec_locked_down(void)
 {
 	char buf[128];
 
-	if (!read_word(ops->lockdown_path ? ops->lockdown_path
-					   : KEXEC_LOCKDOWN_PATH, buf, sizeof(buf)))
+	const char *path = ops->lockdown_path;
+
+	if (!path && ops == &real_ops)
+		path = getenv(KEXEC_LOCKDOWN_ENV);
+	if (!read_word(path ? path : KEXEC_LOCKDOWN_PATH, buf, sizeof(buf)))
 		return false;
 	/* "none [integrity] confidentiality": brackets mark the mode */
 	return strchr(buf, '[') && !strstr(buf, "[none]");

@@ -8,9 +8,11 @@
  * become sentences; after a failure nothing is left loaded.
  *
  * Test seams: kexec_sys_set_ops() swaps the syscalls for recording
- * functions; and the real wrappers honour BOOTMENU_KEXEC_FAULT ("EPERM",
- * or per syscall "load:EPERM,file:ENOSYS") by failing with that errno
- * without entering the kernel.
+ * functions; the real wrappers honour BOOTMENU_KEXEC_FAULT ("EPERM" for
+ * every call, or per call "load:EPERM,file:ENOSYS,unload:EBUSY,reboot:
+ * EINVAL"; "unload" is either syscall's unload) by failing with that
+ * errno without entering the kernel; and BOOTMENU_KEXEC_LOCKDOWN names a
+ * file read instead of /sys/kernel/security/lockdown.
  */
 #ifndef BM_KEXEC_SYS_H
 #define BM_KEXEC_SYS_H
@@ -26,6 +28,7 @@ enum kexec_syscall { KEXEC_SYSCALL_AUTO, KEXEC_SYSCALL_LOAD, KEXEC_SYSCALL_FILE 
 #define KEXEC_LOCKDOWN_PATH "/sys/kernel/security/lockdown"
 #define KEXEC_LOADED_PATH "/sys/kernel/kexec_loaded"
 #define KEXEC_FAULT_ENV "BOOTMENU_KEXEC_FAULT"
+#define KEXEC_LOCKDOWN_ENV "BOOTMENU_KEXEC_LOCKDOWN"
 
 /* include/uapi/linux/kexec.h */
 #define KEXEC_ON_CRASH 0x00000001

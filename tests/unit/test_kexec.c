@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 #include "kexec/purgatory.h"
 #include "kexec/sha256.h"
 #include "kexec/sys.h"
+#include "kexec/unpack.h"
 #include "test.h"
 #include "util/le.h"
 
@@ -671,6 +673,7 @@ static struct {
 	struct kexec_sys_segment segs[KEXEC_SEGMENT_MAX];
 	char cmdline[64];
 	bool initrd_fd;
+	off_t kernel_size; /* of the fd kexec_file_load got */
 } rec;
 
 static int rec_load(uint64_t entry, unsigned long nr,
@@ -696,6 +699,7 @@ static int rec_file(int kfd, int ifd, unsigned long len, const char *cmdline,
 		return 0;
 	}
 	rec.files++;
+	rec.kernel_size = lseek(kfd, 0, SEEK_END);
 	rec.file_flags = flags;
 	rec.cmdline_len = len;
 	rec.initrd_fd = ifd >= 0;
@@ -816,7 +820,8 @@ TEST(fault_env_and_jump)
 	CHECK_INT(kexec_commit(&p, KEXEC_SYSCALL_AUTO, &used, err, sizeof(err)),
 		  -EBUSY);
 	CHECK(strstr(err, "(EBUSY)") != NULL);
-	setenv(KEXEC_FAULT_ENV, "load:EPERM,file:ENOMEM,reboot:EINVAL", 1);
+	setenv(KEXEC_FAULT_ENV, "load:EPERM,file:ENOMEM,reboot:EINVAL,"
+	       "unload:EPERM", 1);
 	CHECK_INT(kexec_commit(&p, KEXEC_SYSCALL_AUTO, &used, err, sizeof(err)),
 		  -ENOMEM);
 	CHECK_INT(used, KEXEC_SYSCALL_FILE);
@@ -902,6 +907,305 @@ TEST(kexload_exit_status_and_messages)
 	CHECK_INT(kexload("-e", out, sizeof(out)), 1);
 	CHECK(strstr(out, "kexload: exec: ") != NULL);
 	unsetenv(KEXEC_FAULT_ENV);
+}
+
+/* --- bad input through kexload: message and exit status for each ----- */
+
+#define SCRATCH "/tmp/test_kexec_scratch"
+
+static int put_file(const char *path, const void *buf, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	int ok = f && fwrite(buf, 1, len, f) == len;
+
+	if (f)
+		fclose(f);
+	return ok ? 0 : -1;
+}
+
+/* kexload's exit status must be @status and its output hold @want. */
+static void kexload_says(const char *args, int status, const char *want)
+{
+	static char out[65536];
+	int st = kexload(args, out, sizeof(out));
+
+	CHECK_INT(st, status);
+	if (!strstr(out, want))
+		printf("  kexload %.80s...\n  said \"%s\"\n  want \"%s\"\n", args,
+		       out, want);
+	CHECK(strstr(out, want) != NULL);
+}
+
+/* the rest of a command line running kexload as nobody, no capabilities */
+#define NOBODY "setpriv --reuid=65534 --regid=65534 --clear-groups " \
+	       "--inh-caps=-all --bounding-set=-all build/host/kexload "
+
+#define PLAN_ON "--memmap " FIX "bios-small --boot-params " FIX "absent " \
+		"--efi-dir " FIX "absent "
+
+TEST(kexload_refuses_each_bad_input)
+{
+	static char args[8192];
+	size_t len = 0;
+	char *k;
+
+	if (access("build/host/kexload", X_OK) || mkdir(SCRATCH, 0755) < 0 ? errno != EEXIST : 0) {
+		printf("  note: build/host/kexload absent, skipped\n");
+		return;
+	}
+	syn_make();
+	put_file(SCRATCH "/syn", syn, SYN_LEN);
+	put_le16(syn, SYN_LEN, BZ_VERSION, 0x0206);
+	put_file(SCRATCH "/old", syn, SYN_LEN);
+	syn_make();
+	put_le16(syn, SYN_LEN, BZ_XLOADFLAGS, 0);
+	put_file(SCRATCH "/i386", syn, SYN_LEN);
+	syn_make();
+	put_le32(syn, SYN_LEN, BZ_SYSSIZE, 65536 / 16);
+	put_file(SCRATCH "/short", syn, 4000);
+	syn_make();
+	put_le32(syn, SYN_LEN, BZ_INIT_SIZE, 0x1000000);
+	put_file(SCRATCH "/big-init", syn, SYN_LEN);
+	syn_make();
+	/* not a bzImage, truncated, protocol too old, 32-bit only */
+	kexload_says(DRY "-l " FIX "bios-small/0/type", 1, "kexload: " FIX
+		     "bios-small/0/type: not a bzImage (no boot sector "
+		     "signature or \"HdrS\" setup header)");
+	kexload_says(DRY "-l " SCRATCH "/short", 1, SCRATCH "/short: the "
+		     "bzImage is truncated (4000 bytes, its header says 68096)");
+	kexload_says(DRY "-l " SCRATCH "/old", 1, "boot protocol 2.06 is too "
+		     "old: 2.12 or later is needed for a 64-bit kexec");
+	kexload_says(DRY "-l " SCRATCH "/i386", 1, "a 32-bit-only kernel: it "
+		     "has no 64-bit entry point (XLF_KERNEL_64)");
+	/* a command line over cmdline_size (255 in the synthetic kernel) */
+	strcpy(args, DRY "-l " SCRATCH "/syn --append ");
+	memset(args + strlen(args), 'y', 256);
+	kexload_says(args, 1, "the command line is too long: 256 bytes, this "
+		     "kernel takes at most 255 (cmdline_size)");
+	/* an initrd larger than the 511 MiB of RAM (sparse: costs no disk) */
+	if (truncate(SCRATCH "/big", 0) == 0 || errno == ENOENT) {
+		int fd = open(SCRATCH "/big", O_WRONLY | O_CREAT, 0644);
+
+		CHECK(fd >= 0 && ftruncate(fd, 520 * MIB) == 0);
+		close(fd);
+	}
+	kexload_says(DRY "-l " SCRATCH "/syn --initrd " SCRATCH "/big", 1,
+		     "the initrd is too large: 545259520 bytes do not fit in "
+		     "the free RAM below 0x80000000 nor above 4 GiB");
+	unlink(SCRATCH "/big");
+	/* no room: 23 MiB of RAM, the kernel wants 16 MiB at 16 MiB */
+	kexload_says("--dry-run --memmap " FIX "tiny.iomem --boot-params " FIX
+		     "absent --efi-dir " FIX "absent -l " SCRATCH "/big-init", 1,
+		     "no room in RAM for the kernel: it needs 17 MiB (init_size) "
+		     "at or above 0x1000000 aligned to 0x200000");
+
+	/* the syscalls' refusals, through the fault seam (never this host) */
+	setenv(KEXEC_FAULT_ENV, "EBUSY", 1);
+	kexload_says(PLAN_ON "-c -l " SCRATCH "/syn", 1, "kexec_load refused: a "
+		     "kexec load is already in progress or the loaded kernel "
+		     "is in use (EBUSY); try again");
+	setenv(KEXEC_FAULT_ENV, "ENOMEM", 1);
+	kexload_says(PLAN_ON "-l " SCRATCH "/syn", 1, "kexec_load failed: the "
+		     "running kernel is out of memory for the segments (ENOMEM)");
+	kexload_says(PLAN_ON "-s -l " SCRATCH "/syn", 1, "kexec_file_load "
+		     "failed: the running kernel is out of memory");
+	setenv(KEXEC_FAULT_ENV, "EPERM", 1);
+	setenv(KEXEC_LOCKDOWN_ENV, FIX "lockdown-integrity", 1);
+	kexload_says(PLAN_ON "-c -l " SCRATCH "/syn", 1, geteuid() == 0
+		     ? "kernel is locked down: use the file syscall (-s)"
+		     : "loading a kernel needs root (CAP_SYS_BOOT)");
+	/* locked down, automatic: kexec_file_load is the one tried */
+	kexload_says(PLAN_ON "-l " SCRATCH "/syn", 1, "kexec_file_load");
+	unsetenv(KEXEC_LOCKDOWN_ENV);
+	unsetenv(KEXEC_FAULT_ENV);
+
+	/* not root: as nobody, through the seam (the sentence), then the
+	 * real syscall where this host's kernel has kexec: it refuses */
+	if (geteuid() != 0) {
+		setenv(KEXEC_FAULT_ENV, "EPERM", 1);
+		kexload_says(PLAN_ON "-c -l " SCRATCH "/syn", 1, "kexec_load "
+			     "refused: loading a kernel needs root (CAP_SYS_BOOT)");
+		unsetenv(KEXEC_FAULT_ENV);
+	} else if (access("/usr/bin/setpriv", X_OK) == 0) {
+		chmod(SCRATCH, 0755);
+		chmod(SCRATCH "/syn", 0644);
+		kexload_says("--version; BOOTMENU_KEXEC_FAULT=EPERM " NOBODY
+			     PLAN_ON "-c -l " SCRATCH "/syn", 1, "kexec_load "
+			     "refused: loading a kernel needs root (CAP_SYS_BOOT)");
+		if (access(KEXEC_LOADED_PATH, F_OK) == 0)
+			kexload_says("--version; " NOBODY PLAN_ON "-c -l " SCRATCH
+				     "/syn", 1, "kexec_load refused: loading a "
+				     "kernel needs root (CAP_SYS_BOOT)");
+		else
+			printf("  note: this host's kernel has no kexec: the "
+			       "real not-root refusal is not tried\n");
+	} else {
+		printf("  note: no setpriv, the not-root case skipped\n");
+	}
+	k = kernel_or_skip(TINY_KERNEL, &len, "truncated real kernel");
+	if (k) {
+		put_file(SCRATCH "/tiny-cut", k, len / 2);
+		kexload_says(DRY "-l " SCRATCH "/tiny-cut", 1, "the bzImage is "
+			     "truncated");
+		unlink(SCRATCH "/tiny-cut");
+		free(k);
+	}
+	unlink(SCRATCH "/syn");
+	unlink(SCRATCH "/old");
+	unlink(SCRATCH "/i386");
+	unlink(SCRATCH "/short");
+	unlink(SCRATCH "/big-init");
+	rmdir(SCRATCH);
+}
+
+/* A plan that fails makes no syscall, whichever syscall was asked for
+ * (kexec_file_load gets only image faults: it places segments itself). */
+TEST(failed_plan_makes_no_syscall)
+{
+	static char junk[8192];
+	struct kexec_machine_paths paths = { FIX "bios-small", NULL,
+					     FIX "absent", FIX "absent" };
+	struct kexec_request rq = { { junk, sizeof(junk) }, { NULL, 0 }, "x",
+				    KEXEC_SYSCALL_AUTO, false, false, false,
+				    NULL, &paths };
+	enum kexec_syscall asks[] = { KEXEC_SYSCALL_AUTO, KEXEC_SYSCALL_LOAD,
+				      KEXEC_SYSCALL_FILE };
+	char err[256];
+
+	memset(junk, 'j', sizeof(junk));
+	kexec_sys_set_ops(&rec_ops);
+	for (size_t i = 0; i < 3; i++) {
+		memset(&rec, 0, sizeof(rec));
+		rq.syscall = asks[i];
+		CHECK_INT(kexec_load_request(&rq, NULL, err, sizeof(err)), -ENOEXEC);
+		CHECK_INT(rec.loads + rec.files + rec.unloads, 0);
+	}
+	/* no room for the initrd: refused before any syscall with -c */
+	syn_make();
+	rq.kernel = (struct kexec_blob){ syn, SYN_LEN };
+	rq.initrd = (struct kexec_blob){ junk, 600 * MIB }; /* never read */
+	rq.syscall = KEXEC_SYSCALL_LOAD;
+	memset(&rec, 0, sizeof(rec));
+	CHECK_INT(kexec_load_request(&rq, NULL, err, sizeof(err)), -ENOSPC);
+	CHECK_INT(rec.loads + rec.files + rec.unloads, 0);
+	kexec_sys_set_ops(NULL);
+}
+
+static long long file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+/* Compressed kernel files: found by magic, gzip inflated, others named. */
+TEST(compressed_kernels)
+{
+	static char out1[65536], out2[65536];
+	static const uint8_t xz[] = { 0xfd, '7', 'z', 'X', 'Z', 0, 1, 2 };
+	static const uint8_t zst[] = { 0x28, 0xb5, 0x2f, 0xfd, 1, 2, 3, 4 };
+	struct kexec_blob in, out;
+	uint8_t *owned;
+	const char *fmt;
+	char err[512] = "", *p1, *p2, *gz;
+	size_t glen = 0;
+
+	in = (struct kexec_blob){ xz, sizeof(xz) };
+	CHECK_INT(kexec_unpack(&in, &out, &owned, &fmt, err, sizeof(err)), -ENOEXEC);
+	CHECK_STR(fmt, "xz");
+	CHECK_STR(err, "the kernel file is xz-compressed, and only gzip is "
+		  "decompressed here: decompress it first (xz -dk FILE) and "
+		  "load the result");
+	in = (struct kexec_blob){ zst, sizeof(zst) };
+	CHECK_INT(kexec_unpack(&in, &out, &owned, &fmt, err, sizeof(err)), -ENOEXEC);
+	CHECK_STR(err, "the kernel file is zstd-compressed, and only gzip is "
+		  "decompressed here: decompress it first (zstd -d FILE) and "
+		  "load the result");
+	CHECK_STR(kexec_compression("BZh91AY", 7), "bzip2");
+	CHECK(kexec_compression(syn, SYN_LEN) == NULL);
+	in = (struct kexec_blob){ "\x1f\x8b\x08\0\0\0\0\0\0\3\7\0", 12 };
+	CHECK_INT(kexec_unpack(&in, &out, &owned, &fmt, err, sizeof(err)), -ENOEXEC);
+	CHECK_STR(err, "the gzip-compressed kernel cannot be decompressed: "
+		  "corrupt deflate data");
+	CHECK(owned == NULL);
+
+	if (access("build/host/kexload", X_OK) || access(TINY_KERNEL, R_OK)) {
+		printf("  note: kexload or the tiny kernel absent, rest skipped\n");
+		return;
+	}
+	CHECK_INT(system("gzip -n -c " TINY_KERNEL " > /tmp/test_kexec.gz && "
+			 "gzip -n -c tests/fixtures/memmap/README > "
+			 "/tmp/test_kexec_junk.gz && printf '\\375\\067\\172"
+			 "\\130\\132\\000rest' > /tmp/test_kexec.xz"), 0);
+	/* the same plan as the plain kernel, and a line saying so */
+	CHECK_INT(kexload(DRY "-l " TINY_KERNEL " --append a=1", out1,
+			  sizeof(out1)), 0);
+	CHECK_INT(kexload(DRY "-l /tmp/test_kexec.gz --append a=1", out2,
+			  sizeof(out2)), 0);
+	p1 = strstr(out1, "cmdline:");
+	p2 = strstr(out2, "cmdline:");
+	CHECK(p1 && p2 && strcmp(p1, p2) == 0);
+	snprintf(out1, sizeof(out1), "kernel:   gzip-compressed, %lld bytes "
+		 "once decompressed\n", (long long)file_size(TINY_KERNEL));
+	CHECK(strstr(out2, out1) != NULL);
+	kexload_says(DRY "-l /tmp/test_kexec_junk.gz", 1, "inside the "
+		     "gzip-compressed file: not a bzImage");
+	kexload_says(DRY "-l /tmp/test_kexec.xz", 1, "/tmp/test_kexec.xz: the "
+		     "kernel file is xz-compressed");
+	/* kexec_file_load gets the decompressed kernel */
+	gz = slurp("/tmp/test_kexec.gz", &glen);
+	if (gz) {
+		struct kexec_machine_paths paths = { FIX "bios-small", NULL,
+						     FIX "absent", FIX "absent" };
+		struct kexec_request rq = { { gz, glen }, { NULL, 0 }, "",
+					    KEXEC_SYSCALL_FILE, false, false,
+					    false, NULL, &paths };
+
+		memset(&rec, 0, sizeof(rec));
+		kexec_sys_set_ops(&rec_ops);
+		CHECK_INT(kexec_load_request(&rq, NULL, err, sizeof(err)), 0);
+		kexec_sys_set_ops(NULL);
+		CHECK_INT(rec.files, 1);
+		CHECK_INT(rec.kernel_size, file_size(TINY_KERNEL));
+		free(gz);
+	}
+	unlink("/tmp/test_kexec.gz");
+	unlink("/tmp/test_kexec_junk.gz");
+	unlink("/tmp/test_kexec.xz");
+}
+
+/* A gzip-compressed ELF vmlinux plans as the vmlinux itself. */
+TEST(compressed_elf_vmlinux)
+{
+	size_t len = 0, glen = 0;
+	char *k = kernel_or_skip(VMLINUX, &len, "compressed_elf_vmlinux"), *gz;
+	struct kexec_blob in, out;
+	uint8_t *owned = NULL;
+	const char *fmt;
+	char err[256] = "";
+
+	if (!k)
+		return;
+	free(k);
+	if (system("gzip -1 -n -c " VMLINUX " > /tmp/test_kexec_vmlinux.gz")) {
+		CHECK(0);
+		return;
+	}
+	gz = slurp("/tmp/test_kexec_vmlinux.gz", &glen);
+	unlink("/tmp/test_kexec_vmlinux.gz");
+	k = slurp(VMLINUX, &len);
+	CHECK(gz && k);
+	if (gz && k) {
+		in = (struct kexec_blob){ gz, glen };
+		CHECK_INT(kexec_unpack(&in, &out, &owned, &fmt, err, sizeof(err)), 0);
+		CHECK_STR(fmt, "gzip");
+		CHECK_INT(out.len, len);
+		CHECK(owned && out.buf == owned && memcmp(owned, k, len) == 0);
+		CHECK(kexec_elf_is(out.buf, out.len));
+	}
+	free(owned);
+	free(gz);
+	free(k);
 }
 
 /* A one-segment ELF64 x86_64 executable: 8 KiB at p_paddr 16 MiB. */
@@ -991,4 +1295,6 @@ TEST_MAIN("test_kexec", bzimage_real_kernels, elf_vmlinux, bzimage_refusals, mem
 	  plan_efi_server_debian, plan_initrd_above_4g, plan_refusals,
 	  plan_holes_and_crash, sha256_vectors, purgatory_sha256_check_runs,
 	  commit_chooses_the_syscall, fault_env_and_jump,
-	  kexload_exit_status_and_messages)
+	  kexload_exit_status_and_messages, kexload_refuses_each_bad_input,
+	  failed_plan_makes_no_syscall, compressed_kernels,
+	  compressed_elf_vmlinux)
