@@ -22,6 +22,30 @@ TEST(right_password)
 	CHECK(auth_check(H_ROUNDS, "secret"));
 }
 
+/* Passwords longer than one SHA-512 block (the P sequence and digest B
+ * repeated), exactly one block, empty, and a 16-character salt:
+ * `openssl passwd -6 -salt LongKeySalt1234 "$(printf 'a%.0s' $(seq 150))"`,
+ * `openssl passwd -6 -salt exactly16charsXY pw`, Python's
+ * crypt.crypt('', '$6$s$') and crypt.crypt('x' * 64, '$6$rounds=1000$k64$'). */
+TEST(edge_lengths)
+{
+	char a150[151], x64[65];
+
+	memset(a150, 'a', 150);
+	a150[150] = '\0';
+	memset(x64, 'x', 64);
+	x64[64] = '\0';
+	CHECK(auth_check("$6$LongKeySalt1234$ION50/AStcmUYDnV0gzteXSKc5ZpqF.u2b0J"
+			 "Ezs3YXUXbWstAmRX1W8PpV77Ru74FNTXoY7Dl0EyNa6IqY9yy1", a150));
+	CHECK(!auth_check("$6$LongKeySalt1234$ION50/AStcmUYDnV0gzteXSKc5ZpqF.u2b0J"
+			  "Ezs3YXUXbWstAmRX1W8PpV77Ru74FNTXoY7Dl0EyNa6IqY9yy1", x64));
+	CHECK(auth_check("$6$exactly16charsXY$KoEddX7wjqPY07mE0wQWOZCABIy882DZDXQnW"
+			 "lqp95T6L55Ab7wbaSsYxX1IptXKLMssQ0upPUOCJcuaGabsd/", "pw"));
+	CHECK(auth_check("$6$s$.ZBEl9liET9mKM6jGxl//vp8wOnIJwfkp.7sG2Ahu2q68bf4LasDRE6k5T5NPzLqBFx3oUbMl6xWpBsFfgm6..", ""));
+	CHECK(!auth_check("$6$s$.ZBEl9liET9mKM6jGxl//vp8wOnIJwfkp.7sG2Ahu2q68bf4LasDRE6k5T5NPzLqBFx3oUbMl6xWpBsFfgm6..", " "));
+	CHECK(auth_check("$6$rounds=1000$k64$wTDn3Q9JLOojLKH3vIBwOMfGXQXzqHyHbFAWmwJyGjRsUE7SkqDeGKniVydD3WzmFWKmjyOUmHE3jB/6m82KA0", x64));
+}
+
 TEST(wrong_password)
 {
 	CHECK(!auth_check(H1, "correct horsf"));
@@ -65,5 +89,5 @@ TEST(refused_hashes)
 	CHECK(!auth_check("", ""));
 }
 
-TEST_MAIN("test_auth", right_password, wrong_password, valid_hashes,
+TEST_MAIN("test_auth", right_password, edge_lengths, wrong_password, valid_hashes,
 	  refused_hashes)
