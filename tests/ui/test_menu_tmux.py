@@ -5,11 +5,14 @@ Runs `bootmenu --root <tree> --dry-run` inside tmux, types with send-keys
 and reads the screen with capture-pane. The tree is BUILD/demo/syslinux
 (real kernel and initrd, so the dry run prints a whole plan): entry 0
 "Demo syslinux (bootmenu kernel)" (the default), entry 1 "Demo syslinux,
-INITRD keyword", entry 2 "Boot from first hard disk" (disabled)."""
+INITRD keyword", entry 2 "Boot from first hard disk" (disabled). Tests
+that change the tree or need a bootmenu.conf work on a copy in a
+temporary directory."""
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 B = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
@@ -24,9 +27,12 @@ def tmux(*args):
 
 
 class Term:
-    def __init__(self, cols=80, rows=24, timeout=30):
-        cmd = "cd %s && TERM=xterm %s --root .=SYS --dry-run --timeout %s; " \
-              "echo BOOTMENU-EXIT=$?; sleep 60" % (TREE, PROG, timeout)
+    def __init__(self, cols=80, rows=24, timeout=30, tree=None, args="",
+                 env="TERM=xterm"):
+        cmd = "cd %s && %s %s --root .=SYS --dry-run --timeout %s %s; " \
+              "echo BOOTMENU-EXIT=$?; sleep 60" % (tree or TREE, env, PROG,
+                                                    timeout, args)
+        self.tree = tree or TREE
         tmux("new-session", "-d", "-s", SESSION, "-x", str(cols), "-y",
              str(rows), cmd)
 
@@ -51,7 +57,17 @@ class Term:
                        capture_output=True)
 
 
-def run(name, fn, **kw):
+def run(name, fn, setup=None, **kw):
+    tmp = tempfile.mkdtemp(prefix="bootmenu-ui-")
+    try:
+        if setup:
+            kw.update(setup(tmp))
+        return run_in(name, fn, **kw)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run_in(name, fn, **kw):
     t = Term(**kw)
     try:
         t.wait("Enter boot")
@@ -145,6 +161,293 @@ def wide_draws(t):
         raise AssertionError("200 columns: not drawn:\n" + s)
 
 
+def follows_resize(t):
+    tmux("resize-window", "-t", SESSION, "-x", "100", "-y", "30")
+    end = time.monotonic() + 10
+    while time.monotonic() < end:
+        lines = t.screen().rstrip("\n").split("\n")
+        if len(lines) == 30 and lines[-1].startswith("Enter boot"):
+            break
+        time.sleep(0.2)
+    else:
+        raise AssertionError("key line not at the bottom after a resize:\n"
+                             + t.screen())
+    tmux("resize-window", "-t", SESSION, "-x", "60", "-y", "12")
+    t.wait("Booting Demo")
+    lines = t.screen().rstrip("\n").split("\n")
+    if len(lines) != 12 or not lines[-1].startswith("Enter boot"):
+        raise AssertionError("not redrawn at 60x12:\n" + t.screen())
+
+
+# --- on a copy of the tree, with a bootmenu.conf
+
+PASSWORD = "open sesame"
+
+
+def sha512_hash(password):
+    """crypt(3)'s "$6$" form, as `openssl passwd -6` prints it."""
+    return subprocess.run(["openssl", "passwd", "-6", "-salt", "uitest",
+                           password], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def tree_copy(tmp, conf=""):
+    tree = os.path.join(tmp, "tree")
+    shutil.copytree(TREE, tree)
+    path = os.path.join(tmp, "bootmenu.conf")
+    with open(path, "w") as f:
+        f.write(conf)
+    return {"tree": tree, "args": "--config " + path}
+
+
+def with_password(tmp):
+    return tree_copy(tmp, "password = %s\n" % sha512_hash(PASSWORD))
+
+
+def type_password(t, text):
+    t.keys(text, literal=True)
+    t.keys("Enter")
+
+
+def password_blocks_edit(t):
+    t.keys("e")
+    t.wait("Editing needs the password")
+    type_password(t, "wrong")
+    t.wait("Wrong password, try 2 of 3")
+    s = t.screen()
+    if "Password: *****" in s:
+        raise AssertionError("the prompt kept the typed text:\n" + s)
+    type_password(t, "open sesame!")
+    t.wait("try 3 of 3")
+    type_password(t, "")
+    s = t.wait("Wrong password 3 times")
+    if "Edit the command line" in s or "BOOTMENU-EXIT" in s:
+        raise AssertionError("a wrong password let the editor open:\n" + s)
+    # the right one opens it, and the edit reaches the plan
+    t.keys("e")
+    t.wait("Editing needs the password")
+    t.keys("open sesame", literal=True)
+    s = t.wait("Password: ***********")
+    if PASSWORD in s:
+        raise AssertionError("the password shows on the screen:\n" + s)
+    t.keys("Enter")
+    t.wait("Edit the command line")
+    t.keys(" marker=unlocked", literal=True)
+    t.keys("Enter")
+    s = t.wait("BOOTMENU-EXIT=0")
+    if "demo.entry=syslinux marker=unlocked\"" not in s:
+        raise AssertionError("the edit did not reach the plan:\n" + s)
+
+
+def password_not_for_the_default(t):
+    # the default boots without a password, another entry asks for it
+    t.keys("Down")
+    t.keys("Enter")
+    t.wait("Booting this entry needs the password")
+    t.keys("Escape")
+    time.sleep(0.5)
+    t.keys("Up")
+    t.keys("Enter")
+    s = t.wait("BOOTMENU-EXIT=0")
+    if "entry:    Demo syslinux (bootmenu kernel) (syslinux)" not in s:
+        raise AssertionError("the default did not boot freely:\n" + s)
+
+
+def password_shell(t):
+    t.keys("s")
+    t.wait("The shell needs the password")
+    t.keys("Escape")
+    s = t.wait("Cancelled")
+    if "rescue shell" in s:
+        raise AssertionError("the shell started without the password:\n" + s)
+
+
+def with_spare_files(tmp):
+    kw = tree_copy(tmp)
+    boot = os.path.join(kw["tree"], "boot")
+    shutil.copy(os.path.join(boot, "vmlinuz"), os.path.join(boot, "vmlinuz-copy"))
+    with open(os.path.join(boot, "extra.img"), "wb") as f:
+        f.write(b"\0" * 4096)
+    return kw
+
+
+def edit_paths_change_plan(t):
+    t.keys("Down")
+    t.keys("e")
+    t.wait("Edit the command line")
+    t.keys("Tab")
+    t.keys("C-u")
+    t.keys("/boot/vmlinuz-copy", literal=True)
+    t.keys("Tab")
+    t.keys("End")
+    t.keys(" /boot/extra.img", literal=True)
+    t.keys("Enter")
+    s = t.wait("BOOTMENU-EXIT=0")
+    for want in ("kernel:   /boot/vmlinuz-copy on SYS",
+                 "initrd 0: /boot/initrd.gz on SYS",
+                 "initrd 1: /boot/extra.img on SYS"):
+        if want not in s:
+            raise AssertionError("%r not in the plan:\n%s" % (want, s))
+
+
+def edit_bad_path_refused(t):
+    t.keys("e")
+    t.wait("Edit the command line")
+    t.keys("Down")
+    t.keys("C-u")
+    t.keys("vmlinuz", literal=True)
+    t.keys("Enter")
+    t.wait("a path starts with /")
+    t.keys("Home")
+    t.keys("/boot/missing-", literal=True)
+    t.keys("Enter")
+    s = t.wait("Cannot boot this entry")
+    t.keys("x")
+    time.sleep(0.5)
+    s = t.screen()
+    if "BOOTMENU-EXIT" in s or "Enter boot" not in s:
+        raise AssertionError("the menu did not stay after a missing kernel:\n" + s)
+
+
+def with_utf8_title(tmp):
+    kw = tree_copy(tmp)
+    cfg = os.path.join(kw["tree"], "syslinux", "syslinux.cfg")
+    with open(cfg, "rb") as f:
+        text = f.read()
+    text = text.replace(b"Demo syslinux, INITRD keyword",
+                        "Démo – ünïcode".encode())
+    with open(cfg, "wb") as f:
+        f.write(text)
+    return kw
+
+
+def utf8_title_on_utf8(t):
+    s = t.wait("Démo – ünïcode")
+
+
+def ascii_title_elsewhere(t):
+    s = t.wait("D?mo ? ?n?code")
+    if "Démo" in s:
+        raise AssertionError("UTF-8 on a terminal that is not:\n" + s)
+
+
+def rescan_finds_new_entry(t):
+    # `r` reads the tree again: an entry added meanwhile shows up
+    cfg = os.path.join(t.tree, "syslinux", "syslinux.cfg")
+    with open(cfg, "a") as f:
+        f.write("\nLABEL late\n\tMENU LABEL Added after start\n"
+                "\tKERNEL /boot/vmlinuz\n")
+    time.sleep(0.5)
+    if "Added after start" in t.screen():
+        raise AssertionError("the entry showed before r")
+    t.keys("r")
+    t.wait("Added after start")
+    t.keys("End")
+    t.keys("Enter")
+    s = t.wait("BOOTMENU-EXIT=0")
+    if "entry:    Added after start (syslinux)" not in s:
+        raise AssertionError("the new entry did not boot:\n" + s)
+
+
+def with_save_on(tmp):
+    return tree_copy(tmp, "save_default = yes\nsave_default_on = SYS\n")
+
+
+def save_default_confirms(t):
+    t.keys("Down")
+    t.keys("d")
+    s = t.wait("Default saved")
+    t.keys("x")
+    path = os.path.join(t.tree, "bootmenu", "default")
+    with open(path) as f:
+        saved = f.read().strip()
+    if saved != "demo-edit":
+        raise AssertionError("saved %r, not demo-edit" % saved)
+
+
+def save_default_refused(t):
+    t.keys("d")
+    s = t.wait("The default was not saved")
+    if "off in bootmenu.conf" not in s:
+        raise AssertionError("no reason given:\n" + s)
+    t.keys("x")
+    if os.path.exists(os.path.join(t.tree, "bootmenu")):
+        raise AssertionError("something was written with saving off")
+
+
+# --- one bootmenu on two terminals (what it does on tty0 + ttyS0)
+
+class Pane:
+    """A tmux session whose pane only sleeps: a terminal for --console."""
+    def __init__(self, tag):
+        self.name = "%s-%s" % (SESSION, tag)
+        tmux("new-session", "-d", "-s", self.name, "-x", "80", "-y", "24",
+             "sleep 300")
+        self.tty = tmux("display-message", "-p", "-t", self.name,
+                        "#{pane_tty}").strip()
+
+    def screen(self):
+        return tmux("capture-pane", "-p", "-t", self.name)
+
+    def keys(self, *k):
+        tmux("send-keys", "-t", self.name, *k)
+        time.sleep(0.3)
+
+    def wait(self, text, timeout=10):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            s = self.screen()
+            if text in s:
+                return s
+            time.sleep(0.1)
+        raise AssertionError("no %r on %s:\n%s" % (text, self.tty, self.screen()))
+
+    def close(self):
+        subprocess.run(["tmux", "kill-session", "-t", self.name],
+                       capture_output=True)
+
+
+def two_terminals():
+    a, b = Pane("a"), Pane("b")
+    proc = None
+    try:
+        proc = subprocess.Popen(
+            [PROG, "--root", ".=SYS", "--dry-run", "--timeout", "30",
+             "--console", "%s,%s" % (a.tty, b.tty)], cwd=TREE,
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, start_new_session=True, text=True)
+        a.wait("Booting Demo syslinux (bootmenu kernel) in")
+        b.wait("Booting Demo syslinux (bootmenu kernel) in")
+        # keys on b act, a shows the same state
+        b.keys("Down")
+        b.keys("i")
+        sa = a.wait("source:  /syslinux/syslinux.cfg:13")
+        if "Demo syslinux, INITRD keyword" not in sa.splitlines()[0]:
+            raise AssertionError("a does not show b's details:\n" + sa)
+        a.keys("x")           # a key on a closes the details on both
+        b.wait("Enter boot")
+        if "source:" in b.screen():
+            raise AssertionError("b still shows the details")
+        a.keys("Enter")
+        out, err = proc.communicate(timeout=20)
+        if proc.returncode != 0:
+            raise AssertionError("exit %d: %s" % (proc.returncode, err))
+        if "entry:    Demo syslinux, INITRD keyword (syslinux)" not in out:
+            raise AssertionError("plan is not of the 2nd entry:\n" + out)
+        print("PASS ui.two_terminals_one_menu")
+        return True
+    except Exception as e:  # a failed check, whatever raised
+        print("FAIL ui.two_terminals_one_menu: %s" % str(e).splitlines()[0])
+        sys.stderr.write("---- two_terminals\n%s\n" % e)
+        return False
+    finally:
+        if proc and proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        a.close()
+        b.close()
+
+
 def main():
     if not shutil.which("tmux"):
         print("FAIL ui.tmux: tmux is not installed")
@@ -162,6 +465,27 @@ def main():
     ok &= run("disabled_entry_refused", disabled_is_refused)
     ok &= run("draws_at_60_columns", narrow_draws, cols=60)
     ok &= run("draws_at_200_columns", wide_draws, cols=200, rows=50)
+    ok &= run("follows_resize", follows_resize)
+    ok &= run("password_blocks_edit", password_blocks_edit,
+              setup=with_password)
+    ok &= run("password_not_for_the_default", password_not_for_the_default,
+              setup=with_password)
+    ok &= run("password_guards_the_shell", password_shell,
+              setup=with_password)
+    ok &= run("edit_paths_change_plan", edit_paths_change_plan,
+              setup=with_spare_files)
+    ok &= run("edit_bad_path_refused", edit_bad_path_refused,
+              setup=with_spare_files)
+    ok &= run("utf8_title_on_utf8_terminal", utf8_title_on_utf8,
+              setup=with_utf8_title, env="TERM=xterm LANG=C.UTF-8 LC_ALL=")
+    ok &= run("ascii_title_elsewhere", ascii_title_elsewhere,
+              setup=with_utf8_title, env="TERM=xterm LANG=C LC_ALL=C")
+    ok &= run("rescan_finds_new_entry", rescan_finds_new_entry,
+              setup=tree_copy)
+    ok &= run("save_default_confirms", save_default_confirms,
+              setup=with_save_on)
+    ok &= run("save_default_refused", save_default_refused, setup=tree_copy)
+    ok &= two_terminals()
     return 0 if ok else 1
 
 
