@@ -28,7 +28,7 @@ struct kexload {
 };
 
 enum { OPT_INITRD = 256, OPT_APPEND, OPT_REUSE, OPT_DRY, OPT_SHA, OPT_MEMMAP,
-       OPT_PARAMS, OPT_EFI, OPT_IOMEM, OPT_VERSION };
+       OPT_PARAMS, OPT_EFI, OPT_IOMEM, OPT_MEMINFO, OPT_VERSION };
 
 static const struct option long_opts[] = {
 	{ "load", required_argument, NULL, 'l' },
@@ -48,6 +48,7 @@ static const struct option long_opts[] = {
 	{ "boot-params", required_argument, NULL, OPT_PARAMS },
 	{ "efi-dir", required_argument, NULL, OPT_EFI },
 	{ "iomem", required_argument, NULL, OPT_IOMEM },
+	{ "meminfo", required_argument, NULL, OPT_MEMINFO },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -63,7 +64,8 @@ static void usage(FILE *f)
 	      "  -s, --kexec-file-syscall  use kexec_file_load\n"
 	      "  -c, --kexec-syscall       use kexec_load\n"
 	      "  --dry-run                 print the plan, load nothing\n"
-	      "  --memmap DIR|FILE, --boot-params FILE, --efi-dir DIR, --iomem FILE\n"
+	      "  --memmap DIR|FILE, --boot-params FILE, --efi-dir DIR, --iomem FILE,\n"
+	      "  --meminfo FILE\n"
 	      "                            read these instead of this machine's\n",
 	      f);
 }
@@ -90,6 +92,7 @@ static int parse_opt(struct kexload *k, int c, const char *arg)
 	case OPT_PARAMS: k->paths.boot_params = arg; break;
 	case OPT_EFI: k->paths.efi_dir = arg; break;
 	case OPT_IOMEM: k->paths.iomem = arg; break;
+	case OPT_MEMINFO: k->paths.meminfo = arg; break;
 	default: return -EINVAL;
 	}
 	return 0;

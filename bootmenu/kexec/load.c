@@ -35,8 +35,10 @@ static int plan_request(const struct kexec_request *rq, struct kexec_plan *p,
 		rc = kexec_plan_build(&in, p, err, errlen);
 		kexec_machine_free(&m);
 	}
-	/* the file syscall places segments itself: only image faults count */
-	if (rc && first == KEXEC_SYSCALL_FILE && rc != -ENOEXEC && rc != -E2BIG) {
+	/* the file syscall places segments itself: only image faults, and
+	 * the kernel's own half-of-memory rule, count */
+	if (rc && first == KEXEC_SYSCALL_FILE && rc != -ENOEXEC &&
+	    rc != -E2BIG && rc != -EFBIG) {
 		plan_file_only(rq, p);
 		rc = 0;
 	}

@@ -116,6 +116,17 @@ static int read_efi(struct kexec_machine *m, const char *dir)
 	return !rc && m->n_efi_map == 0 ? -ENOENT : rc;
 }
 
+/* /proc/meminfo's "MemTotal:  N kB" (totalram_pages), or 0. */
+static uint64_t read_mem_total(const char *path)
+{
+	char buf[256], *p;
+
+	if (read_small(AT_FDCWD, path, buf, sizeof(buf)))
+		return 0;
+	p = strstr(buf, "MemTotal:");
+	return p ? strtoull(p + 9, NULL, 10) * 1024 : 0;
+}
+
 int kexec_machine_read(struct kexec_machine *m,
 		       const struct kexec_machine_paths *p, char *err,
 		       size_t errlen)
@@ -131,6 +142,9 @@ int kexec_machine_read(struct kexec_machine *m,
 		return rc;
 	if (p->iomem || !p->memmap)
 		kexec_memmap_read_crash(p->iomem, &m->crash);
+	if (p->meminfo || !p->memmap)
+		m->mem_total = read_mem_total(p->meminfo ? p->meminfo
+					      : KEXEC_MEMINFO_PATH);
 	read_params(m, p->boot_params ? p->boot_params : KEXEC_BOOT_PARAMS_PATH);
 	if (read_efi(m, p->efi_dir ? p->efi_dir : KEXEC_EFI_DIR) == 0) {
 		m->efi = true;

@@ -18,6 +18,7 @@
 
 #define KEXEC_BOOT_PARAMS_PATH "/sys/kernel/boot_params/data"
 #define KEXEC_EFI_DIR "/sys/firmware/efi"
+#define KEXEC_MEMINFO_PATH "/proc/meminfo"
 #define KEXEC_BOOT_PARAMS_SIZE 4096
 /* Most EFI runtime map entries kept (firmware has a few dozen). */
 #define KEXEC_EFI_MAP_MAX 512
@@ -36,6 +37,8 @@ struct kexec_machine {
 	bool efi;                  /* EFI-booted with a readable runtime map */
 	uint64_t efi_fw_vendor, efi_tables, efi_smbios;
 	uint64_t acpi_rsdp;        /* ACPI20= (or ACPI=) of the systab, or 0 */
+	uint64_t mem_total;        /* bytes the kernel manages (MemTotal), 0:
+				    * unknown */
 	struct kexec_efi_desc *efi_map; /* malloc'd, runtime-map order */
 	size_t n_efi_map;
 };
@@ -47,6 +50,8 @@ struct kexec_machine_paths {
 				  * set means none (a fixture is not this host) */
 	const char *boot_params; /* a 4096-byte boot_params image */
 	const char *efi_dir;     /* /sys/firmware/efi layout */
+	const char *meminfo;     /* for MemTotal; NULL with @memmap set means
+				  * unknown, as for @iomem */
 };
 
 /* Read everything; only the memory map is required. Returns 0, or -errno

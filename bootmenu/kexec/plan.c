@@ -569,6 +569,34 @@ static int plan_cmdline_check(const struct kexec_plan_in *in,
 	return -E2BIG;
 }
 
+/* kexec_core.c sanity_check_segment_list(): the running kernel refuses
+ * (EINVAL, for both syscalls) segments whose pages, one or all together,
+ * are more than half of totalram_pages(), which MemTotal shows. A kernel
+ * segment spans init_size: that room must be the kernel's alone. */
+static int plan_half_memory(const struct kexec_plan *p, uint64_t mem_total,
+			    char *err, size_t errlen)
+{
+	uint64_t half = mem_total / KEXEC_PAGE / 2, pages = 0, kern = 0;
+
+	for (size_t i = 0; i < p->n_seg; i++) {
+		pages += p->seg[i].memsz / KEXEC_PAGE;
+		if (strncmp(p->seg[i].what, "kernel", 6) == 0)
+			kern += p->seg[i].memsz;
+	}
+	if (!mem_total || pages <= half)
+		return 0;
+	snprintf(err, errlen, "the new kernel needs %" PRIu64 " MiB to load "
+		 "(its init_size room %" PRIu64 " MiB, the initrd %" PRIu64
+		 " MiB), more than half of the running kernel's %" PRIu64
+		 " MiB (MemTotal), and kexec refuses that: give the machine "
+		 "more memory or use a smaller initrd",
+		 (uint64_t)((pages * KEXEC_PAGE + MIB - 1) / MIB),
+		 (uint64_t)((kern + MIB - 1) / MIB),
+		 (uint64_t)((p->initrd_size + MIB - 1) / MIB),
+		 (uint64_t)(mem_total / MIB));
+	return -EFBIG;
+}
+
 int kexec_plan_build(const struct kexec_plan_in *in, struct kexec_plan *p,
 		     char *err, size_t errlen)
 {
@@ -616,7 +644,8 @@ int kexec_plan_build(const struct kexec_plan_in *in, struct kexec_plan *p,
 	if (rc < 0 ||
 	    (rc = plan_initrd(in, p, &pl, err, errlen)) < 0 ||
 	    (rc = plan_params(in, p, &pl, e820, n_e820, err, errlen)) < 0 ||
-	    (rc = plan_purgatory(p, &pl, err, errlen)) < 0)
+	    (rc = plan_purgatory(p, &pl, err, errlen)) < 0 ||
+	    (rc = plan_half_memory(p, in->m->mem_total, err, errlen)) < 0)
 		goto err_place;
 	purg_patch(p, p->entry);
 	free(e820);

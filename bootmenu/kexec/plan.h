@@ -105,8 +105,9 @@ struct kexec_plan {
  * -ENOEXEC (not a bzImage nor an x86_64 ELF vmlinux, truncated, protocol
  * too old, 32-bit only),
  * -E2BIG (command line longer than cmdline_size), -ENOSPC (no room in RAM
- * for the kernel, initrd too large), -EADDRNOTAVAIL (panic load without a
- * crashkernel= reservation), -ENOMEM. On failure nothing needs
+ * for the kernel, initrd too large), -EFBIG (the segments are more than
+ * half of the machine's MemTotal, which the kernel refuses), -EADDRNOTAVAIL
+ * (panic load without a crashkernel= reservation), -ENOMEM. On failure nothing needs
  * freeing; on success kexec_plan_free() frees what the plan owns. */
 int kexec_plan_build(const struct kexec_plan_in *in, struct kexec_plan *p,
 		     char *err, size_t errlen);

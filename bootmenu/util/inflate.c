@@ -495,7 +495,8 @@ static int gz_member(const uint8_t *in, size_t len, struct out *o,
 	used += (size_t)hdr;
 	if (len - used < 8)
 		return -ENODATA;
-	if (le32(in + used) != inflate_crc32(0, o->buf + start, o->len - start) ||
+	if (le32(in + used) != (o->len > start ? inflate_crc32(0, o->buf + start,
+							      o->len - start) : 0) ||
 	    le32(in + used + 4) != (uint32_t)(o->len - start))
 		return -EBADMSG;
 	*took = used + 8;

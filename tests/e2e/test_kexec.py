@@ -21,6 +21,7 @@ mounted the disk and ran its init. Through both syscalls, BIOS and OVMF.
 """
 import os
 import random
+import re
 import subprocess
 import sys
 import zlib
@@ -190,6 +191,40 @@ def debian_initrd(name, flags, want, uefi):
     return run
 
 
+def refusals_in_a_real_kernel():
+    """In our kernel at -m 160: a failed load leaves nothing loaded, not
+    even the kernel loaded before it; Debian's kernel (init_size 64 MiB)
+    with Debian's initrd is more than half of MemTotal, which kexec
+    refuses: kexload says so before any syscall, for both syscalls."""
+    q = Qemu(B, "kexec-refusals", kernel=KERNEL, append="bootmenu.shell",
+             initrd=INITRD, disks=[DISK], mem=160)
+    try:
+        q.expect(r"rescue shell", 120)
+        q.send("mount -t ext4 -o ro /dev/vda /mnt && cd /mnt && "
+               "kexload -c -l bzImage --initrd target-initrd.cpio.gz; "
+               "echo LOADED=$(cat /sys/kernel/kexec_loaded)\n")
+        q.expect(r"kexload: loaded bzImage with kexec_load", 60)
+        q.expect(r"LOADED=1", 30)
+        q.send("BOOTMENU_KEXEC_FAULT=load:ENOMEM kexload -c -l bzImage; "
+               "echo RC=$? LOADED=$(cat /sys/kernel/kexec_loaded)\n")
+        q.expect(r"kexload: bzImage: kexec_load failed: the running kernel "
+                 r"is out of memory for the segments \(ENOMEM\)", 60)
+        q.expect(r"RC=1 LOADED=0", 30)
+        for flag in ("-c", "-s"):
+            q.send("kexload %s -l vmlinuz --initrd debian-initrd.img; "
+                   "echo RC=$? LOADED=$(cat /sys/kernel/kexec_loaded)\n"
+                   % flag)
+            m = q.expect(r"kexload: vmlinuz: (.*?)\r?\n", 60)
+            if not re.match(r"the new kernel needs \d+ MiB to load \(its "
+                            r"init_size room \d+ MiB, the initrd \d+ MiB\), "
+                            r"more than half of the running kernel's \d+ MiB "
+                            r"\(MemTotal\)", m.group(1)):
+                raise AssertionError("%s: %s" % (flag, m.group(1)))
+            q.expect(r"RC=1 LOADED=0", 30)
+    finally:
+        q.close()
+
+
 def panic_kernel_loads():
     q = Qemu(B, "kexec-panic", kernel=KERNEL,
              append="bootmenu.shell crashkernel=160M", initrd=INITRD,
@@ -246,6 +281,8 @@ for c in cases:
 for c in debian_cases:
     if not only or c[0] in only.split(","):
         ok &= check("e2e.kexec." + c[0], debian_initrd(*c))
+if not only or "refusals" in only.split(","):
+    ok &= check("e2e.kexec.refusals_in_a_real_kernel", refusals_in_a_real_kernel)
 if not only or "panic" in only.split(","):
     ok &= check("e2e.kexec.panic_kernel_loads", panic_kernel_loads)
 sys.exit(0 if ok else 1)

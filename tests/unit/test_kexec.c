@@ -89,7 +89,8 @@ static int machine(struct kexec_machine *m, const char *memmap,
 		   const char *params, const char *efi, const char *iomem)
 {
 	struct kexec_machine_paths p = { memmap, iomem, params ? params
-					 : FIX "absent", efi ? efi : FIX "absent" };
+					 : FIX "absent", efi ? efi : FIX "absent",
+					 NULL };
 	char err[256] = "";
 	int rc = kexec_machine_read(m, &p, err, sizeof(err));
 
@@ -1064,7 +1065,7 @@ TEST(failed_plan_makes_no_syscall)
 {
 	static char junk[8192];
 	struct kexec_machine_paths paths = { FIX "bios-small", NULL,
-					     FIX "absent", FIX "absent" };
+					     FIX "absent", FIX "absent", NULL };
 	struct kexec_request rq = { { junk, sizeof(junk) }, { NULL, 0 }, "x",
 				    KEXEC_SYSCALL_AUTO, false, false, false,
 				    NULL, &paths };
@@ -1096,6 +1097,58 @@ static long long file_size(const char *path)
 	struct stat st;
 
 	return stat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+/* The kernel refuses segments over half of MemTotal (sanity_check_segment_
+ * list): Debian's kernel (init_size 64 MiB) with a 40 MiB initrd at QEMU
+ * -m 208 is refused with a sentence, before any syscall; at -m 1024 not. */
+TEST(half_of_memory_refused_before_the_syscall)
+{
+	static char out[65536];
+	struct kexec_machine_paths paths = { FIX "bios-small", NULL,
+					     FIX "absent", FIX "absent",
+					     FIX "meminfo-208m" };
+	struct kexec_request rq = { { NULL, 0 }, { NULL, 40 * MIB }, "",
+				    KEXEC_SYSCALL_AUTO, false, false, false,
+				    NULL, &paths };
+	enum kexec_syscall asks[] = { KEXEC_SYSCALL_LOAD, KEXEC_SYSCALL_FILE };
+	char err[512] = "", *k, *initrd = calloc(1, 40 * MIB);
+	size_t len = 0;
+
+	k = kernel_or_skip(DEB_KERNEL, &len, "half_of_memory (Debian's kernel)");
+	if (!k || !initrd) {
+		free(initrd);
+		return;
+	}
+	rq.kernel = (struct kexec_blob){ k, len };
+	rq.initrd.buf = initrd;
+	kexec_sys_set_ops(&rec_ops);
+	for (size_t i = 0; i < 2; i++) {
+		memset(&rec, 0, sizeof(rec));
+		rq.syscall = asks[i];
+		CHECK_INT(kexec_load_request(&rq, NULL, err, sizeof(err)), -EFBIG);
+		CHECK_INT(rec.loads + rec.files + rec.unloads, 0);
+		CHECK_STR(err, "the new kernel needs 104 MiB to load (its "
+			  "init_size room 64 MiB, the initrd 40 MiB), more than "
+			  "half of the running kernel's 190 MiB (MemTotal), and "
+			  "kexec refuses that: give the machine more memory or "
+			  "use a smaller initrd");
+	}
+	/* unknown MemTotal (a fixture map without meminfo): no such check */
+	paths.meminfo = NULL;
+	memset(&rec, 0, sizeof(rec));
+	rq.syscall = KEXEC_SYSCALL_LOAD;
+	CHECK_INT(kexec_load_request(&rq, NULL, err, sizeof(err)), 0);
+	CHECK_INT(rec.loads, 1);
+	kexec_sys_set_ops(NULL);
+	if (access("build/host/kexload", X_OK) == 0) {
+		CHECK_INT(kexload(DRY "--meminfo " FIX "meminfo-208m -l "
+				  DEB_KERNEL " --initrd " FIX "meminfo-208m",
+				  out, sizeof(out)), 0);
+		CHECK(strstr(out, "segment 3: ") != NULL);
+	}
+	free(initrd);
+	free(k);
 }
 
 /* Compressed kernel files: found by magic, gzip inflated, others named. */
@@ -1156,7 +1209,8 @@ TEST(compressed_kernels)
 	gz = slurp("/tmp/test_kexec.gz", &glen);
 	if (gz) {
 		struct kexec_machine_paths paths = { FIX "bios-small", NULL,
-						     FIX "absent", FIX "absent" };
+						     FIX "absent", FIX "absent",
+						     NULL };
 		struct kexec_request rq = { { gz, glen }, { NULL, 0 }, "",
 					    KEXEC_SYSCALL_FILE, false, false,
 					    false, NULL, &paths };
@@ -1296,5 +1350,6 @@ TEST_MAIN("test_kexec", bzimage_real_kernels, elf_vmlinux, bzimage_refusals, mem
 	  plan_holes_and_crash, sha256_vectors, purgatory_sha256_check_runs,
 	  commit_chooses_the_syscall, fault_env_and_jump,
 	  kexload_exit_status_and_messages, kexload_refuses_each_bad_input,
-	  failed_plan_makes_no_syscall, compressed_kernels,
+	  failed_plan_makes_no_syscall, half_of_memory_refused_before_the_syscall,
+	  compressed_kernels,
 	  compressed_elf_vmlinux)
