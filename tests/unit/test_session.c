@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -111,11 +112,14 @@ static void uevent(struct session *s, const char *action, const char *name)
 static int fake_mount(void *ctx, const char *devnode, const char *fstype,
 		      const char *target)
 {
+	const char *name = strrchr(devnode, '/') + 1;
 	char t[PATH_MAX];
 
 	(void)ctx;
 	(void)fstype;
-	snprintf(t, sizeof(t), "%s/%s", tree_dir, strrchr(devnode, '/') + 1);
+	if (!strcmp(name, "vde")) /* a slow one, for the status line */
+		usleep(1500 * 1000);
+	snprintf(t, sizeof(t), "%s/%s", tree_dir, name);
 	unlink(target);
 	return symlink(t, target) < 0 ? -errno : 0;
 }
@@ -347,10 +351,109 @@ TEST(test_session_rescan)
 	disk_del("sdb");
 }
 
+/* The status line names what is being probed, and nothing once done. */
+TEST(test_session_status)
+{
+	struct session s = { .scan_opts = &test_opts };
+	char buf[64], small[12];
+	struct timespec t0;
+	bool seen = false;
+	int m;
+
+	disk_add("vdb", IMG "xfs.img");
+	disk_add("vde", IMG "ext4.img");
+	CHECK_INT(session_start(&s, 5), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	m = 0;
+	while (!seen && ms_since(&t0) < 1200) {
+		m |= session_update(&s);
+		session_status(&s, buf, sizeof(buf));
+		seen = !strcmp(buf, "probing vde");
+		usleep(20 * 1000);
+	}
+	CHECK(seen);
+	CHECK_STR(titles(&s), "Kernel on ext4");
+	/* cut to the buffer, and the length says so */
+	CHECK_INT(session_status(&s, small, sizeof(small)), 11);
+	CHECK_STR(small, "probing vde");
+	CHECK_INT(session_status(&s, small, 5), 4);
+	CHECK_STR(small, "prob");
+	m |= pump(&s, SESSION_SETTLED, 4000);
+	CHECK_INT(m & (SESSION_SETTLED | SESSION_CHANGED_ENTRIES | SESSION_CHANGED_DEVICES),
+		  SESSION_SETTLED | SESSION_CHANGED_ENTRIES | SESSION_CHANGED_DEVICES);
+	CHECK_STR(titles(&s), "Kernel on ext4"); /* vde's tree holds no config */
+	CHECK(s.list.head && s.list.head->kernel.fs == fs_named(&s, "vde"));
+	CHECK_INT(session_status(&s, buf, sizeof(buf)), 0);
+	CHECK_STR(buf, "");
+	session_free(&s);
+	disk_del("vdb");
+	disk_del("vde");
+}
+
+/* A --root session (no scan): the event calls are harmless. */
+TEST(test_session_no_scan)
+{
+	struct session s;
+	char buf[16] = "x";
+
+	memset(&s, 0, sizeof(s));
+	CHECK_INT(session_fd(&s), -1);
+	CHECK_INT(session_update(&s), 0);
+	CHECK(session_settled(&s));
+	CHECK_INT(session_status(&s, buf, sizeof(buf)), 0);
+	CHECK_STR(buf, "");
+	session_free(&s);
+}
+
+/* session_scan_devices() and a stick whose USB host is there and whose
+ * disk comes a second later (usb-storage's delay): the stick's entry is
+ * in the list it returns (the settle bug). */
+static void *late_stick_main(void *arg)
+{
+	struct session *s = arg;
+	struct scan *scan;
+	char msg[512];
+	int n;
+
+	while (!(scan = __atomic_load_n(&s->scan, __ATOMIC_ACQUIRE)))
+		usleep(1000);
+	usleep(1200 * 1000);
+	disk_add("sdb", IMG "btrfs.img");
+	n = snprintf(msg, sizeof(msg), "add@/devices/usb1/1-1/1-1:1.0/host6/target6:0:0/"
+		     "6:0:0:0/block/sdb%cACTION=add%cDEVPATH=/devices/usb1/1-1/1-1:1.0/"
+		     "host6/target6:0:0/6:0:0:0/block/sdb%cSUBSYSTEM=block%cDEVNAME=sdb%c"
+		     "DEVTYPE=disk%c", 0, 0, 0, 0, 0, 0);
+	scan_inject_uevent(scan, msg, (size_t)n);
+	return NULL;
+}
+
+TEST(test_session_settle_stick)
+{
+	struct session s = { .scan_opts = &test_opts };
+	char host[PATH_MAX], link[PATH_MAX];
+	pthread_t t;
+
+	snprintf(host, sizeof(host), "%s/devices/usb1/1-1/1-1:1.0/host6", sys_dir);
+	snprintf(link, sizeof(link), "%s/class/scsi_host/host6", sys_dir);
+	run("mkdir -p '%s' '%s'", host, link);
+	snprintf(link, sizeof(link), "%s/class/scsi_host/host6/device", sys_dir);
+	CHECK_INT(symlink(host, link), 0);
+	disk_add("vdb", IMG "xfs.img");
+	CHECK_INT(pthread_create(&t, NULL, late_stick_main, &s), 0);
+	CHECK_INT(session_scan_devices(&s, 8), 0);
+	pthread_join(t, NULL);
+	CHECK_STR(titles(&s), "Stick entry|Kernel on ext4");
+	session_free(&s);
+	disk_del("vdb");
+	disk_del("sdb");
+	unlink(link);
+}
+
 TEST(test_session_teardown)
 {
 	run("rm -rf '%s'%s", top, "");
 }
 
 TEST_MAIN("test_session", test_session_setup, test_session_cross_fs,
-	  test_session_hidden, test_session_rescan, test_session_teardown)
+	  test_session_hidden, test_session_rescan, test_session_status,
+	  test_session_no_scan, test_session_settle_stick, test_session_teardown)

@@ -1,0 +1,336 @@
+#!/usr/bin/env python3
+"""Hotplug in the running menu, and sticks pulled at the worst moments.
+
+bootmenu.efi with the demo disk and an xHCI controller. Once the menu is
+drawn (and its countdown stopped by a key), a USB stick is plugged with the
+QEMU monitor: its entry must appear on the screen; pulled, it must go, and
+the menu must still boot a demo entry. Then the two cases of issue #7: a
+stick pulled while it is being probed, and a stick pulled while its initrd
+is being read for a boot. bootmenu must stay up (/init never restarts it),
+the failed boot must say why, and the demo's default must still boot.
+
+The serial output is ncurses drawing for a vt220, so what is on the screen
+is found by replaying it through a small vt220 model (Screen)."""
+import os
+import re
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from qemu import Qemu, check, need  # noqa: E402
+from disks import stick_ext4  # noqa: E402
+
+B = os.path.abspath(sys.argv[1])
+EFI = os.path.join(B, "bootmenu.efi")
+DEMO = os.path.join(B, "demo.img")
+W = os.path.join(B, "e2e-hotplug")
+BOOTED = r"BOOTMENU-TARGET: booted entry=(\S+)"
+RESTARTED = r"init: bootmenu (exited|was killed)"
+STICK_TITLE = "Hotplugged stick 4711"
+BIG_TITLE = "Big stick 0815"
+DOWN, HOME, ENTER = "\x1b[B", "\x1b[1~", "\r"
+
+
+class Screen:
+    """The part of a vt220 that ncurses uses: cursor addressing, erase,
+    insert/delete of lines and characters, scroll regions. Attributes and
+    character sets are ignored; line-drawing bytes stay as they are."""
+
+    def __init__(self, rows=24, cols=80):
+        self.rows, self.cols = rows, cols
+        self.s = [[" "] * cols for _ in range(rows)]
+        self.y = self.x = 0
+        self.top, self.bot = 0, rows - 1
+        self.saved = (0, 0)
+        self.pending = ""
+
+    def _scroll_up(self, top, bot, n=1):
+        for _ in range(n):
+            del self.s[top]
+            self.s.insert(bot, [" "] * self.cols)
+
+    def _scroll_down(self, top, bot, n=1):
+        for _ in range(n):
+            del self.s[bot]
+            self.s.insert(top, [" "] * self.cols)
+
+    def _lf(self):
+        if self.y == self.bot:
+            self._scroll_up(self.top, self.bot)
+        elif self.y < self.rows - 1:
+            self.y += 1
+
+    def _put(self, ch):
+        if self.x >= self.cols:
+            self.x = 0
+            self._lf()
+        self.s[self.y][self.x] = ch
+        self.x += 1
+
+    def _csi(self, params, final):
+        priv = params.startswith("?")
+        nums = [int(p) if p.isdigit() else 0 for p in params.lstrip("?").split(";")]
+        n = nums[0] or 1
+        row = self.s[self.y]
+        if final in "Hf":
+            self.y = min(max((nums[0] or 1) - 1, 0), self.rows - 1)
+            self.x = min(max(((nums[1] if len(nums) > 1 else 0) or 1) - 1, 0), self.cols - 1)
+        elif final == "A":
+            self.y = max(self.y - n, 0)
+        elif final == "B":
+            self.y = min(self.y + n, self.rows - 1)
+        elif final == "C":
+            self.x = min(self.x + n, self.cols - 1)
+        elif final == "D":
+            self.x = max(self.x - n, 0)
+        elif final == "G" or final == "`":
+            self.x = min(n - 1, self.cols - 1)
+        elif final == "d":
+            self.y = min(n - 1, self.rows - 1)
+        elif final == "K":
+            a, b = {0: (self.x, self.cols), 1: (0, self.x + 1), 2: (0, self.cols)}.get(nums[0], (0, 0))
+            row[a:b] = [" "] * (b - a)
+        elif final == "J":
+            if nums[0] == 0:
+                row[self.x:] = [" "] * (self.cols - self.x)
+                for r in range(self.y + 1, self.rows):
+                    self.s[r] = [" "] * self.cols
+            elif nums[0] == 1:
+                row[:self.x + 1] = [" "] * (self.x + 1)
+                for r in range(0, self.y):
+                    self.s[r] = [" "] * self.cols
+            else:
+                self.s = [[" "] * self.cols for _ in range(self.rows)]
+        elif final == "L" and self.top <= self.y <= self.bot:
+            self._scroll_down(self.y, self.bot, n)
+        elif final == "M" and self.top <= self.y <= self.bot:
+            self._scroll_up(self.y, self.bot, n)
+        elif final == "@":
+            row[self.x:] = ([" "] * n + row[self.x:])[:self.cols - self.x]
+        elif final == "P":
+            row[self.x:] = (row[self.x + n:] + [" "] * n)[:self.cols - self.x]
+        elif final == "X":
+            row[self.x:self.x + n] = [" "] * len(row[self.x:self.x + n])
+        elif final == "r" and not priv:
+            self.top = (nums[0] or 1) - 1
+            self.bot = ((nums[1] if len(nums) > 1 else 0) or self.rows) - 1
+            self.y = self.x = 0
+
+    def feed(self, text):
+        text = self.pending + text
+        self.pending = ""
+        i = 0
+        while i < len(text):
+            c = text[i]
+            if c == "\x1b":
+                m = re.compile(r"\x1b(\[[0-9;?>]*[@-~]|[()][0-9A-Za-z]|[78DEMc=>])").match(text, i)
+                if not m:
+                    if len(text) - i < 16:  # cut in the middle: wait for the rest
+                        self.pending = text[i:]
+                        return
+                    i += 1
+                    continue
+                seq = m.group(1)
+                if seq[0] == "[":
+                    self._csi(seq[1:-1], seq[-1])
+                elif seq == "7":
+                    self.saved = (self.y, self.x)
+                elif seq == "8":
+                    self.y, self.x = self.saved
+                elif seq == "D":
+                    self._lf()
+                elif seq == "E":
+                    self.x = 0
+                    self._lf()
+                elif seq == "M":
+                    if self.y == self.top:
+                        self._scroll_down(self.top, self.bot)
+                    elif self.y > 0:
+                        self.y -= 1
+                elif seq == "c":
+                    self.__init__(self.rows, self.cols)
+                i = m.end()
+                continue
+            if c == "\r":
+                self.x = 0
+            elif c == "\n":
+                self._lf()
+            elif c == "\b":
+                self.x = max(self.x - 1, 0)
+            elif c == "\t":
+                self.x = min((self.x // 8 + 1) * 8, self.cols - 1)
+            elif c >= " ":
+                self._put(c)
+            i += 1
+
+    def text(self):
+        return "\n".join("".join(r).rstrip() for r in self.s)
+
+
+class Menu:
+    """A guest running the menu, with its screen replayed as it goes."""
+
+    def __init__(self, name, append="bootmenu.timeout=30"):
+        self.q = Qemu(B, name, kernel=need(EFI), append=append, disks=[need(DEMO)],
+                      extra=["-device", "qemu-xhci,id=xhci"])
+        self.screen = Screen()
+        self.fed = 0
+        self.n = 0
+
+    def show(self):
+        out = self.q.output()
+        self.screen.feed(out[self.fed:])
+        self.fed = len(out)
+        return self.screen.text()
+
+    def wait_screen(self, pattern, timeout, gone=False):
+        """Until @pattern is (or, with @gone, is no longer) on the screen."""
+        end = time.monotonic() + timeout
+        while True:
+            found = re.search(pattern, self.show())
+            if bool(found) != gone:
+                return found
+            if time.monotonic() > end:
+                raise AssertionError("%s /%s/ on the screen after %d s:\n%s" % (
+                    "still" if gone else "no", pattern, timeout, self.screen.text()))
+            time.sleep(0.3)
+
+    def plug(self, image):
+        self.n += 1
+        dev = "s%d" % self.n
+        out = self.q.monitor("drive_add 0 if=none,id=stick%d,file=%s,format=raw,snapshot=on"
+                             % (self.n, image))
+        if "OK" not in out:
+            raise AssertionError("drive_add: %s" % out[-300:])
+        out = self.q.monitor("device_add usb-storage,bus=xhci.0,drive=stick%d,id=%s"
+                             % (self.n, dev))
+        if "Error" in out or "error" in out:
+            raise AssertionError("device_add: %s" % out[-300:])
+        return dev
+
+    def pull(self, dev):
+        out = self.q.monitor("device_del " + dev)
+        if "Error" in out or "error" in out:
+            raise AssertionError("device_del: %s" % out[-300:])
+
+    def started(self):
+        """The menu is up: its rows and the countdown are drawn."""
+        self.q.expect(r"init: bootmenu \d+\.\d+", 90)
+        self.wait_screen(r"Demo BLS \(bootmenu kernel\)", 120)
+        self.wait_screen(r"Booting .* in \d+ s", 120)
+
+    def not_restarted(self):
+        m = re.search(RESTARTED + ".*", self.q.output())
+        if m:
+            raise AssertionError("/init restarted bootmenu: " + m.group(0))
+
+    def close(self):
+        self.q.close()
+
+
+def stick(name, title, big=None):
+    os.makedirs(W, exist_ok=True)
+    path = os.path.join(W, name + ".img")
+    kernel = need(os.path.join(B, "kernel", "bzImage"))
+    initrd = "\n  INITRD /boot/big.img" if big else ""
+    stick_ext4(path, os.path.join(W, name + "-root"), {
+        "/boot/vmlinuz": kernel,
+        "/syslinux/syslinux.cfg":
+            "LABEL s\n  MENU LABEL %s\n  KERNEL /boot/vmlinuz%s\n  APPEND console=ttyS0\n"
+            % (title, initrd),
+    }, label=name, size="%dM" % (16 + (big or 0) * 2), big=("/boot/big.img", big) if big else None)
+    return path
+
+
+def plug_and_pull():
+    img = stick("hotplug", STICK_TITLE)
+    m = Menu("hotplug-plug-pull")
+    try:
+        m.started()
+        m.q.send("j")  # a key: the countdown stops
+        m.wait_screen(r"Booting .* in \d+ s", 30, gone=True)
+        dev = m.plug(img)
+        m.wait_screen(re.escape(STICK_TITLE), 90)
+        m.pull(dev)
+        m.wait_screen(re.escape(STICK_TITLE), 60, gone=True)
+        m.wait_screen(r"Demo BLS \(bootmenu kernel\)", 5)
+        m.q.send(HOME)
+        time.sleep(1)
+        m.q.send(DOWN)
+        time.sleep(1)
+        m.q.send(ENTER)
+        got = m.q.expect(BOOTED, 180).group(1)
+        if got in ("-", ""):
+            raise AssertionError("booted %r, not a demo entry" % got)
+        m.not_restarted()
+    finally:
+        m.close()
+
+
+def pulled_while_probed():
+    img = stick("probed", STICK_TITLE)
+    m = Menu("hotplug-pulled-probing", append="bootmenu.timeout=25")
+    try:
+        m.started()
+        # at once: gone before (or while) usb-storage reports its disk
+        m.pull(m.plug(img))
+        # and once more, pulled the moment its disk is attached
+        dev = m.plug(img)
+        m.q.expect(r"Attached SCSI (removable )?disk", 60)
+        m.pull(dev)
+        time.sleep(3)
+        if STICK_TITLE in m.show():
+            raise AssertionError("the pulled stick's entry is on the screen")
+        # no key was pressed: the countdown boots the demo's default
+        got = m.q.expect(BOOTED, 240).group(1)
+        if got != "bls":
+            raise AssertionError("booted %s, not the default bls" % got)
+        m.not_restarted()
+    finally:
+        m.close()
+
+
+def pulled_while_read():
+    img = stick("big", BIG_TITLE, big=64)
+    m = Menu("hotplug-pulled-reading")
+    try:
+        m.started()
+        m.q.send("j")
+        m.wait_screen(r"Booting .* in \d+ s", 30, gone=True)
+        dev = m.plug(img)
+        m.wait_screen(re.escape(BIG_TITLE), 90)
+        # the stick (sda) sorts before the demo disk (vda): its entry is first
+        m.q.send(HOME)
+        time.sleep(1)
+        m.q.send(ENTER)
+        m.wait_screen(r"Loading \[", 60)
+        m.pull(dev)
+        # kernel messages share the console: match the menu's own words
+        m.wait_screen(r"Cannot boot this entry", 120)
+        m.wait_screen(r'cannot read the kernel or initrds of "%s"' % re.escape(BIG_TITLE), 5)
+        if re.search(BOOTED, m.q.output()):
+            raise AssertionError("something booted although the stick was pulled")
+        m.not_restarted()
+        m.q.send(ENTER)  # away with the message
+        m.wait_screen(re.escape(BIG_TITLE), 60, gone=True)
+        m.wait_screen(r"Demo BLS \(bootmenu kernel\)", 30)
+        # back on the demo's default: its row, Enter
+        row = [ln for ln in m.show().splitlines() if "Demo BLS (bootmenu kernel)" in ln]
+        if not row:
+            raise AssertionError("the demo's entry is not on the screen")
+        m.q.send(HOME)
+        time.sleep(1)
+        m.q.send(ENTER)
+        got = m.q.expect(BOOTED, 180).group(1)
+        if got != "bls":
+            raise AssertionError("booted %s, not the default bls" % got)
+        m.not_restarted()
+    finally:
+        m.close()
+
+
+ok = True
+ok &= check("e2e.hotplug.plug_and_pull", plug_and_pull)
+ok &= check("e2e.hotplug.pulled_while_probed", pulled_while_probed)
+ok &= check("e2e.hotplug.pulled_while_read", pulled_while_read)
+sys.exit(0 if ok else 1)
