@@ -10,8 +10,11 @@ payload.cpio --append "... marker=..."` and `kexload -e`. The target
 file under /payload: both must match. Through kexec_load (-c), with the
 purgatory's SHA-256 check (--sha256), through kexec_file_load (-s),
 through the automatic choice with kexec_load failing
-EPERM (BOOTMENU_KEXEC_FAULT), for our kernel (bzImage and ELF vmlinux) and Debian's, under OVMF,
-and a panic kernel loaded into a crashkernel= reservation.
+EPERM (BOOTMENU_KEXEC_FAULT), for our kernel (bzImage, ELF vmlinux and
+the vmlinux gzip-compressed) and Debian's, under OVMF, a panic kernel
+loaded into a crashkernel= reservation and one booted by a real panic,
+and refusals in a real kernel (nothing left loaded after a failure; the
+half-of-memory rule).
 
 Debian's kernel also boots with Debian's own initrd (initramfs-tools, made
 by scripts/debian-kernel.sh): the disk is its root too (root=/dev/vda,
@@ -81,11 +84,15 @@ def prepare():
         with open(VMLINUX, "rb") as s, open(os.path.join(stage, "vmlinux"),
                                              "wb") as d:
             d.write(s.read())
+        # the same ELF kernel compressed as a whole, as gzip writes it
+        with open(os.path.join(stage, "vmlinux.gz"), "wb") as d:
+            subprocess.run(["gzip", "-n", "-c", VMLINUX], stdout=d,
+                           check=True)
     disk = os.path.join(W, "disk.img")
     if os.path.exists(disk):
         os.unlink(disk)
     subprocess.run(["mke2fs", "-q", "-F", "-t", "ext4", "-d", stage, disk,
-                    "192M"], check=True)
+                    "256M"], check=True)
     # the initramfs, then our kexload over its /bin/kexload
     with open(need(KEXLOAD), "rb") as f:
         extra = cpio_newc([("bin/kexload", 0o100755, f.read())])
@@ -249,6 +256,47 @@ def panic_kernel_loads():
         q.close()
 
 
+def panic_kernel_boots():
+    """A panic really boots the panic kernel: our kernel with crashkernel=
+    and busybox's sh as PID 1 (rdinit=/bin/sh) loads a target with -p,
+    then PID 1 exits, the kernel panics ("Attempted to kill init") and
+    crash_kexec() starts the target, which prints its marker."""
+    marker = "m%d" % random.randrange(10**6, 10**7)
+    q = Qemu(B, "kexec-panic-boots", kernel=KERNEL,
+             append="rdinit=/bin/sh crashkernel=160M console=ttyS0",
+             initrd=INITRD, disks=[DISK], mem=1024)
+    try:
+        q.expect(r"Run /bin/sh as init process", 120)
+        append = "console=ttyS0 target.poweroff marker=" + marker
+        q.send("mount -t proc proc /proc; mount -t sysfs sys /sys; "
+               "mount -t devtmpfs dev /dev; mount -t ext4 -o ro /dev/vda "
+               "/mnt && kexload -p -l /mnt/bzImage --initrd "
+               "/mnt/target-initrd.cpio.gz --append '%s' && echo "
+               "CRASH-LOADED=$(cat /sys/kernel/kexec_crash_loaded)\n"
+               % append)
+        q.expect(r"kexload: loaded /mnt/bzImage as the panic kernel with "
+                 r"kexec_load", 60)
+        q.expect(r"CRASH-LOADED=1", 30)
+        q.send("umount /mnt; exit\n")
+        q.expect(r"Kernel panic - not syncing: Attempted to kill init", 60)
+        t0 = q.elapsed()
+        # the panic kernel's RAM: the reservation and the low 640 KiB only
+        m = q.expect(r"Memory: \d+K/(\d+)K available", 120)
+        if int(m.group(1)) > 160 * 1024 + 640:
+            raise AssertionError("the panic kernel saw %sK" % m.group(1))
+        q.expect(r"BOOTMENU-TARGET: booted entry=\S+ kernel=\S+ efi=no", 120)
+        print("  note: panic_kernel_boots: %.1fs from the panic to the "
+              "target's init" % (q.elapsed() - t0))
+        m = q.expect(r"BOOTMENU-TARGET: cmdline=(.*?)\r?\n", 30)
+        if not m.group(1).endswith(append):
+            raise AssertionError("cmdline %r does not end with %r"
+                                 % (m.group(1), append))
+        q.expect(r"BOOTMENU-TARGET: done", 30)
+        q.wait_exit(60)
+    finally:
+        q.close()
+
+
 ok = True
 only = os.environ.get("KEXEC_TESTS", "")
 cases = [
@@ -256,6 +304,8 @@ cases = [
     ("tiny_file", "bzImage", "-s", "kexec_file_load", "", False, "no"),
     ("debian_load", "vmlinuz", "-c", "kexec_load", "", False, "no"),
     ("elf_vmlinux_load", "vmlinux", "-c", "kexec_load", "", False, "no"),
+    ("elf_vmlinux_gz_load", "vmlinux.gz", "-c", "kexec_load", "", False,
+     "no"),
     ("tiny_load_sha256", "bzImage", "-c --sha256", "kexec_load", "", False,
      "no"),
     ("tiny_auto_eperm_falls_back", "bzImage", "", "kexec_file_load",
@@ -274,7 +324,7 @@ debian_cases = [
 for c in cases:
     if only and c[0] not in only.split(","):
         continue
-    if c[1] == "vmlinux" and not os.path.exists(VMLINUX):
+    if c[1].startswith("vmlinux") and not os.path.exists(VMLINUX):
         print("  note: %s absent, %s skipped" % (VMLINUX, c[0]))
         continue
     ok &= check("e2e.kexec." + c[0], expect_syscall(c[0], *c[1:]))
@@ -285,4 +335,6 @@ if not only or "refusals" in only.split(","):
     ok &= check("e2e.kexec.refusals_in_a_real_kernel", refusals_in_a_real_kernel)
 if not only or "panic" in only.split(","):
     ok &= check("e2e.kexec.panic_kernel_loads", panic_kernel_loads)
+if not only or "panic_boots" in only.split(","):
+    ok &= check("e2e.kexec.panic_kernel_boots", panic_kernel_boots)
 sys.exit(0 if ok else 1)
