@@ -181,18 +181,22 @@ int savedef_env_get(const char *buf, size_t len, const char *name, char *out,
 
 /* ---- the state file */
 
+/* One sector, always the same size, so that on FAT it can be rewritten
+ * in place (see write_in_place()). */
 int savedef_state_format(const char *id, char *out, size_t len)
 {
 	size_t n = strlen(id);
 
 	if (!n || strchr(id, '\n') || strchr(id, '\r'))
 		return -EINVAL;
-	if (n + 2 > len)
+	if (n + 2 > SAVEDEF_STATE_SIZE || len < SAVEDEF_STATE_SIZE + 1)
 		return -ENAMETOOLONG;
 	memcpy(out, id, n);
 	out[n] = '\n';
-	out[n + 1] = '\0';
-	return (int)n + 1;
+	memset(out + n + 1, '#', SAVEDEF_STATE_SIZE - n - 2);
+	out[SAVEDEF_STATE_SIZE - 1] = '\n';
+	out[SAVEDEF_STATE_SIZE] = '\0';
+	return SAVEDEF_STATE_SIZE;
 }
 
 int savedef_state_parse(const char *buf, size_t len, char *id, size_t idlen)
@@ -352,6 +356,45 @@ static int replace_file(int dfd, const char *name, const char *buf, size_t n,
 	return rc;
 }
 
+/* FAT cannot change a directory entry and its allocation table together:
+ * a power cut between a rename's steps leaves a lost or cross-linked
+ * cluster (measured: tests/e2e/test_savedef.py, "Reclaimed 1 unused
+ * cluster"). A file that already has the new size is therefore rewritten
+ * where it is, allocating nothing: the state file is one 512-byte sector
+ * and a grubenv keeps its size, which is how GRUB's own save_env writes
+ * it. 1 when done, 0 when the file is not there with that size. */
+static int write_in_place(int dfd, const char *name, const char *buf, size_t n,
+			  char *err, size_t errlen)
+{
+	struct stat st;
+	ssize_t w;
+	int fd, rc = 0;
+
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode) ||
+	    (size_t)st.st_size != n)
+		return 0;
+	fd = openat(dfd, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot open %s: %s", name, strerror(errno));
+		return rc;
+	}
+	do
+		w = pwrite(fd, buf, n, 0);
+	while (w < 0 && errno == EINTR);
+	if (w < 0 || (size_t)w != n)
+		rc = w < 0 ? -errno : -EIO;
+	if (!rc && fsync(fd) < 0)
+		rc = -errno;
+	if (close(fd) < 0 && !rc)
+		rc = -errno;
+	if (rc) {
+		snprintf(err, errlen, "cannot write %s: %s", name, strerror(-rc));
+		return rc;
+	}
+	return 1;
+}
+
 /* The directory @dir of the writable tree @t; the state directory is
  * made when missing (and its parent synced). An fd, or -errno. */
 static int open_dir(const struct fs_root *t, const char *dir, bool create)
@@ -403,10 +446,10 @@ static int new_state(const struct sd_job *j, const struct fs_root *t, char **buf
 	size_t oldlen = 0;
 	int n;
 
-	*buf = malloc(SAVEDEF_VALUE_MAX + 2);
+	*buf = malloc(SAVEDEF_STATE_SIZE + 1);
 	if (!*buf)
 		return -ENOMEM;
-	n = savedef_state_format(j->value, *buf, SAVEDEF_VALUE_MAX + 2);
+	n = savedef_state_format(j->value, *buf, SAVEDEF_STATE_SIZE + 1);
 	if (n < 0) {
 		snprintf(err, errlen, "entry id \"%s\" cannot be saved", j->value);
 		return n;
@@ -449,13 +492,16 @@ static int sd_write(const struct sd_job *j, const char *top, char *err,
 	}
 	if (rc == 0) {
 		dfd = open_dir(&t, dir, !j->envpath);
-		rc = dfd;
-		if (dfd < 0)
+		if (dfd < 0) {
+			rc = dfd;
 			snprintf(err, errlen, "cannot open %s: %s", dir, strerror(-dfd));
-		else
-			rc = replace_file(dfd, name, buf, len, err, errlen);
-		if (dfd >= 0)
+		} else {
+			if (j->fstype && !strcmp(j->fstype, "vfat"))
+				rc = write_in_place(dfd, name, buf, len, err, errlen);
+			if (rc == 0)
+				rc = replace_file(dfd, name, buf, len, err, errlen);
 			close(dfd);
+		}
 	}
 	free(buf);
 	close(t.root_fd);

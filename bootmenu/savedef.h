@@ -4,10 +4,13 @@
  * filesystem conf.save_on names (else the first one with a grubenv):
  * into its grubenv as saved_entry when it has one (rewritten at its own
  * size, 1024 bytes for grub-editenv's, every other variable kept), else
- * into /bootmenu/default (one line: the entry id). The write: make that
- * filesystem writable for just this (scan/remount.h), write a temporary
- * file, fsync, rename over, fsync the directory, back to read-only and
- * BLKROSET. Never on a filesystem whose journal needs recovery (or a FAT
+ * into /bootmenu/default (the entry id on the first line, padded to one
+ * 512-byte sector). The write: make that filesystem writable for just
+ * this (scan/remount.h), write a temporary file, fsync, rename over,
+ * fsync the directory, back to read-only and BLKROSET. On FAT, where a
+ * rename cannot be atomic (no journal: a power cut leaves a lost
+ * cluster), a file that already has the new size is rewritten in place
+ * instead and fsynced; only creating it goes through the rename. Never on a filesystem whose journal needs recovery (or a FAT
  * whose dirty bit is set), never on one that is not the user's choice,
  * only ext2/3/4 and vfat. A --root directory (no device) is written in
  * place with the same steps and no mount (the unit tests use that).
@@ -31,6 +34,7 @@ struct session;
 #define SAVEDEF_STATE_DIR "/bootmenu"
 #define SAVEDEF_STATE_NAME "default"
 #define SAVEDEF_VALUE_MAX 1024 /* longest saved value (an id, a grub path) */
+#define SAVEDEF_STATE_SIZE 512 /* the state file: one sector */
 
 /* The saved default's id into @id ("" when none or not allowed): the id
  * of the entry in s->list the saved value names (ui_pick_default() takes
@@ -83,8 +87,11 @@ int savedef_env_set(char *buf, size_t len, const char *name, const char *value);
  * Returns 1 found, 0 absent, -EINVAL no signature, -ENAMETOOLONG. */
 int savedef_env_get(const char *buf, size_t len, const char *name, char *out,
 		    size_t outlen);
-/* The state file: "ID\n". format returns the length, or -EINVAL for an
- * id with a newline or NUL-free but empty; parse takes the first line. */
+/* The state file: "ID\n", padded with '#' to SAVEDEF_STATE_SIZE bytes
+ * (the last one a newline), so it never changes size. format needs
+ * SAVEDEF_STATE_SIZE + 1 bytes and returns SAVEDEF_STATE_SIZE, or -EINVAL
+ * for an empty id or one with a newline, -ENAMETOOLONG; parse takes the
+ * first line. */
 int savedef_state_format(const char *id, char *out, size_t len);
 int savedef_state_parse(const char *buf, size_t len, char *id, size_t idlen);
 

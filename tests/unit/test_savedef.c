@@ -135,15 +135,40 @@ TEST(env_bad_blocks)
 	}
 }
 
+/* What the state file holds for @id: one 512-byte sector. */
+static const char *state_of(const char *id)
+{
+	static char out[SAVEDEF_STATE_SIZE + 1];
+	size_t n = strlen(id);
+
+	memset(out, '#', SAVEDEF_STATE_SIZE);
+	memcpy(out, id, n);
+	out[n] = '\n';
+	out[SAVEDEF_STATE_SIZE - 1] = '\n';
+	out[SAVEDEF_STATE_SIZE] = '\0';
+	return out;
+}
+
 TEST(state_file)
 {
-	char out[64], id[64];
+	char out[SAVEDEF_STATE_SIZE + 1], id[64], big[SAVEDEF_STATE_SIZE];
 
-	CHECK_INT(savedef_state_format("bls:demo-6.1", out, sizeof(out)), 13);
-	CHECK_STR(out, "bls:demo-6.1\n");
+	CHECK_INT(savedef_state_format("bls:demo-6.1", out, sizeof(out)), 512);
+	CHECK_INT(strlen(out), 512);
+	CHECK(!strncmp(out, "bls:demo-6.1\n####", 17));
+	CHECK(!strcmp(out + 509, "##\n"));
+	CHECK_INT(savedef_state_parse(out, 512, id, sizeof(id)), 0);
+	CHECK_STR(id, "bls:demo-6.1");
 	CHECK_INT(savedef_state_format("a\nb", out, sizeof(out)), -EINVAL);
 	CHECK_INT(savedef_state_format("", out, sizeof(out)), -EINVAL);
-	CHECK_INT(savedef_state_format("abcdef", out, 7), -ENAMETOOLONG);
+	CHECK_INT(savedef_state_format("abcdef", out, 64), -ENAMETOOLONG);
+	memset(big, 'i', sizeof(big));
+	big[510] = '\0'; /* 510 + newline + final newline: just fits */
+	CHECK_INT(savedef_state_format(big, out, sizeof(out)), 512);
+	CHECK(!strcmp(out + 509, "i\n\n"));
+	big[510] = 'i';
+	big[511] = '\0';
+	CHECK_INT(savedef_state_format(big, out, sizeof(out)), -ENAMETOOLONG);
 	CHECK_INT(savedef_state_parse("x y\r\nrest", 9, id, sizeof(id)), 0);
 	CHECK_STR(id, "x y");
 	CHECK_INT(savedef_state_parse("", 0, id, sizeof(id)), 0);
@@ -322,14 +347,14 @@ TEST(save_state_file)
 	CHECK_INT(savedef_load(&f.s, &f.c, id, sizeof(id)), 0);
 	CHECK_STR(id, "");
 	CHECK_INT(savedef_save(&f.s, &f.c, f.sub, err, sizeof(err)), 0);
-	CHECK_STR(file_text(&f.t, "/bootmenu/default"), "gnulinux-6.1-advanced-1234\n");
+	CHECK_STR(file_text(&f.t, "/bootmenu/default"), state_of("gnulinux-6.1-advanced-1234"));
 	CHECK_STR(file_text(&f.t, "/bootmenu/default.new"), "(missing)");
 	CHECK_INT(savedef_load(&f.s, &f.c, id, sizeof(id)), 0);
 	CHECK_STR(id, "gnulinux-6.1-advanced-1234");
 	/* a temporary file a power cut left is replaced */
 	tfs_write(&f.t, "/bootmenu/default.new", "torn");
 	CHECK_INT(savedef_save(&f.s, &f.c, f.bls, err, sizeof(err)), 0);
-	CHECK_STR(file_text(&f.t, "/bootmenu/default"), "demo-bls-6.1\n");
+	CHECK_STR(file_text(&f.t, "/bootmenu/default"), state_of("demo-bls-6.1"));
 	CHECK_STR(file_text(&f.t, "/bootmenu/default.new"), "(missing)");
 	/* a value no entry has comes back as it is */
 	tfs_write(&f.t, "/bootmenu/default", "gone-entry\n");
@@ -340,6 +365,51 @@ TEST(save_state_file)
 	mkdir(strcat(strcpy(err, f.t.dir), "/bootmenu/default"), 0755);
 	CHECK_INT(savedef_save(&f.s, &f.c, f.bls, err, sizeof(err)), -EINVAL);
 	CHECK_STR(err, "default is not a regular file: not replaced");
+	fix_done(&f);
+}
+
+static ino_t inode_of(struct tfs *t, const char *path)
+{
+	char full[512];
+	struct stat st;
+
+	snprintf(full, sizeof(full), "%s%s", t->dir, path);
+	return stat(full, &st) == 0 ? st.st_ino : 0;
+}
+
+/* ext4 (journalled): always a new file renamed over. vfat: a file of the
+ * same size is rewritten in place (same inode), creating one renames. */
+TEST(in_place_on_fat)
+{
+	struct sd_fix f;
+	char b[BLOCK + 1], err[256];
+	ino_t ino;
+
+	fix_init(&f);
+	mkblock(b, BLOCK, "saved_entry=x\n");
+	b[BLOCK] = '\0';
+	tfs_write(&f.t, "/grub/grubenv", b);
+	f.t.fs.fstype = "ext4";
+	ino = inode_of(&f.t, "/grub/grubenv");
+	CHECK_INT(savedef_save(&f.s, &f.c, f.bls, err, sizeof(err)), 0);
+	CHECK(inode_of(&f.t, "/grub/grubenv") != ino);
+	f.t.fs.fstype = "vfat";
+	ino = inode_of(&f.t, "/grub/grubenv");
+	CHECK_INT(savedef_save(&f.s, &f.c, f.top, err, sizeof(err)), 0);
+	CHECK(inode_of(&f.t, "/grub/grubenv") == ino);
+	CHECK_STR(vars_of(file_text(&f.t, "/grub/grubenv"), BLOCK),
+		  "saved_entry=gnulinux-simple-1234\n");
+	/* the state file: created by a rename, then rewritten in place */
+	strcpy(f.c.save_on, "t");
+	unlink(strcat(strcpy(err, f.t.dir), "/grub/grubenv"));
+	tfs_write(&f.t, "/bootmenu/default", "short\n");
+	ino = inode_of(&f.t, "/bootmenu/default");
+	CHECK_INT(savedef_save(&f.s, &f.c, f.top, err, sizeof(err)), 0);
+	CHECK(inode_of(&f.t, "/bootmenu/default") != ino);
+	ino = inode_of(&f.t, "/bootmenu/default");
+	CHECK_INT(savedef_save(&f.s, &f.c, f.bls, err, sizeof(err)), 0);
+	CHECK(inode_of(&f.t, "/bootmenu/default") == ino);
+	CHECK_STR(file_text(&f.t, "/bootmenu/default"), state_of("demo-bls-6.1"));
 	fix_done(&f);
 }
 
@@ -409,4 +479,4 @@ TEST(superblocks)
 TEST_MAIN("test_savedef", env_replace_keeps_others, env_add_to_empty_block,
 	  env_escapes, env_full_refused, env_bad_blocks, state_file,
 	  value_and_find, save_into_grubenv, save_refusals, save_state_file,
-	  clear_once, superblocks)
+	  in_place_on_fat, clear_once, superblocks)
