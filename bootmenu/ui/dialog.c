@@ -21,8 +21,11 @@ int ui_wait_key(struct ui *u, ui_paint_fn fn, const void *arg)
 		int k;
 
 		ui_paint(u, fn, arg);
-		k = ui_terms_key(&u->ts, REPAINT_MS, -1);
-		if (k != UI_KEY_NONE)
+		/* devices come and go while a box is open, too */
+		k = ui_terms_key(&u->ts, REPAINT_MS, session_fd(u->s));
+		if (k == UI_TERM_EVENT)
+			ui_session_event(u);
+		else if (k != UI_KEY_NONE)
 			return k;
 	}
 }

@@ -12,12 +12,16 @@
 
 void ui_paint(struct ui *u, ui_paint_fn fn, const void *arg)
 {
+	bool full = ui_terms_repaint_due(&u->ts);
+
 	for (int i = 0; i < u->ts.n; i++) {
 		struct ui_term *t = &u->ts.t[i];
 
 		if (t->dead)
 			continue;
 		ui_term_select(t);
+		if (full)
+			clearok(curscr, TRUE);
 		u->cur = t;
 		fn(u, arg);
 		wnoutrefresh(stdscr);

@@ -132,8 +132,14 @@ static int boot(struct ui *u, const struct entry *e)
 	}
 	if (bo.dry_run)
 		return print_plan(u, e, plan, plan_len);
-	snprintf(u->msg, sizeof(u->msg), "Starting %s (loaded with %s)",
-		 e->title, used);
+	/* grub's next_entry was this boot's default: clear it, as GRUB does
+	 * (savedef.h checks that it is set and allowed) */
+	err[0] = '\0';
+	if (e != u->m.def ||
+	    savedef_clear_once(u->s, u->uo->conf, err, sizeof(err)) >= 0)
+		err[0] = '\0';
+	snprintf(u->msg, sizeof(u->msg), "Starting %.200s (loaded with %s)%s%.200s",
+		 e->title, used, err[0] ? "; next_entry not cleared: " : "", err);
 	u->msg_role = UI_R_COUNT;
 	ui_paint(u, ui_draw_menu, NULL);
 	ui_terms_suspend(&u->ts);
@@ -290,7 +296,7 @@ static void settle(struct ui *u)
 	ui_count_start(&u->m, t < 0 ? -1 : (int)(t + 0.999), ui_now_ms());
 }
 
-static void session_event(struct ui *u)
+void ui_session_event(struct ui *u)
 {
 	int changed = session_update(u->s);
 
@@ -380,7 +386,7 @@ static int loop(struct ui *u)
 		if (k == UI_TERM_GONE)
 			return 1;
 		if (k == UI_TERM_EVENT)
-			session_event(u);
+			ui_session_event(u);
 		if (k < 0)
 			continue;
 		u->touched = true;

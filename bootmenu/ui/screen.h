@@ -36,6 +36,8 @@ typedef void (*ui_paint_fn)(struct ui *u, const void *arg);
 
 /* CLOCK_MONOTONIC in milliseconds. */
 long long ui_now_ms(void);
+/* Take the session's queued events (rows, default, countdown follow). */
+void ui_session_event(struct ui *u);
 
 /* Draw with @fn on every terminal and show it. */
 void ui_paint(struct ui *u, ui_paint_fn fn, const void *arg);

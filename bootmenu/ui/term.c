@@ -10,9 +10,12 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <linux/kd.h>
+#include <time.h>
 #include <unistd.h>
 
 #define ESC_WAIT_MS 60
+/* printk stores a record, then the console prints it: redraw after that */
+#define KMSG_SETTLE_MS 150
 #define VT_UTF8 "/sys/module/vt/parameters/default_utf8"
 
 static bool locale_utf8(void)
@@ -106,6 +109,7 @@ int ui_terms_stdio(struct ui_terms *ts, bool colour)
 	const char *term = getenv("TERM");
 
 	memset(ts, 0, sizeof(*ts));
+	ts->kmsg_fd = -1;
 	if (!isatty(0) || !isatty(1) || (term && !strcmp(term, "dumb")))
 		return -ENOTTY;
 	setlocale(LC_ALL, "");
@@ -215,6 +219,9 @@ int ui_terms_consoles(struct ui_terms *ts, const char *list,
 	int n = ui_console_parse(list, paths, UI_CONSOLE_MAX), k = 0;
 
 	memset(ts, 0, sizeof(*ts));
+	ts->kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (ts->kmsg_fd >= 0)
+		lseek(ts->kmsg_fd, 0, SEEK_END);
 	ui_cmdline_value(cmdline, "term", term, sizeof(term));
 	for (int i = 0; i < n; i++) {
 		struct ui_term *t = &ts->t[k];
@@ -242,6 +249,42 @@ void ui_terms_close(struct ui_terms *ts)
 	for (int i = 0; i < ts->n; i++)
 		close_one(&ts->t[i]);
 	ts->n = 0;
+	if (ts->kmsg_fd >= 0)
+		close(ts->kmsg_fd);
+	ts->kmsg_fd = -1;
+}
+
+static long long mono_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000LL + t.tv_nsec / 1000000;
+}
+
+/* Every new kernel record read (one per read(2), kmsg's rule); the
+ * screens get redrawn once the console has printed them. */
+static void kmsg_drain(struct ui_terms *ts)
+{
+	char rec[1024];
+	ssize_t n;
+
+	while ((n = read(ts->kmsg_fd, rec, sizeof(rec))) > 0 ||
+	       (n < 0 && errno == EPIPE))
+		;
+	if (n < 0 && errno != EAGAIN && errno != EINTR) {
+		close(ts->kmsg_fd);
+		ts->kmsg_fd = -1;
+	}
+	ts->repaint_at = mono_ms() + KMSG_SETTLE_MS;
+}
+
+bool ui_terms_repaint_due(struct ui_terms *ts)
+{
+	if (!ts->repaint_at || mono_ms() < ts->repaint_at)
+		return false;
+	ts->repaint_at = 0;
+	return true;
 }
 
 void ui_term_select(struct ui_term *t)
@@ -318,7 +361,7 @@ static int key_byte(struct ui_terms *ts, int i)
 int ui_terms_key(struct ui_terms *ts, int ms, int extra_fd)
 {
 	for (;;) {
-		struct pollfd p[UI_CONSOLE_MAX + 1];
+		struct pollfd p[UI_CONSOLE_MAX + 2];
 		int who[UI_CONSOLE_MAX], n = 0, rc;
 		bool pending = false;
 
@@ -331,11 +374,14 @@ int ui_terms_key(struct ui_terms *ts, int ms, int extra_fd)
 		}
 		if (!n)
 			return UI_TERM_GONE;
-		if (extra_fd >= 0)
-			p[n] = (struct pollfd){ .fd = extra_fd, .events = POLLIN };
+		p[n] = (struct pollfd){ .fd = extra_fd, .events = POLLIN };
+		p[n + 1] = (struct pollfd){ .fd = ts->kmsg_fd, .events = POLLIN };
 		if (pending && (ms < 0 || ms > ESC_WAIT_MS))
 			ms = ESC_WAIT_MS;
-		rc = poll(p, (nfds_t)n + (extra_fd >= 0), ms);
+		if (ts->repaint_at && (ms < 0 || ms > KMSG_SETTLE_MS))
+			ms = KMSG_SETTLE_MS;
+		/* poll(2) skips entries with a negative fd */
+		rc = poll(p, (nfds_t)n + 2, ms);
 		if (rc == 0)
 			return key_timeout(ts);
 		if (rc < 0)
@@ -351,6 +397,10 @@ int ui_terms_key(struct ui_terms *ts, int ms, int extra_fd)
 				continue;
 			if (k != UI_KEY_NONE)
 				return k;
+		}
+		if (p[n + 1].revents) {
+			kmsg_drain(ts);
+			return UI_KEY_NONE;
 		}
 		if (extra_fd >= 0 && p[n].revents)
 			return UI_TERM_EVENT;

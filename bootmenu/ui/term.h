@@ -40,6 +40,10 @@ struct ui_terms {
 	struct ui_term t[UI_CONSOLE_MAX];
 	int n;
 	int from; /* the terminal the last key came from */
+	/* /dev/kmsg on consoles: a kernel message printed over the menu
+	 * makes every screen redraw in full shortly after. -1 when none. */
+	int kmsg_fd;
+	long long repaint_at; /* ms (CLOCK_MONOTONIC); 0 when none due */
 };
 
 /* stdin/stdout as the one terminal (TERM from the environment). 0, or
@@ -56,6 +60,9 @@ void ui_terms_close(struct ui_terms *ts);
 
 /* Make @t's screen the current one, following its size. */
 void ui_term_select(struct ui_term *t);
+/* True (once per due repaint) when the screens must be redrawn in full:
+ * the kernel printed over them. */
+bool ui_terms_repaint_due(struct ui_terms *ts);
 /* The attribute for @role on @t: a colour pair where it has colours,
  * reverse, bold and dim elsewhere. */
 int ui_term_attr(const struct ui_term *t, enum ui_role role);
