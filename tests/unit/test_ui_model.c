@@ -156,6 +156,45 @@ TEST(rebuild_keeps_selection)
 	arena_free(&b);
 }
 
+/* Hotplug: the list is rebuilt with a filesystem more or less; the
+ * entries of the old list stay valid memory (session.h). */
+TEST(stick_comes_and_goes)
+{
+	struct arena a = ARENA_INIT;
+	struct ui_model m = { 0 };
+	struct entry_list l, with, without;
+	const struct entry *def;
+
+	fill(&l, &a, true);          /* the whole set, to borrow entries */
+	entry_list_init(&without, &a);
+	for (const struct entry *e = l.head; e; e = e->next)
+		if (e->fs == &fs_a)
+			add(&without, &fs_a, e->id, e->group, e->is_default, NULL);
+	entry_list_init(&with, &a);
+	for (const struct entry *e = without.head; e; e = e->next)
+		add(&with, &fs_a, e->id, e->group, e->is_default, NULL);
+	add(&with, &fs_b, "y", NULL, false, NULL);
+	def = ui_pick_default(&without, NULL, NULL);
+	CHECK_STR(def->id, "c");
+	ui_model_build(&m, &without, def);
+	CHECK_STR(sel_id(&m), "c");
+	/* the stick arrives: its rows show, the selection stays */
+	def = ui_pick_default(&with, NULL, NULL);
+	ui_model_build(&m, &with, def);
+	CHECK_STR(sel_id(&m), "c");
+	CHECK_INT(m.n_rows, 8);
+	ui_model_end(&m);
+	CHECK_STR(sel_id(&m), "y");
+	/* pulled out while selected: the selection goes to the default */
+	def = ui_pick_default(&without, NULL, NULL);
+	ui_model_build(&m, &without, def);
+	CHECK_INT(m.n_rows, 6);
+	CHECK_STR(sel_id(&m), "c");
+	CHECK(ui_model_selected(&m) == def);
+	ui_model_free(&m);
+	arena_free(&a);
+}
+
 TEST(countdown)
 {
 	struct ui_model m = { 0 };
@@ -182,4 +221,4 @@ TEST(countdown)
 
 TEST_MAIN("test_ui_model", default_choice, grouping_and_headers,
 	  default_inside_a_group_is_shown, movement_skips_headers_and_clamps,
-	  rebuild_keeps_selection, countdown)
+	  rebuild_keeps_selection, stick_comes_and_goes, countdown)
