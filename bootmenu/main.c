@@ -38,6 +38,7 @@ struct options {
 	const char *config; /* --config FILE; NULL: CONF_PATH */
 	double timeout;     /* --timeout S; -2 when not given */
 	const char *console; /* --console LIST; NULL: decided by main */
+	const char *save;    /* --save-default N */
 };
 
 static void usage(FILE *f)
@@ -52,6 +53,8 @@ static void usage(FILE *f)
 	      "  --dry-run           print the load plan instead of loading\n"
 	      "  --timeout S         seconds before the default boots (-1: wait)\n"
 	      "  --config FILE       menu settings (default " CONF_PATH ")\n"
+	      "  --save-default N    save entry N (as --list numbers them) as the\n"
+	      "                      default, when bootmenu.conf allows it\n"
 	      "  --console LIST      draw the menu on these terminals at once\n"
 	      "                      (\"tty0,ttyS0\" or /dev paths); default: every\n"
 	      "                      active console when started on /dev/console,\n"
@@ -86,6 +89,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "timeout", required_argument, 0, 't' },
 		{ "config", required_argument, 0, 'c' },
 		{ "console", required_argument, 0, 'C' },
+		{ "save-default", required_argument, 0, 'S' },
 		{ "version", no_argument, 0, 'V' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
@@ -93,7 +97,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	int c;
 
 	o->timeout = -2;
-	while ((c = getopt_long(argc, argv, "r:ljb:nt:c:C:Vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "r:ljb:nt:c:C:S:Vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			if (o->n_roots == MAX_ROOTS) {
@@ -112,6 +116,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'c': o->config = optarg; break;
 		case 'C': o->console = optarg; break;
+		case 'S': o->save = optarg; break;
 		case 'V': puts("bootmenu " BOOTMENU_VERSION); exit(0);
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); return 2;
@@ -347,6 +352,27 @@ static int dispatch(struct session *s, const struct options *o)
 	return plain_boot(s, e, &bo) ? 1 : 0;
 }
 
+/* --save-default N: entry N becomes the saved default (savedef.h). */
+static int save_default(struct run *r)
+{
+	const struct entry *e;
+	char err[256], *end;
+	long n = strtol(r->o->save, &end, 10);
+
+	e = end != r->o->save && !*end ? session_nth(&r->s.list, n) : NULL;
+	if (!e) {
+		fprintf(stderr, "bootmenu: no entry %s\n", r->o->save);
+		return 1;
+	}
+	if (savedef_save_detached(&r->s, &r->c, e, err, sizeof(err)) < 0) {
+		fprintf(stderr, "bootmenu: \"%s\" not saved as the default: %s\n",
+			e->title, err);
+		return 1;
+	}
+	printf("bootmenu: saved \"%s\" (%s) as the default\n", e->title, e->id);
+	return 0;
+}
+
 static void close_roots(struct session *s)
 {
 	for (size_t i = 0; i < s->n_fss; i++)
@@ -368,7 +394,9 @@ static int run_roots(struct run *r)
 	struct boot_opts bo = { .dry_run = r->o->dry_run };
 	int rc = roots_session(&r->s, r->o);
 
-	if (!rc && (r->o->list || r->o->boot))
+	if (!rc && r->o->save)
+		rc = save_default(r);
+	else if (!rc && (r->o->list || r->o->boot))
 		rc = dispatch(&r->s, r->o);
 	else if (!rc)
 		rc = menu(r, &bo, roots_rescan);
@@ -386,7 +414,7 @@ static int run_devices(struct run *r)
 
 	memset(s, 0, sizeof(*s));
 	s->hide = r->c.hide;
-	if (r->o->list || r->o->boot)
+	if (r->o->list || r->o->boot || r->o->save)
 		rc = session_scan_devices(s, r->settle_s);
 	else
 		rc = session_start(s, r->settle_s);
@@ -394,7 +422,9 @@ static int run_devices(struct run *r)
 		fprintf(stderr, "bootmenu: cannot scan devices: %s\n", strerror(-rc));
 		return 1;
 	}
-	if (r->o->list || r->o->boot)
+	if (r->o->save)
+		rc = save_default(r);
+	else if (r->o->list || r->o->boot)
 		rc = dispatch(s, r->o);
 	else
 		rc = menu(r, &bo, NULL);
