@@ -224,36 +224,3 @@ bool conf_match(const char *pat, const char *title, const char *id)
 	return (title && fnmatch(pat, title, 0) == 0) ||
 	       (id && fnmatch(pat, id, 0) == 0);
 }
-
-/* One space-separated pattern of @c->hide against one name. */
-static bool hide_one(const char *pat, size_t n, const char *name)
-{
-	char p[256];
-
-	if (!name || !*name || n >= sizeof(p))
-		return false;
-	memcpy(p, pat, n);
-	p[n] = '\0';
-	return fnmatch(p, name, 0) == 0;
-}
-
-bool conf_hidden(const struct conf *c, const char *name, const char *label,
-		 const char *uuid)
-{
-	char lab[300], uu[300];
-
-	snprintf(lab, sizeof(lab), "LABEL=%s", label ? label : "");
-	snprintf(uu, sizeof(uu), "UUID=%s", uuid ? uuid : "");
-	for (const char *p = c->hide; *p;) {
-		size_t n;
-
-		p += strspn(p, " \t");
-		n = strcspn(p, " \t");
-		if (n && (hide_one(p, n, name) ||
-			  (label && *label && hide_one(p, n, lab)) ||
-			  (uuid && *uuid && hide_one(p, n, uu))))
-			return true;
-		p += n;
-	}
-	return false;
-}

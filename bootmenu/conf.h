@@ -34,7 +34,8 @@ struct conf {
 	char save_on[256];
 	/* hide = PATTERN...: devices not to scan or show, fnmatch(3) patterns
 	 * matched against the device name, LABEL= and UUID= specs; separated
-	 * by spaces; several hide lines add up. "" none (conf_hidden()). */
+	 * by spaces; several hide lines add up. "" none. The session matches
+	 * them (session.h: s->hide). */
 	char hide[1024];
 	/* colour = yes|no (yes): colours where the terminal has them. */
 	bool colour;
@@ -60,10 +61,5 @@ double conf_timeout(double opt_s, double cmdline_s, double conf_s,
 /* True when fnmatch(3) pattern @pat (not empty) matches @title or @id
  * (either may be NULL). */
 bool conf_match(const char *pat, const char *title, const char *id);
-
-/* True when one of @c->hide's patterns matches the device @name ("sda2"),
- * "LABEL=@label" or "UUID=@uuid" (NULL or "" ones are not tried). */
-bool conf_hidden(const struct conf *c, const char *name, const char *label,
-		 const char *uuid);
 
 #endif
