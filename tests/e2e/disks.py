@@ -65,4 +65,4 @@ def stick_ext4(path, root, files, label="stick", size="16M", big=None):
     if os.path.exists(path):
         os.unlink(path)
     subprocess.run(["mke2fs", "-q", "-F", "-t", "ext4", "-L", label,
-                    "-d", root, path, size], check=True)
+                    "-d", root, path, size], check=True, stdout=subprocess.DEVNULL)

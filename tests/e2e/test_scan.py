@@ -8,6 +8,7 @@ every copy's five filesystems must be there, by device name, with the
 demo's entries."""
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -29,10 +30,10 @@ def dirty_ext4(path):
 
 def list_in_guest(q):
     q.expect(r"rescue shell", 60)
-    # usb-storage waits a second before it reports a stick; wait for the
-    # four disks (bounded), then scan
-    q.send("i=0; while [ $i -lt 30 ] && [ ! -e /sys/block/sdb/sdb1 ]; do sleep 1; i=$((i+1)); done; ls /sys/block\n")
-    q.send("bootmenu --list --json > /tmp/l.json 2>/tmp/l.err; echo RC=$?; "
+    # scan at once: the USB stick is still being set up (usb-storage
+    # reports its disk a second after its SCSI host appeared), and the
+    # scan must wait for it rather than settle without it
+    q.send("bootmenu --list --json > /tmp/l.json 2>/tmp/l.err; echo RC=$?; ls /sys/block; "
            "echo JSON-BEGIN; cat /tmp/l.json; echo JSON-END; cat /tmp/l.err\n")
     rc = q.expect(r"RC=(\d+)", 120).group(1)
     q.expect(r"JSON-BEGIN\r?\n", 10)
@@ -81,5 +82,35 @@ def all_controllers():
         raise AssertionError("the dirty-journal disk changed")
 
 
+def hidden_by_conf():
+    """bootmenu.conf's hide: vda3 by name (not even probed), vda4 by its
+    label; neither is mounted, both are listed with the reason."""
+    q = Qemu(B, "scan-hidden", kernel=need(EFI), append="bootmenu.shell",
+             disks=[need(DEMO)])
+    try:
+        q.expect(r"rescue shell", 60)
+        q.send("printf 'hide = vda3 LABEL=slackware\\n' > /tmp/b.conf; "
+               "bootmenu --config /tmp/b.conf --list > /tmp/l.txt 2>&1; echo RC=$?; "
+               "echo LIST-BEGIN; cat /tmp/l.txt; echo LIST-END\n")
+        rc = q.expect(r"RC=(\d+)", 120).group(1)
+        q.expect(r"LIST-BEGIN\r?\n", 10)
+        start = q.pos
+        q.expect(r"LIST-END", 30)
+        text = q.output()[start:q.pos - len("LIST-END")].replace("\r", "")
+    finally:
+        q.close()
+    if rc != "0":
+        raise AssertionError("bootmenu --list exited %s: %s" % (rc, text[-600:]))
+    for want in ("device: vda3 -: skipped: hidden by bootmenu.conf",
+                 "device: vda4 ext4: skipped: hidden by bootmenu.conf",
+                 "Demo BLS (bootmenu kernel)"):
+        if want not in text:
+            raise AssertionError("no %r in the list:\n%s" % (want, text))
+    bad = re.findall(r".*\] vda[34]:.*", text)
+    if bad:
+        raise AssertionError("entries of a hidden device: %s" % bad[0])
+
+
 ok = check("e2e.scan.controllers_and_dirty_journal", all_controllers)
+ok &= check("e2e.scan.hidden_by_conf", hidden_by_conf)
 sys.exit(0 if ok else 1)
