@@ -433,6 +433,48 @@ TEST(clear_once)
 	fix_done(&f);
 }
 
+/* save_default_on by every kind of name; the first grubenv without one. */
+TEST(targets)
+{
+	struct fs_root a = { .root_fd = -1, .name = "vda1", .device = "/dev/vda1",
+			     .fstype = "vfat", .uuid = "DE40-E5B1", .label = "ESP" };
+	struct fs_root b = { .root_fd = -1, .name = "vda2", .device = "/dev/vda2",
+			     .fstype = "ext4", .uuid = "1b8e2c4a-0d3f",
+			     .label = "debian", .partuuid = "0de40002" };
+	struct session s = { .fss = { &a, &b }, .n_fss = 2 };
+	struct conf c;
+	const char *env = "x";
+	char err[256];
+
+	conf_init(&c);
+	c.save_default = true;
+	strcpy(c.save_on, "LABEL=debian");
+	CHECK(savedef_target(&s, &c, &env, err, sizeof(err)) == &b);
+	CHECK(env == NULL); /* not mounted here: no grubenv seen */
+	strcpy(c.save_on, "UUID=DE40-E5B1");
+	CHECK(savedef_target(&s, &c, NULL, err, sizeof(err)) == &a);
+	strcpy(c.save_on, "PARTUUID=0de40002");
+	CHECK(savedef_target(&s, &c, NULL, err, sizeof(err)) == &b);
+	strcpy(c.save_on, "/dev/vda1");
+	CHECK(savedef_target(&s, &c, NULL, err, sizeof(err)) == &a);
+	strcpy(c.save_on, "vda2");
+	CHECK(savedef_target(&s, &c, NULL, err, sizeof(err)) == &b);
+	strcpy(c.save_on, "vda3");
+	CHECK(savedef_target(&s, &c, NULL, err, sizeof(err)) == NULL);
+	CHECK_STR(err, "save_default_on = vda3: no such filesystem was found");
+	c.save_on[0] = '\0';
+	CHECK(savedef_target(&s, &c, NULL, err, sizeof(err)) == NULL);
+	/* an xfs is refused before anything is made writable */
+	b.fstype = "xfs";
+	strcpy(c.save_on, "vda2");
+	{
+		struct entry e = { .id = "x", .title = "X", .format = FMT_BLS };
+
+		CHECK_INT(savedef_save(&s, &c, &e, err, sizeof(err)), -EOPNOTSUPP);
+		CHECK_STR(err, "vda2: xfs filesystems are not written (ext4 and vfat are)");
+	}
+}
+
 TEST(superblocks)
 {
 	unsigned char sb[512] = { 0 }, bs[512] = { 0 };
@@ -479,4 +521,4 @@ TEST(superblocks)
 TEST_MAIN("test_savedef", env_replace_keeps_others, env_add_to_empty_block,
 	  env_escapes, env_full_refused, env_bad_blocks, state_file,
 	  value_and_find, save_into_grubenv, save_refusals, save_state_file,
-	  in_place_on_fat, clear_once, superblocks)
+	  in_place_on_fat, clear_once, targets, superblocks)
