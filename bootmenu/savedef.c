@@ -537,6 +537,8 @@ static int save_job(const struct session *s, const struct conf *c,
 {
 	const struct fs_root *fs;
 
+	if (errlen)
+		err[0] = '\0';
 	if (!c->save_default) {
 		snprintf(err, errlen, "saving a default is off in bootmenu.conf "
 			 "(save_default = no)");

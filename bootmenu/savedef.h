@@ -43,7 +43,8 @@ struct session;
 int savedef_load(const struct session *s, const struct conf *c, char *id,
 		 size_t len);
 /* Save @e as the default. 0, or -errno with a sentence for the user in
- * err[0..errlen) ("saving a default is off in bootmenu.conf", ...).
+ * err[0..errlen) ("saving a default is off in bootmenu.conf", ...); ""
+ * on success.
  * When the target is still mounted by the scan (the menu), that mount is
  * remounted read-write; for ext4 this writes without the journal
  * (remount.h says why). */
