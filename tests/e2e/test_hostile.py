@@ -6,8 +6,9 @@ cached by the recipe's and the kernel's checksum) is attached next to a good
 copy of demo.img. From the rescue shell, canary configs are put at
 /etc/canary/ (they must never be read: a scanned filesystem is a root of its
 own), `bootmenu --list` scans, the bad entries are tried with --dry-run, and
-on `exit` /init starts bootmenu with bootmenu.timeout=0: the demo's default
-(BLS) must boot and /init must never have restarted bootmenu. Each case is
+on `exit` /init starts the menu (bootmenu.timeout=3): the good disk's entry
+must be drawn within MENU_SECONDS, the demo's default (BLS) must boot after
+the countdown and /init must never have restarted bootmenu. Each case is
 its own PASS/FAIL; a case passes only when its guest also passed those."""
 import hashlib
 import os
@@ -25,6 +26,14 @@ DEMO = os.path.join(B, "demo.img")
 RECIPES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hostile")
 OUT = os.path.join(B, "hostile")
 SCAN_SECONDS = 30  # TCG; the issue's 5 s is for real hardware or KVM
+# From `exit` in the rescue shell (/init starts the menu at once) to the
+# good disk's entry drawn: the menu draws before the scan is over and adds
+# each disk's entries as it is read, so the hostile disk does not hold the
+# good one back. The issue's 5 s holds under TCG too: 0.2 s (media) and
+# 0.8 s (configs: 10,000 menuentries, 5,000 submenus) were seen with a load
+# of 6 on 2 cores. A deadline, not a timing.
+MENU_SECONDS = 5
+GOOD_TITLE = "Demo BLS (bootmenu kernel)"
 
 CANARY = ("mkdir -p /etc/canary; "
           "printf 'menuentry \"CANARY-ESCAPED-GRUB\" { linux /vmlinuz }\\n' > /etc/canary/grub.cfg; "
@@ -68,7 +77,7 @@ def run_guest(name, titles):
     r = {"ok": False, "why": "guest did not run"}
     disk = hostile_disk(name)
     q = Qemu(B, "hostile-" + name, kernel=need(EFI),
-             append="bootmenu.shell bootmenu.timeout=0",
+             append="bootmenu.shell bootmenu.timeout=3",
              disks=[need(DEMO), disk])
     try:
         q.expect(r"rescue shell", 90)
@@ -101,7 +110,11 @@ def run_guest(name, titles):
             rc = int(q.expect(r"DRY=(\d+)", 120).group(1))
             r["dry"][t] = (rc, block(q, "DRY-BEGIN", "DRY-END"))
         mark = len(q.output())
+        t0 = time.monotonic()
         q.send("exit\n")
+        # the first draw of a row is written whole: no screen model needed
+        q.expect(re.escape(GOOD_TITLE), 120)
+        r["menu_s"] = time.monotonic() - t0
         m = q.expect(r"BOOTMENU-TARGET: booted entry=(\S+)", 180)
         after = q.output()[mark:]
         if m.group(1) != "bls":
@@ -129,6 +142,16 @@ def case(r, fn):
         if r["scan_s"] > SCAN_SECONDS:
             raise AssertionError("scan took %.1fs" % r["scan_s"])
         fn(r)
+    return run
+
+
+def menu_in_time(r):
+    def run():
+        if not r["ok"]:
+            raise AssertionError("guest: " + r["why"])
+        print("  menu drawn with the good disk's entry %.1f s after exit" % r["menu_s"])
+        if r["menu_s"] > MENU_SECONDS:
+            raise AssertionError("the good entry took %.1f s to be drawn" % r["menu_s"])
     return run
 
 
@@ -173,6 +196,7 @@ def media_cases():
     ok &= check("e2e.hostile.ext4_corrupt_superblock", case(r, lambda r: (
         absent_or_disabled(r, "hostile-corrupt-sb"), no_entries_on(r, "vdb1"))))
     ok &= check("e2e.hostile.random_partition", case(r, lambda r: no_entries_on(r, "vdb2")))
+    ok &= check("e2e.hostile.media_menu_in_time", menu_in_time(r))
 
     def gpt(r):
         if r["parts"] != ["vdb1", "vdb2", "vdb3", "vdb4"]:
@@ -200,6 +224,7 @@ def configs_cases():
     r = run_guest("configs", BAD_FILES)
     ok = True
     ok &= check("e2e.hostile.grub_sources_itself", case(r, lambda r: present(r, "hostile-self-loop", 100)))
+    ok &= check("e2e.hostile.configs_menu_in_time", menu_in_time(r))
     ok &= check("e2e.hostile.submenus_5000_nested", case(r, lambda r: present(r, "hostile-nest-top")))
 
     def many(r):
