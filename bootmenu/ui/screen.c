@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -194,49 +195,78 @@ static void save_default(struct ui *u, const struct entry *e)
 	ui_dialog(u, UI_R_DIALOG, "Default saved", text);
 }
 
-/* The shell runs on the terminal the key came from; with several, it
- * gets its own session there. */
-static void shell_child(struct ui *u, struct ui_term *t)
+/* The shell runs on the terminal the key came from, in our session: a
+ * session of its own would hang that line up when it ends (the kernel
+ * does so when a session leader exits), taking our screen with it. */
+static void shell_child(struct ui_term *t)
 {
-	if (t->path[0]) {
-		int fd;
+	static const int dfl[] = { SIGINT, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU,
+				   SIGWINCH };
 
-		setsid();
-		fd = open(t->path, O_RDWR);
+	for (size_t i = 0; i < sizeof(dfl) / sizeof(dfl[0]); i++)
+		signal(dfl[i], SIG_DFL);
+	if (t->path[0]) {
+		int fd = open(t->path, O_RDWR | O_NOCTTY);
+
 		if (fd >= 0) {
-			ioctl(fd, TIOCSCTTY, 1);
 			dup2(fd, 0);
 			dup2(fd, 1);
 			dup2(fd, 2);
 		}
 	}
-	signal(SIGWINCH, SIG_DFL);
 	execl("/bin/sh", "sh", (char *)NULL);
 	_exit(127);
+}
+
+/* A shell with job control took the foreground of our terminal; take it
+ * back (SIGTTOU is ignored, so a background call does not stop us). */
+static void take_foreground(struct ui *u)
+{
+	for (int i = 0; i < u->ts.n; i++) {
+		int fd = u->ts.t[i].fd;
+
+		if (!u->ts.t[i].dead && tcgetsid(fd) == getsid(0) &&
+		    tcgetpgrp(fd) != getpgrp())
+			tcsetpgrp(fd, getpgrp());
+	}
+}
+
+static void shell_say(struct ui *u, const struct ui_term *t)
+{
+	for (int i = 0; i < u->ts.n; i++) {
+		const struct ui_term *o = &u->ts.t[i];
+
+		if (o->dead)
+			continue;
+		fprintf(o->out, "bootmenu: rescue shell%s%s; exit returns to "
+			"the menu\n", o == t || !t->path[0] ? "" : " on ",
+			o == t ? "" : t->path);
+		fflush(o->out);
+	}
 }
 
 static void shell(struct ui *u)
 {
 	struct ui_term *t = &u->ts.t[u->ts.from];
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
 	pid_t pid;
 
 	if (!allowed(u, UI_ACT_SHELL, NULL))
 		return;
 	ui_terms_suspend(&u->ts);
-	for (int i = 0; i < u->ts.n; i++)
-		if (!u->ts.t[i].dead)
-			fprintf(u->ts.t[i].out, "bootmenu: rescue shell%s%s; "
-				"exit returns to the menu\n",
-				&u->ts.t[i] == t || !t->path[0] ? "" : " on ",
-				&u->ts.t[i] == t ? "" : t->path);
-	for (int i = 0; i < u->ts.n; i++)
-		fflush(u->ts.t[i].out);
+	shell_say(u, t);
+	/* Ctrl-C in the shell reaches our process group too */
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
 	pid = fork();
 	if (pid == 0)
-		shell_child(u, t);
+		shell_child(t);
 	if (pid > 0)
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
+	take_foreground(u);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
 	ui_terms_resume(&u->ts);
 }
 
@@ -423,6 +453,10 @@ int ui_menu(struct session *s, const struct ui_opts *uo,
 	if (rc < 0)
 		return rc;
 	signal(SIGWINCH, on_winch);
+	/* a boot loader must never be stopped by its own terminal */
+	signal(SIGTTOU, SIG_IGN);
+	signal(SIGTTIN, SIG_IGN);
+	signal(SIGTSTP, SIG_IGN);
 	rebuild(&u);
 	if (session_settled(s))
 		settle(&u);

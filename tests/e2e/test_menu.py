@@ -172,6 +172,26 @@ def two_consoles():
         q.close()
 
 
+def shell_returns_to_menu():
+    """`s` on the serial line: a shell there, with the serial line as its
+    terminal (the VGA console shows where it runs); `exit` brings the
+    menu back on both."""
+    q = menu("menu-shell", timeout=300)
+    try:
+        time.sleep(1)
+        q.send("s")
+        q.expect(r"rescue shell; exit returns to the menu", 30)
+        time.sleep(2)
+        q.send("echo SHELL-$((6*7)) $(readlink /proc/self/fd/0)\r")
+        q.expect(r"SHELL-42 /dev/ttyS0", 30)
+        q.send("exit\r")
+        q.expect(r"Enter boot", 30)
+        q.send("\r")
+        q.expect(BOOTED, 120)
+    finally:
+        q.close()
+
+
 def timeout_zero_boots_default():
     if default_name() == "-":
         raise AssertionError("target booted without demo.entry=")
@@ -183,4 +203,5 @@ ok &= check("e2e.menu.down_enter_boots_another", down_enter_boots_another)
 ok &= check("e2e.menu.edit_appends_marker", edit_appends_marker)
 ok &= check("e2e.menu.timeout_zero_boots_default", timeout_zero_boots_default)
 ok &= check("e2e.menu.two_consoles_serial_drives_vga", two_consoles)
+ok &= check("e2e.menu.shell_returns_to_menu", shell_returns_to_menu)
 sys.exit(0 if ok else 1)
