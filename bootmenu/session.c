@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -325,6 +326,22 @@ bool session_settled(const struct session *s)
 	return !s->scan || s->settled;
 }
 
+/* Append to @buf[@len] at @used; returns the new length, which may pass
+ * @len - 1 when the text was cut (snprintf's count). */
+static size_t __attribute__((format(printf, 4, 5)))
+status_put(char *buf, size_t len, size_t used, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (used >= len - 1)
+		return used;
+	va_start(ap, fmt);
+	k = vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+	return k > 0 ? used + (size_t)k : used;
+}
+
 size_t session_status(const struct session *s, char *buf, size_t len)
 {
 	struct scan_dev devs[SESSION_MAX_FS];
@@ -336,18 +353,16 @@ size_t session_status(const struct session *s, char *buf, size_t len)
 	if (!s->scan)
 		return 0;
 	n = scan_devices(s->scan, devs, SESSION_MAX_FS);
-	if (n > SESSION_MAX_FS)
-		n = SESSION_MAX_FS;
-	for (size_t i = 0; i < n && used < len - 1; i++) {
-		int k;
-
-		if (devs[i].state != SCAN_DEV_PROBING)
-			continue;
-		k = snprintf(buf + used, len - used, "%s%s",
-			     used ? ", " : "probing ", devs[i].name);
-		if (k > 0)
-			used += (size_t)k;
-	}
+	for (size_t i = 0; i < n && i < SESSION_MAX_FS; i++)
+		if (devs[i].state == SCAN_DEV_PROBING)
+			used = status_put(buf, len, used, "%s%s", used ? ", " : "probing ",
+					  devs[i].name);
+	n = scan_hosts_waiting(s->scan);
+	if (n == 1)
+		used = status_put(buf, len, used, "%swaiting for a USB disk", used ? "; " : "");
+	else if (n > 1)
+		used = status_put(buf, len, used, "%swaiting for %zu USB disks",
+				  used ? "; " : "", n);
 	return used < len ? used : len - 1;
 }
 

@@ -87,7 +87,9 @@ int session_update(struct session *s);
 /* True once start-up probing is over (always for a --root session). */
 bool session_settled(const struct session *s);
 /* What is still going on, for a status line: "probing sdb, sdc1" or
- * "" when nothing is. Returns strlen of the text. */
+ * "" when nothing is; "waiting for a USB disk" (or "for 2 USB disks")
+ * while a USB stick's host has not reported its disk (usb-storage waits
+ * a second), after the probes or alone. Returns strlen of the text. */
 size_t session_status(const struct session *s, char *buf, size_t len);
 /* Unmount and forget every device, then scan again (the menu's `r`).
  * Every entry and fs_root pointer handed out before is invalid after it:

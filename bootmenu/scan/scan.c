@@ -1006,6 +1006,18 @@ size_t scan_devices(struct scan *s, struct scan_dev *out, size_t max)
 	return n;
 }
 
+size_t scan_hosts_waiting(struct scan *s)
+{
+	int64_t now = now_ms();
+	size_t n = 0;
+
+	pthread_mutex_lock(&s->lock);
+	for (size_t i = 0; i < s->n_hosts; i++)
+		n += now - s->hosts[i].since_ms < SCAN_HOST_WAIT_MS;
+	pthread_mutex_unlock(&s->lock);
+	return n;
+}
+
 int scan_inject_uevent(struct scan *s, const void *msg, size_t len)
 {
 	struct scan_msg *m;

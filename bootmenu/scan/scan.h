@@ -133,6 +133,10 @@ size_t scan_roots(struct scan *s, const struct fs_root **out, size_t max);
  * @out, in disk-then-partition order. Returns how many there are. */
 size_t scan_devices(struct scan *s, struct scan_dev *out, size_t max);
 
+/* USB storage hosts that appeared and have not reported a disk yet, whose
+ * wait (a few seconds at most) holds the settle: for a status line. */
+size_t scan_hosts_waiting(struct scan *s);
+
 /* Tests, and a replay of a captured stream: hand a raw uevent message to
  * the scan as if it came from the kernel. Returns 0 or -errno. */
 int scan_inject_uevent(struct scan *s, const void *msg, size_t len);

@@ -453,6 +453,42 @@ TEST(test_session_settle_stick)
 	unlink(link);
 }
 
+/* A USB host with no disk yet: the status line says the scan waits for
+ * it, and the start-up settles once it has waited long enough. */
+TEST(test_session_status_usb)
+{
+	struct session s = { .scan_opts = &test_opts };
+	char host[PATH_MAX], link[PATH_MAX], buf[64];
+	struct timespec t0;
+	bool seen = false;
+	int m = 0;
+
+	snprintf(host, sizeof(host), "%s/devices/usb1/1-1/1-1:1.0/host6", sys_dir);
+	snprintf(link, sizeof(link), "%s/class/scsi_host/host6", sys_dir);
+	run("mkdir -p '%s' '%s'", host, link);
+	snprintf(link, sizeof(link), "%s/class/scsi_host/host6/device", sys_dir);
+	CHECK_INT(symlink(host, link), 0);
+	disk_add("vdb", IMG "xfs.img");
+	CHECK_INT(session_start(&s, 8), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!seen && ms_since(&t0) < 2000) {
+		m |= session_update(&s);
+		session_status(&s, buf, sizeof(buf));
+		seen = !strcmp(buf, "waiting for a USB disk");
+		usleep(20 * 1000);
+	}
+	CHECK(seen);
+	CHECK(!session_settled(&s));
+	m |= pump(&s, SESSION_SETTLED, 6000);
+	CHECK_INT(m & (SESSION_SETTLED | SESSION_CHANGED_ENTRIES),
+		  SESSION_SETTLED | SESSION_CHANGED_ENTRIES);
+	CHECK_STR(titles(&s), "Kernel on ext4");
+	CHECK_INT(session_status(&s, buf, sizeof(buf)), 0);
+	session_free(&s);
+	disk_del("vdb");
+	unlink(link);
+}
+
 TEST(test_session_teardown)
 {
 	run("rm -rf '%s'%s", top, "");
@@ -460,4 +496,5 @@ TEST(test_session_teardown)
 
 TEST_MAIN("test_session", test_session_setup, test_session_cross_fs,
 	  test_session_hidden, test_session_rescan, test_session_status,
-	  test_session_no_scan, test_session_settle_stick, test_session_teardown)
+	  test_session_no_scan, test_session_settle_stick, test_session_status_usb,
+	  test_session_teardown)
