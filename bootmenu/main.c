@@ -8,6 +8,7 @@
 #include "entry.h"
 #include "entry_print.h"
 #include "scan/fs.h"
+#include "ui/lock.h"
 #include "ui/model.h"
 #include "ui/ui.h"
 #include "util/arena.h"
@@ -277,10 +278,12 @@ struct run {
 	double settle_s;
 };
 
-/* The default, once settled, with nothing drawn (timeout 0). */
+/* The default, once settled, with nothing drawn (timeout 0, or no
+ * terminal while a password is set). Not when it needs the password
+ * (lilo.conf's mandatory): the menu asks for it. */
 static int boot_at_once(struct run *r, const struct boot_opts *bo)
 {
-	char saved[1024]; /* SAVEDEF_VALUE_MAX */
+	char saved[1024], err[256]; /* SAVEDEF_VALUE_MAX */
 	const struct entry *def;
 
 	settle_wait(&r->s, r->settle_s);
@@ -289,6 +292,12 @@ static int boot_at_once(struct run *r, const struct boot_opts *bo)
 	def = ui_pick_default(&r->s.list, saved, r->c.default_pat);
 	if (!def)
 		return -ENOENT;
+	if (ui_lock_need(r->c.password, false, UI_ACT_BOOT, def, def) !=
+	    UI_LOCK_FREE)
+		return -EACCES;
+	/* grub's next_entry is this boot's: cleared as GRUB does */
+	if (!bo->dry_run && savedef_clear_once(&r->s, &r->c, err, sizeof(err)) < 0)
+		fprintf(stderr, "bootmenu: next_entry not cleared: %s\n", err);
 	return plain_boot(&r->s, def, bo);
 }
 
@@ -319,6 +328,12 @@ static int menu(struct run *r, const struct boot_opts *bo, int (*rescan)(
 	rc = ui_menu(&r->s, &uo, bo);
 	if (rc != -ENOTTY)
 		return rc;
+	/* the plain chooser has no password prompt: only the default then */
+	if (r->c.password[0]) {
+		fprintf(stderr, "bootmenu: no terminal for the menu; a password "
+			"is set, so only the default boots\n");
+		return boot_at_once(r, bo) == 0 ? 0 : 1;
+	}
 	settle_wait(&r->s, r->settle_s);
 	return plain_menu(&r->s, conf_timeout(uo.opt_timeout_s, cmdline_t,
 					      r->c.timeout, r->s.list.timeout_ds),
