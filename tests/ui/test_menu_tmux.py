@@ -26,6 +26,18 @@ def tmux(*args):
                           capture_output=True, text=True).stdout
 
 
+def tmux_new(*args):
+    """new-session, again when the server was just exiting (killing the
+    last session ends it, and a new client can meet it going away)."""
+    for _ in range(10):
+        r = subprocess.run(["tmux", "new-session", "-d"] + list(args),
+                           capture_output=True, text=True)
+        if r.returncode == 0:
+            return
+        time.sleep(0.5)
+    raise AssertionError("tmux new-session: " + r.stderr.strip())
+
+
 class Term:
     def __init__(self, cols=80, rows=24, timeout=30, tree=None, args="",
                  env="TERM=xterm"):
@@ -33,8 +45,7 @@ class Term:
               "echo BOOTMENU-EXIT=$?; sleep 60" % (tree or TREE, env, PROG,
                                                     timeout, args)
         self.tree = tree or TREE
-        tmux("new-session", "-d", "-s", SESSION, "-x", str(cols), "-y",
-             str(rows), cmd)
+        tmux_new("-s", SESSION, "-x", str(cols), "-y", str(rows), cmd)
 
     def screen(self):
         return tmux("capture-pane", "-p", "-J", "-S", "-200", "-t", SESSION)
@@ -68,7 +79,11 @@ def run(name, fn, setup=None, **kw):
 
 
 def run_in(name, fn, **kw):
-    t = Term(**kw)
+    try:
+        t = Term(**kw)
+    except Exception as e:  # tmux itself failed
+        print("FAIL ui.%s: %s" % (name, str(e).splitlines()[0]))
+        return False
     try:
         t.wait("Enter boot")
         fn(t)
@@ -381,8 +396,7 @@ class Pane:
     """A tmux session whose pane only sleeps: a terminal for --console."""
     def __init__(self, tag):
         self.name = "%s-%s" % (SESSION, tag)
-        tmux("new-session", "-d", "-s", self.name, "-x", "80", "-y", "24",
-             "sleep 300")
+        tmux_new("-s", self.name, "-x", "80", "-y", "24", "sleep 300")
         self.tty = tmux("display-message", "-p", "-t", self.name,
                         "#{pane_tty}").strip()
 
