@@ -48,8 +48,8 @@ static void boot_close(struct boot_files *b)
 		close(b->kernel_fd);
 	for (size_t i = 0; i < b->n_initrds; i++)
 		close(b->initrd_fds[i]);
-	free((void *)b->kernel.buf);
-	free((void *)b->initrd.buf);
+	kexec_blob_free(&b->kernel);
+	kexec_blob_free(&b->initrd);
 }
 
 static int boot_open_all(const struct entry *e, struct boot_files *b,

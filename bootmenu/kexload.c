@@ -211,9 +211,9 @@ static int do_load(struct kexload *k)
 		printf("kexload: loaded %s%s with %s\n", k->kernel,
 		       k->rq.crash ? " as the panic kernel" : "",
 		       kexec_syscall_name(used));
-	free((void *)k->rq.initrd.buf);
+	kexec_blob_free(&k->rq.initrd);
 err_initrd:
-	free((void *)k->rq.kernel.buf);
+	kexec_blob_free(&k->rq.kernel);
 	return rc;
 }
 

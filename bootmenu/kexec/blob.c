@@ -2,12 +2,19 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "kexec/blob.h"
 
 #define BLOB_CHUNK (1u << 20) /* progress granularity */
+#ifndef MADV_POPULATE_READ
+#define BLOB_POPULATE_READ 22 /* include/uapi/asm-generic/mman-common.h */
+#else
+#define BLOB_POPULATE_READ MADV_POPULATE_READ
+#endif
 
 static int fd_size(int fd, unsigned long long *size)
 {
@@ -59,22 +66,46 @@ static int read_all(int fd, char *dst, size_t len, struct kexec_progress *pr)
 	return 0;
 }
 
-int kexec_blob_read(const int *fds, size_t n, struct kexec_progress *pr,
-		    struct kexec_blob *out)
+/* Fresh memory for @len bytes (at least a page), faulted in at once. */
+static char *anon_map(size_t len)
 {
-	unsigned long long total, one;
+	void *m = mmap(NULL, len ? len : 1, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+	return m == MAP_FAILED ? NULL : m;
+}
+
+/* One file mapped as it is; pages read in @BLOB_CHUNK steps so @pr moves
+ * (MADV_POPULATE_READ, Linux 5.14; else one read fault per page). */
+static char *file_map(int fd, size_t len, struct kexec_progress *pr)
+{
+	bool steps = pr && pr->fn;
+	char *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE |
+		       (steps ? 0 : MAP_POPULATE), fd, 0);
+	volatile char sink;
+
+	if (m == MAP_FAILED)
+		return NULL;
+	for (size_t off = 0; steps && off < len; off += BLOB_CHUNK) {
+		size_t n = len - off < BLOB_CHUNK ? len - off : BLOB_CHUNK;
+
+		if (madvise(m + off, n, BLOB_POPULATE_READ) < 0)
+			for (size_t k = 0; k < n; k += 4096)
+				sink = m[off + k];
+		pr->done += n;
+		pr->fn(pr->data, pr->done, pr->total);
+	}
+	(void)sink;
+	return m;
+}
+
+static int read_into(const int *fds, size_t n, char *buf,
+		     unsigned long long total, struct kexec_progress *pr)
+{
+	unsigned long long one;
 	size_t off = 0;
-	char *buf;
 	int rc;
 
-	out->buf = NULL;
-	out->len = 0;
-	rc = kexec_blob_size(fds, n, &total);
-	if (rc)
-		return rc;
-	buf = calloc(1, total ? (size_t)total : 1);
-	if (!buf)
-		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		rc = fd_size(fds[i], &one);
 		if (!rc && (one > total || off > total - one))
@@ -82,18 +113,49 @@ int kexec_blob_read(const int *fds, size_t n, struct kexec_progress *pr,
 		if (!rc)
 			rc = read_all(fds[i], buf + off, (size_t)one, pr);
 		if (rc)
-			goto err_read;
+			return rc;
 		off += n > 1 ? (size_t)((one + 3) & ~3ull) : (size_t)one;
 		if (pr && pr->fn && n > 1 && (one & 3)) {
 			pr->done += 4 - (one & 3); /* the padding counts too */
 			pr->fn(pr->data, pr->done, pr->total);
 		}
 	}
+	return 0;
+}
+
+int kexec_blob_read(const int *fds, size_t n, struct kexec_progress *pr,
+		    struct kexec_blob *out)
+{
+	unsigned long long total;
+	char *buf = NULL;
+	int rc;
+
+	out->buf = NULL;
+	out->len = 0;
+	rc = kexec_blob_size(fds, n, &total);
+	if (rc)
+		return rc;
+	if (n == 1 && total)
+		buf = file_map(fds[0], (size_t)total, pr);
+	if (!buf) {
+		buf = anon_map((size_t)total);
+		if (!buf)
+			return -ENOMEM;
+		rc = read_into(fds, n, buf, total, pr);
+		if (rc) {
+			munmap(buf, total ? (size_t)total : 1);
+			return rc;
+		}
+	}
 	out->buf = buf;
 	out->len = (size_t)total;
 	return 0;
+}
 
-err_read:
-	free(buf);
-	return rc;
+void kexec_blob_free(struct kexec_blob *b)
+{
+	if (b->buf)
+		munmap((void *)b->buf, b->len ? b->len : 1);
+	b->buf = NULL;
+	b->len = 0;
 }

@@ -256,8 +256,18 @@ TEST(memmap_readers)
 	CHECK_INT(kexec_e820_type("PCI Bus 0000:00"), E820_RESERVED);
 }
 
+static unsigned long long progress_last;
+
+static void progress(void *data, unsigned long long done,
+		     unsigned long long total)
+{
+	progress_last = done;
+	CHECK(done <= total);
+}
+
 TEST(blob_concatenates_padded)
 {
+	struct kexec_progress pr = { progress, NULL, 0, 0 };
 	struct kexec_blob b;
 	size_t l1, l2;
 	char *a = slurp(FIX "holes.iomem", &l1), *c = slurp(FIX "tiny.iomem", &l2);
@@ -271,11 +281,27 @@ TEST(blob_concatenates_padded)
 	CHECK(memcmp((const char *)b.buf + p1, c, l2) == 0);
 	for (size_t i = l1; i < p1; i++)
 		CHECK_INT(((const char *)b.buf)[i], 0);
-	free((void *)b.buf);
+	kexec_blob_free(&b);
+	CHECK(b.buf == NULL);
 	lseek(fds[0], 0, SEEK_SET);
 	CHECK_INT(kexec_blob_read(fds, 1, NULL, &b), 0);
 	CHECK_INT(b.len, l1); /* one file: no padding */
-	free((void *)b.buf);
+	CHECK(memcmp(b.buf, a, l1) == 0);
+	kexec_blob_free(&b);
+	/* one file is mapped, not copied: progress still reaches the end */
+	pr.total = l1;
+	CHECK_INT(kexec_blob_read(fds, 1, &pr, &b), 0);
+	CHECK_INT(pr.done, l1);
+	CHECK_INT(progress_last, l1);
+	CHECK(memcmp(b.buf, a, l1) == 0);
+	kexec_blob_free(&b);
+	/* several files read with progress, padding included */
+	pr.done = 0;
+	pr.total = p1 + ((l2 + 3) & ~(size_t)3);
+	lseek(fds[1], 0, SEEK_SET);
+	CHECK_INT(kexec_blob_read(fds, 2, &pr, &b), 0);
+	CHECK_INT(progress_last, b.len);
+	kexec_blob_free(&b);
 	close(fds[0]);
 	close(fds[1]);
 	free(a);
