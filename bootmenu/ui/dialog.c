@@ -211,15 +211,35 @@ struct formview {
 	const char *err;
 };
 
-/* One field: label, then the text scrolled so the cursor shows. */
-static void draw_field(struct ui *u, const struct ui_form *f, int i, int y)
+/* Where a path of @f is looked up: its filesystem's name. */
+static const char *file_where(const struct entry *e, const struct entry_file *f)
 {
-	const struct ui_edit *ed = &f->f[i];
-	int w = COLS - 3, off;
+	if (f->fs && f->fs->name)
+		return f->fs->name;
+	if (f->dev)
+		return f->dev;
+	return e->fs && e->fs->name ? e->fs->name : "?";
+}
 
+/* One field: label, then the text scrolled so the cursor shows. */
+static void draw_field(struct ui *u, const struct formview *v, int i, int y)
+{
+	const struct ui_edit *ed = &v->f->f[i];
+	const struct entry *e = v->e;
+	int w = COLS - 3, off;
+	char label[300];
+
+	if (i == UI_FORM_KERNEL)
+		snprintf(label, sizeof(label), "kernel (on %s)",
+			 file_where(e, &e->kernel));
+	else if (i == UI_FORM_INITRD)
+		snprintf(label, sizeof(label), "initrd (on %s; several: "
+			 "separated by spaces)", e->n_initrds ?
+			 file_where(e, &e->initrds[0]) : file_where(e, &e->kernel));
+	else
+		snprintf(label, sizeof(label), "%s", ui_form_label(i));
 	off = ed->cur >= (size_t)w ? (int)ed->cur - w + 1 : 0;
-	ui_line(u, y, 0, i == f->cur ? UI_R_FS : UI_R_TEXT,
-		ui_form_label(i));
+	ui_line(u, y, 0, i == v->f->cur ? UI_R_FS : UI_R_TEXT, label);
 	ui_line(u, y + 1, 2, UI_R_TEXT, ed->buf + off);
 }
 
@@ -234,7 +254,7 @@ static void paint_form(struct ui *u, const void *arg)
 	ui_line(u, 1, 0, UI_R_TEXT, "Edit the command line, kernel and initrd "
 		"(Tab moves between them):");
 	for (int i = 0; i < UI_FORM_FIELDS; i++)
-		draw_field(u, v->f, i, 3 + 3 * i);
+		draw_field(u, v, i, 3 + 3 * i);
 	if (v->err)
 		ui_line(u, LINES - 2, 0, UI_R_ERROR, v->err);
 	ui_line(u, LINES - 1, 0, UI_R_KEYS, "Enter boot  Esc cancel  "
