@@ -356,13 +356,14 @@ static int replace_file(int dfd, const char *name, const char *buf, size_t n,
 	return rc;
 }
 
-/* FAT cannot change a directory entry and its allocation table together:
- * a power cut between a rename's steps leaves a lost or cross-linked
- * cluster (measured: tests/e2e/test_savedef.py, "Reclaimed 1 unused
- * cluster"). A file that already has the new size is therefore rewritten
- * where it is, allocating nothing: the state file is one 512-byte sector
- * and a grubenv keeps its size, which is how GRUB's own save_env writes
- * it. 1 when done, 0 when the file is not there with that size. */
+/* Without a journal a rename is not atomic on disk: on FAT a power cut
+ * between its steps left a lost cluster (tests/e2e/test_savedef.py,
+ * "Reclaimed 1 unused cluster"), on an ext4 written without its journal
+ * e2fsck errors (see sd_run()). A file that already has the new size is
+ * therefore rewritten where it is, allocating nothing: the state file is
+ * one 512-byte sector and a grubenv keeps its size, which is how GRUB's
+ * own save_env writes it. 1 when done, 0 when the file is not there with
+ * that size. */
 static int write_in_place(int dfd, const char *name, const char *buf, size_t n,
 			  char *err, size_t errlen)
 {
@@ -370,8 +371,9 @@ static int write_in_place(int dfd, const char *name, const char *buf, size_t n,
 	ssize_t w;
 	int fd, rc = 0;
 
+	/* a hole would be allocated by the write: not in place then */
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode) ||
-	    (size_t)st.st_size != n)
+	    (size_t)st.st_size != n || (size_t)st.st_blocks * 512 < n)
 		return 0;
 	fd = openat(dfd, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
@@ -464,8 +466,9 @@ static int new_state(const struct sd_job *j, const struct fs_root *t, char **buf
 	return 0;
 }
 
-static int sd_write(const struct sd_job *j, const char *top, char *err,
-		    size_t errlen)
+/* @in_place: try write_in_place() before the rename. */
+static int sd_write(const struct sd_job *j, const char *top, bool in_place,
+		    char *err, size_t errlen)
 {
 	struct fs_root t = { .name = "rw", .casefold = j->casefold };
 	char dir[FS_PATH_MAX];
@@ -496,7 +499,7 @@ static int sd_write(const struct sd_job *j, const char *top, char *err,
 			rc = dfd;
 			snprintf(err, errlen, "cannot open %s: %s", dir, strerror(-dfd));
 		} else {
-			if (j->fstype && !strcmp(j->fstype, "vfat"))
+			if (in_place)
 				rc = write_in_place(dfd, name, buf, len, err, errlen);
 			if (rc == 0)
 				rc = replace_file(dfd, name, buf, len, err, errlen);
@@ -523,7 +526,14 @@ static int sd_run(const struct sd_job *j, char *err, size_t errlen)
 			return rc;
 		top = rw.dir;
 	}
-	rc = sd_write(j, top, err, errlen);
+	/* No journal under the write: FAT, or an ext4 whose scan mount
+	 * (noload) was remounted. A rename there changes the directory,
+	 * the inode and block bitmaps one after the other, and a power cut
+	 * between them left e2fsck errors and once an unreadable grubenv
+	 * (measured in QEMU through the menu's `d`); an overwrite in place
+	 * touches only the file's own block. */
+	rc = sd_write(j, top, (j->fstype && !strcmp(j->fstype, "vfat")) ||
+				      (j->device && !rw.fresh), err, errlen);
 	rc2 = remount_ro(&rw, err2, sizeof(err2));
 	if (rc2 < 0 && !rc)
 		snprintf(err, errlen, "%s", err2);

@@ -7,10 +7,12 @@
  * into /bootmenu/default (the entry id on the first line, padded to one
  * 512-byte sector). The write: make that filesystem writable for just
  * this (scan/remount.h), write a temporary file, fsync, rename over,
- * fsync the directory, back to read-only and BLKROSET. On FAT, where a
- * rename cannot be atomic (no journal: a power cut leaves a lost
- * cluster), a file that already has the new size is rewritten in place
- * instead and fsynced; only creating it goes through the rename. Never on a filesystem whose journal needs recovery (or a FAT
+ * fsync the directory, back to read-only and BLKROSET. Where no journal
+ * is under the write (FAT, and an ext4 remounted from the scan's noload
+ * mount), a rename is not atomic on disk (a power cut left a lost FAT
+ * cluster, e2fsck errors on ext4): there a file that already has the new
+ * size is rewritten in place and fsynced instead, allocating nothing;
+ * only creating it goes through the rename. Never on a filesystem whose journal needs recovery (or a FAT
  * whose dirty bit is set), never on one that is not the user's choice,
  * only ext2/3/4 and vfat. A --root directory (no device) is written in
  * place with the same steps and no mount (the unit tests use that).
@@ -47,7 +49,8 @@ int savedef_load(const struct session *s, const struct conf *c, char *id,
  * on success.
  * When the target is still mounted by the scan (the menu), that mount is
  * remounted read-write; for ext4 this writes without the journal
- * (remount.h says why). */
+ * (remount.h says why), so the file is rewritten in place when it
+ * exists with the new size (always, for a grubenv and the state file). */
 int savedef_save(struct session *s, const struct conf *c,
 		 const struct entry *e, char *err, size_t errlen);
 /* savedef_save() for a one-shot process (`bootmenu --save-default N`):

@@ -16,7 +16,8 @@
  *   read-only state from a new mount), so the scan's mount is remounted
  *   read-write (MS_REMOUNT). For ext4 that mount was made with `noload`,
  *   and ext4 loads a journal only when it mounts, so those writes go
- *   without the journal.
+ *   without the journal (savedef.c then overwrites in place rather than
+ *   renaming: nothing is allocated, no bitmap changes).
  * - When it is not mounted (the caller unmounted it, as
  *   `bootmenu --save-default` does), a fresh mount of our own is made at
  *   REMOUNT_DIR without `noload`: ext4 then loads its journal (empty: a

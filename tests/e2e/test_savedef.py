@@ -54,6 +54,7 @@ EXT = os.path.join(W, "ext.img")
 VFAT = os.path.join(W, "vfat.img")
 DIRTY = os.path.join(W, "dirty.img")
 KILLS = int(os.environ.get("SAVEDEF_KILLS", "20"))
+MENU_KILLS = int(os.environ.get("SAVEDEF_MENU_KILLS", "6"))
 SEED = int(os.environ.get("SAVEDEF_SEED", "7"))
 SIG = b"# GRUB Environment Block\n"
 ENTRIES = ["entry-a", "entry-b"]  # --list numbers them 0 and 1
@@ -117,7 +118,10 @@ def ext4_value(path):
     whether the journal needed a replay)."""
     chk = path + ".chk"
     shutil.copy(path, chk)
-    replay = "needs_recovery" in run("dumpe2fs", "-h", chk).stdout
+    head = run("dumpe2fs", "-h", chk).stdout
+    # killed while mounted read-write: a journal to replay (a mount of
+    # our own), or the state "not clean" (the menu's remount, no journal)
+    replay = "needs_recovery" in head or re.search(r"state:\s+not clean", head)
     r = run("e2fsck", "-E", "journal_only", "-y", chk)
     if r.returncode not in (0, 1):
         raise AssertionError("journal replay failed (%d): %s" % (r.returncode, r.stdout + r.stderr))
@@ -161,9 +165,11 @@ def vfat_value(path):
     return lines[0], chk, dirty
 
 
-def shell(name, disks):
-    q = Qemu(B, name, kernel=need(EFI), append="bootmenu.shell",
-             disks=[{"file": d, "snapshot": False} for d in disks], snapshot=False)
+def shell(name, disks, throttle=False):
+    ds = [{"file": d, "snapshot": False} for d in disks]
+    if throttle:  # 30 I/O per second: the write takes long enough to be cut
+        ds[0]["if"] = "virtio,throttling.iops-total=30"
+    q = Qemu(B, name, kernel=need(EFI), append="bootmenu.shell", disks=ds, snapshot=False)
     q.expect(r"rescue shell", 90)
     confs = "; ".join("printf '%s' > /tmp/%s.conf" % (v, k) for k, v in CONFS.items())
     q.send(confs + "; echo R$((1+1))EADY\n")
@@ -275,6 +281,41 @@ def power_cuts(window):
     sys.stdout.flush()
 
 
+def menu_cuts(n):
+    """The menu's `d`: the scan's read-only ext4 mount is remounted
+    read-write (no journal: see bootmenu/scan/remount.h) and the grubenv
+    rewritten in place. Killed at the remount ("EXT4-fs (vda): re-mounted")
+    plus U(0, 0.3 s), the disk throttled so that the write takes that
+    long. Same checks as above."""
+    rnd = random.Random(SEED + 1)
+    seen = {"during": 0, "old": 0}
+    for i in range(n):
+        old, _, _ = ext4_value(EXT)
+        new = ENTRIES[1 - ENTRIES.index(old)]
+        q = shell("savedef-menu-cut-%02d" % i, [EXT, VFAT], throttle=True)
+        try:
+            q.send("bootmenu --config /tmp/e.conf --timeout -1\n")
+            q.expect(r"Entry B", 90)
+            time.sleep(1)
+            # the saved default is selected: one row down or up is the other
+            q.send("j" if old == "entry-a" else "k")
+            time.sleep(0.5)
+            q.send("d")
+            q.expect(r"EXT4-fs \(vda\): re-mounted", 60)
+            time.sleep(rnd.uniform(0, 0.3))
+        finally:
+            q.close()
+        got, chk, flag = ext4_value(EXT)
+        if got not in (old, new):
+            raise AssertionError("menu cut %d: value %r, neither %r nor %r" % (i, got, old, new))
+        seen["during"] += bool(flag)
+        seen["old"] += got == old
+        os.replace(chk, EXT)
+    print("  %d cuts of the menu's d: %d old value, %d new; %d during the "
+          "read-write remount" % (n, seen["old"], n - seen["old"], seen["during"]))
+    sys.stdout.flush()
+
+
 windows = {}
 
 
@@ -286,6 +327,7 @@ ok = check("e2e.savedef.clean_save", clean)
 ok &= check("e2e.savedef.readback_and_dirty_journal", readback_and_dirty)
 if windows:
     ok &= check("e2e.savedef.power_cut_x%d" % KILLS, lambda: power_cuts(windows))
+    ok &= check("e2e.savedef.power_cut_menu_x%d" % MENU_KILLS, lambda: menu_cuts(MENU_KILLS))
 else:
     print("FAIL e2e.savedef.power_cut: no clean save to measure the window")
     ok = False
