@@ -42,7 +42,7 @@ enum ui_edit_rc ui_form_key(struct ui_form *f, int key)
 	case '\t': case UI_KEY_DOWN:
 		f->cur = (f->cur + 1) % UI_FORM_FIELDS;
 		return UI_EDIT_MORE;
-	case UI_KEY_UP: case UI_KEY_CTRL('p'):
+	case UI_KEY_UP: case UI_KEY_BACKTAB: case UI_KEY_CTRL('p'):
 		f->cur = (f->cur + UI_FORM_FIELDS - 1) % UI_FORM_FIELDS;
 		return UI_EDIT_MORE;
 	}

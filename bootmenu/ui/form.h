@@ -31,8 +31,8 @@ const char *ui_form_label(int field);
 /* Fill @f from @e, the cursor at the end of the command line. */
 void ui_form_init(struct ui_form *f, const struct entry *e);
 
-/* Apply @key: Tab and Down go to the next field, Up (and Shift-Tab's
- * Ctrl-P) to the one before, wrapping; the rest goes to the field's line
+/* Apply @key: Tab and Down go to the next field, Up, Shift-Tab and
+ * Ctrl-P to the one before, wrapping; the rest goes to the field's line
  * editor. Returns what the line editor says (Enter: done, Esc: cancel). */
 enum ui_edit_rc ui_form_key(struct ui_form *f, int key);
 

@@ -19,7 +19,7 @@ static int key_tilde(int n)
 }
 
 /* The final byte of CSI A..H (xterm, ANSI) or SS3 A..H (application
- * cursor mode), SS3 M (keypad Enter), SS3 P (F1). */
+ * cursor mode), SS3 M (keypad Enter), SS3 P (F1), CSI Z (Shift-Tab). */
 static int key_final(unsigned char c)
 {
 	switch (c) {
@@ -31,6 +31,7 @@ static int key_final(unsigned char c)
 	case 'F': return UI_KEY_END;
 	case 'M': return UI_KEY_ENTER;
 	case 'P': return UI_KEY_F1;
+	case 'Z': return UI_KEY_BACKTAB;
 	}
 	return UI_KEY_UNKNOWN;
 }

@@ -28,6 +28,7 @@ enum ui_key {
 	UI_KEY_ENTER,     /* CR, LF, or keypad Enter */
 	UI_KEY_BACKSPACE, /* DEL (0x7f) or Ctrl-H */
 	UI_KEY_F1,
+	UI_KEY_BACKTAB,   /* Shift-Tab: CSI Z (ECMA-48 CBT) */
 	UI_KEY_UNKNOWN,   /* a sequence we do not know; ignore it */
 };
 

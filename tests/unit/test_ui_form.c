@@ -69,7 +69,7 @@ TEST(tab_and_arrows_move_between_fields)
 	CHECK_INT(f.cur, UI_FORM_CMDLINE); /* wraps */
 	ui_form_key(&f, UI_KEY_UP);
 	CHECK_INT(f.cur, UI_FORM_INITRD);
-	ui_form_key(&f, UI_KEY_UP);
+	ui_form_key(&f, UI_KEY_BACKTAB);
 	CHECK_INT(f.cur, UI_FORM_KERNEL);
 	/* Left/Right and typing stay in the field */
 	ui_form_key(&f, UI_KEY_HOME);

@@ -53,6 +53,7 @@ TEST(home_end_and_friends)
 	CHECK_INT(one("\033[3;2~"), UI_KEY_DELETE); /* Shift-Delete */
 	CHECK_INT(one("\033[[A"), UI_KEY_F1);      /* linux F1 */
 	CHECK_INT(one("\033OP"), UI_KEY_F1);
+	CHECK_INT(one("\033[Z"), UI_KEY_BACKTAB);  /* Shift-Tab */
 	CHECK_INT(one("\033[99~"), UI_KEY_UNKNOWN);
 }
 
