@@ -34,6 +34,8 @@ is written to /tmp and `bootmenu --config FILE --save-default N` runs.
   `fsck.vfat -n` must find nothing; /bootmenu/default (`mtype`) must be
   the old or the new value. The checked copy then stands for the disk as
   its next boot would find it.
+- the menu's `d` (MENU_KILLS boots, default 6): the same on the ext4,
+  through the menu on the serial console; see menu_cuts().
 """
 import os
 import random
@@ -165,10 +167,10 @@ def vfat_value(path):
     return lines[0], chk, dirty
 
 
-def shell(name, disks, throttle=False):
+def shell(name, disks, throttle=()):
     ds = [{"file": d, "snapshot": False} for d in disks]
-    if throttle:  # 30 I/O per second: the write takes long enough to be cut
-        ds[0]["if"] = "virtio,throttling.iops-total=30"
+    for i in throttle:  # 30 I/O per second: the write lasts long enough to be cut
+        ds[i]["if"] = "virtio,throttling.iops-total=30"
     q = Qemu(B, name, kernel=need(EFI), append="bootmenu.shell", disks=ds, snapshot=False)
     q.expect(r"rescue shell", 90)
     confs = "; ".join("printf '%s' > /tmp/%s.conf" % (v, k) for k, v in CONFS.items())
@@ -292,7 +294,7 @@ def menu_cuts(n):
     for i in range(n):
         old, _, _ = ext4_value(EXT)
         new = ENTRIES[1 - ENTRIES.index(old)]
-        q = shell("savedef-menu-cut-%02d" % i, [EXT, VFAT], throttle=True)
+        q = shell("savedef-menu-cut-%02d" % i, [EXT, VFAT], throttle=(0,))
         try:
             q.send("bootmenu --config /tmp/e.conf --timeout -1\n")
             q.expect(r"Entry B", 90)
