@@ -66,6 +66,11 @@ static int load_plain(const struct kexec_request *rq,
 	rc = plan_request(rq, &p, first, err, errlen);
 	if (rc)
 		return rc;
+	rc = kexec_plan_fits(&p, first == KEXEC_SYSCALL_FILE, err, errlen);
+	if (rc) {
+		kexec_plan_free(&p);
+		return rc;
+	}
 	if (rq->dry_run) {
 		if (p.n_seg)
 			kexec_plan_print(&p, kexec_syscall_name(first), out);

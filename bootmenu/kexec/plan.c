@@ -147,8 +147,9 @@ static int plan_kernel(const struct kexec_plan_in *in, struct kexec_plan *p,
 	}
 	p->kernel_addr = at;
 	p->kernel_entry = at + 0x200; /* boot.rst: 64-bit entry */
-	return seg_add(p, (const uint8_t *)in->kernel.buf + bz->pm_off,
-		       bz->pm_size, at, need, "kernel");
+	p->kernel_room = need;
+	p->kernel_seg_buf = (const uint8_t *)in->kernel.buf + bz->pm_off;
+	return seg_add(p, p->kernel_seg_buf, bz->pm_size, at, need, "kernel");
 }
 
 /* An ELF vmlinux runs where it is linked: each PT_LOAD at its p_paddr. */
@@ -458,6 +459,55 @@ static void params_loader(struct kexec_plan *p, const char *cmdline,
 	put_le32(bp, len, BP_EXT_RAMDISK_SIZE, (uint32_t)(p->initrd_size >> 32));
 }
 
+/* PML5 -> PML4 -> PDPT -> 4 PDs of 2 MiB pages: 0-4 GiB mapped 1:1,
+ * present and writable (Intel SDM vol. 3, 4.5). */
+static void purg_tables(struct kexec_plan *p, uint64_t at)
+{
+	size_t t = p->purg_len - PURG_PT_PAGES * KEXEC_PAGE, len = p->purg_len;
+	uint64_t base = at + t;
+
+	put_le64(p->purg, len, t, (base + KEXEC_PAGE) | 3);
+	put_le64(p->purg, len, t + KEXEC_PAGE, (base + 2 * KEXEC_PAGE) | 3);
+	for (size_t k = 0; k < 4; k++)
+		put_le64(p->purg, len, t + 2 * KEXEC_PAGE + 8 * k,
+			 (base + (3 + k) * KEXEC_PAGE) | 3);
+	for (uint64_t i = 0; i < 2048; i++)
+		put_le64(p->purg, len, t + 3 * KEXEC_PAGE + 8 * i,
+			 (i << 21) | 0x83); /* present, writable, 2 MiB */
+	put_le64(p->purg, len, PURG_PML4, base + KEXEC_PAGE);
+}
+
+/* boot.rst wants init_size bytes of room at the kernel's load address,
+ * and the segment of kexec-tools and of the kernel's own file loader
+ * spans all of it; but the kernel copies (and first zeroes) every page of
+ * a segment, 64 MiB for Debian's where the file is 8. The room stays free
+ * of our other segments (they were placed around it); what kexec_core
+ * could put there are its own pages (the old kernel's identity page
+ * tables, the relocation code), which the purgatory leaves for page
+ * tables of its own before the jump. So the segment shrinks to the file,
+ * when the purgatory's map covers the kernel, boot_params and itself
+ * (below 4 GiB). A panic kernel keeps the whole room. */
+static void plan_lean_kernel(struct kexec_plan *p)
+{
+	struct kexec_seg *k = NULL;
+	uint64_t top = 0;
+
+	for (size_t i = 0; i < p->n_seg; i++) {
+		struct kexec_seg *s = &p->seg[i];
+
+		if (s->buf == p->kernel_seg_buf)
+			k = s;
+		else if (s->buf == p->params || s->buf == p->purg)
+			top = s->mem + s->memsz > top ? s->mem + s->memsz : top;
+	}
+	if (!k || p->crash || p->elf || k->mem + k->memsz > FOUR_G ||
+	    top > FOUR_G)
+		return;
+	k->memsz = align_up(k->bufsz, KEXEC_PAGE);
+	p->lean = true;
+	purg_tables(p, p->entry);
+}
+
 static void purg_patch(struct kexec_plan *p, uint64_t at)
 {
 	uint8_t *b = p->purg;
@@ -535,24 +585,27 @@ static int plan_params(const struct kexec_plan_in *in, struct kexec_plan *p,
 		       "boot_params+cmdline");
 }
 
+/* The purgatory segment: the stub, its page tables (PURG_PT_PAGES, filled
+ * by purg_tables()), then its stack. */
 static int plan_purgatory(struct kexec_plan *p, const struct place *pl,
 			  char *err, size_t errlen)
 {
 	size_t len = (size_t)(kexec_purgatory_end - kexec_purgatory_start);
-	uint64_t size = align_up(len, KEXEC_PAGE) + PURG_STACK_SIZE, at;
+	size_t buf = align_up(len, KEXEC_PAGE) + PURG_PT_PAGES * KEXEC_PAGE;
+	uint64_t size = buf + PURG_STACK_SIZE, at;
 
-	p->purg = malloc(len);
+	p->purg = calloc(1, buf);
 	if (!p->purg)
 		return -ENOMEM;
 	memcpy(p->purg, kexec_purgatory_start, len);
-	p->purg_len = len;
+	p->purg_len = buf;
 	at = place_find(pl, size, KEXEC_PAGE, LOW_LIMIT, FOUR_G, false);
 	if (!at) {
 		snprintf(err, errlen, "no room in RAM for the purgatory");
 		return -ENOSPC;
 	}
 	p->entry = at;
-	return seg_add(p, p->purg, len, at, size, "purgatory");
+	return seg_add(p, p->purg, buf, at, size, "purgatory");
 }
 
 static int plan_cmdline_check(const struct kexec_plan_in *in,
@@ -570,30 +623,35 @@ static int plan_cmdline_check(const struct kexec_plan_in *in,
 }
 
 /* kexec_core.c sanity_check_segment_list(): the running kernel refuses
- * (EINVAL, for both syscalls) segments whose pages, one or all together,
- * are more than half of totalram_pages(), which MemTotal shows. A kernel
- * segment spans init_size: that room must be the kernel's alone. */
-static int plan_half_memory(const struct kexec_plan *p, uint64_t mem_total,
-			    char *err, size_t errlen)
+ * (EINVAL) segments whose pages, one or all together, are more than half
+ * of totalram_pages(), which MemTotal shows. The file syscall's kernel
+ * segment spans init_size whatever we do. */
+int kexec_plan_fits(const struct kexec_plan *p, bool file_syscall,
+		    char *err, size_t errlen)
 {
-	uint64_t half = mem_total / KEXEC_PAGE / 2, pages = 0, kern = 0;
+	uint64_t half = p->mem_total / KEXEC_PAGE / 2, bytes = 0, kern = 0;
 
 	for (size_t i = 0; i < p->n_seg; i++) {
-		pages += p->seg[i].memsz / KEXEC_PAGE;
-		if (strncmp(p->seg[i].what, "kernel", 6) == 0)
-			kern += p->seg[i].memsz;
+		uint64_t m = p->seg[i].memsz;
+
+		if (p->seg[i].buf == p->kernel_seg_buf && p->kernel_seg_buf) {
+			m = file_syscall ? p->kernel_room : m;
+			kern = m;
+		}
+		bytes += m;
 	}
-	if (!mem_total || pages <= half)
+	if (!p->mem_total || bytes / KEXEC_PAGE <= half)
 		return 0;
 	snprintf(err, errlen, "the new kernel needs %" PRIu64 " MiB to load "
-		 "(its init_size room %" PRIu64 " MiB, the initrd %" PRIu64
-		 " MiB), more than half of the running kernel's %" PRIu64
-		 " MiB (MemTotal), and kexec refuses that: give the machine "
-		 "more memory or use a smaller initrd",
-		 (uint64_t)((pages * KEXEC_PAGE + MIB - 1) / MIB),
+		 "(the kernel %" PRIu64 " MiB%s, the initrd %" PRIu64 " MiB), "
+		 "more than half of the running kernel's %" PRIu64 " MiB "
+		 "(MemTotal), and kexec refuses that: give the machine more "
+		 "memory or use a smaller initrd",
+		 (uint64_t)((bytes + MIB - 1) / MIB),
 		 (uint64_t)((kern + MIB - 1) / MIB),
+		 file_syscall ? " with its init_size room" : "",
 		 (uint64_t)((p->initrd_size + MIB - 1) / MIB),
-		 (uint64_t)(mem_total / MIB));
+		 (uint64_t)(p->mem_total / MIB));
 	return -EFBIG;
 }
 
@@ -614,6 +672,7 @@ int kexec_plan_build(const struct kexec_plan_in *in, struct kexec_plan *p,
 	p->initrd = in->initrd.buf;
 	p->initrd_len = in->initrd.len;
 	p->cmdline = in->cmdline ? in->cmdline : "";
+	p->mem_total = in->m->mem_total;
 	p->elf = kexec_elf_is(in->kernel.buf, in->kernel.len);
 	if (p->elf) {
 		rc = kexec_elf_parse(in->kernel.buf, in->kernel.len, &el, err,
@@ -644,9 +703,9 @@ int kexec_plan_build(const struct kexec_plan_in *in, struct kexec_plan *p,
 	if (rc < 0 ||
 	    (rc = plan_initrd(in, p, &pl, err, errlen)) < 0 ||
 	    (rc = plan_params(in, p, &pl, e820, n_e820, err, errlen)) < 0 ||
-	    (rc = plan_purgatory(p, &pl, err, errlen)) < 0 ||
-	    (rc = plan_half_memory(p, in->m->mem_total, err, errlen)) < 0)
+	    (rc = plan_purgatory(p, &pl, err, errlen)) < 0)
 		goto err_place;
+	plan_lean_kernel(p);
 	purg_patch(p, p->entry);
 	free(e820);
 	return 0;

@@ -99,19 +99,30 @@ struct kexec_plan {
 	size_t params_len;
 	uint8_t *purg;         /* owned: the patched purgatory */
 	size_t purg_len;
+	uint64_t kernel_room;  /* init_size room kept free at kernel_addr */
+	const void *kernel_seg_buf; /* the bzImage kernel segment's buf */
+	bool lean;             /* that segment is only the file's pages; the
+				* purgatory brings its own page tables */
+	uint64_t mem_total;    /* the machine's MemTotal, 0: unknown */
 };
 
 /* Build @p from @in. Returns 0, or -errno with a sentence in err:
  * -ENOEXEC (not a bzImage nor an x86_64 ELF vmlinux, truncated, protocol
  * too old, 32-bit only),
  * -E2BIG (command line longer than cmdline_size), -ENOSPC (no room in RAM
- * for the kernel, initrd too large), -EFBIG (the segments are more than
- * half of the machine's MemTotal, which the kernel refuses), -EADDRNOTAVAIL
- * (panic load without a crashkernel= reservation), -ENOMEM. On failure nothing needs
+ * for the kernel, initrd too large), -EADDRNOTAVAIL (panic load without a
+ * crashkernel= reservation), -ENOMEM. On failure nothing needs
  * freeing; on success kexec_plan_free() frees what the plan owns. */
 int kexec_plan_build(const struct kexec_plan_in *in, struct kexec_plan *p,
 		     char *err, size_t errlen);
 void kexec_plan_free(struct kexec_plan *p);
+
+/* The running kernel refuses segments over half of its memory (MemTotal,
+ * read with the machine). Returns 0 (also when MemTotal is unknown), or
+ * -EFBIG with a sentence. @file_syscall: kexec_file_load's kernel segment
+ * spans init_size, not our lean one. */
+int kexec_plan_fits(const struct kexec_plan *p, bool file_syscall,
+		    char *err, size_t errlen);
 
 /* Print the plan for --dry-run: image, cmdline, initrd, e820, EFI, the
  * syscall named @syscall, the entry point, the digest, and each segment's

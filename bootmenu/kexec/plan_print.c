@@ -49,6 +49,11 @@ void kexec_plan_print(const struct kexec_plan *p, const char *syscall,
 			fprintf(out, "%02x", p->digest[i]);
 		fprintf(out, " (checked by the purgatory)\n");
 	}
+	if (p->lean)
+		fprintf(out, "room:     0x%" PRIx64 "-0x%" PRIx64 " kept free for "
+			"the kernel (init_size); the purgatory maps 0-4 GiB "
+			"itself\n", p->kernel_addr, p->kernel_addr +
+			p->kernel_room - 1);
 	for (size_t i = 0; i < p->n_seg; i++) {
 		const struct kexec_seg *s = &p->seg[i];
 

@@ -33,6 +33,8 @@ kexec_purgatory_start:
 	. = kexec_purgatory_start + PURG_SHA_ON
 	.long	0
 	.long	0
+	. = kexec_purgatory_start + PURG_PML4
+	.quad	0			/* our PML4, or 0: keep the old tables */
 	. = kexec_purgatory_start + PURG_CHECK
 
 /* int check(const void *stub): SHA-256 over every region, in order, as
@@ -256,7 +258,17 @@ purg_main:
 	call	purg_check
 	testl	%eax, %eax
 	jnz	3f
-2:	movq	FIELD(PURG_RSI), %rsi
+2:	/* after the check (it reads segments above 4 GiB through the old
+	 * tables): our identity map of 0-4 GiB, one level more under LA57 */
+	movq	FIELD(PURG_PML4), %rax
+	testq	%rax, %rax
+	jz	4f
+	movq	%cr4, %rdx
+	btq	$12, %rdx
+	jnc	5f
+	subq	$0x1000, %rax
+5:	movq	%rax, %cr3
+4:	movq	FIELD(PURG_RSI), %rsi
 	movq	FIELD(PURG_RIP), %rax
 	xorl	%ebx, %ebx
 	xorl	%ebp, %ebp

@@ -4,8 +4,11 @@
  * relocate_kernel copies the segments into place and jumps to the stub's
  * first byte in 64-bit mode, identity mapped, interrupts off, with the
  * GDT and IDT made unusable. The stub loads its own GDT, a stack, checks
- * the segments' SHA-256 when asked, puts boot_params in %rsi and jumps to
- * the kernel's 64-bit entry (boot.rst: load address + 0x200).
+ * the segments' SHA-256 when asked, switches to its own identity map of
+ * the low 4 GiB when the plan gave it one (PURG_PML4), puts boot_params in
+ * %rsi and jumps to the kernel's 64-bit entry (boot.rst: load address +
+ * 0x200). With its own page tables the old kernel's may lie anywhere,
+ * even in the room the new kernel decompresses into.
  *
  * The plan copies [kexec_purgatory_start, kexec_purgatory_end) into a
  * buffer it owns and fills the fields below (little-endian, offsets from
@@ -24,6 +27,9 @@
 #define PURG_DIGEST 0x58   /* 32 bytes: expected SHA-256 of the regions */
 #define PURG_REGIONS 0x78  /* PURG_REGIONS_MAX x { u64 addr, u64 len } */
 #define PURG_REGIONS_MAX 16
+/* u64: physical address of our own PML4, 0 to keep the old kernel's page
+ * tables; a PML5 pointing to it sits one page below (for CR4.LA57). */
+#define PURG_PML4 0x178
 /* At PURG_CHECK: int check(const void *stub) in the SysV ABI, 0 when the
  * regions hash to the digest; the stub calls it, and so do the tests. */
 #define PURG_CHECK 0x180
@@ -34,6 +40,9 @@
 
 /* Bytes the purgatory segment reserves past the stub for its stack. */
 #define PURG_STACK_SIZE 0x2000
+/* Pages of page tables after the stub (when the plan asks for them):
+ * PML5, PML4, PDPT and four PDs mapping 0-4 GiB in 2 MiB pages. */
+#define PURG_PT_PAGES 7
 
 #ifndef __ASSEMBLER__
 extern const unsigned char kexec_purgatory_start[];

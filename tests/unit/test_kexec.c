@@ -348,7 +348,15 @@ TEST(plan_bios_tiny_kernel)
 	if (!ks || !is || !ps || !gs)
 		goto out;
 	CHECK_INT(ks->mem, 0x1000000); /* pref_address, 2 MiB aligned */
-	CHECK(ks->memsz >= p.bz.init_size);
+	/* lean: the segment is the file's pages, the init_size room is kept
+	 * free of every other segment */
+	CHECK(p.lean);
+	CHECK_INT(ks->memsz, (p.bz.pm_size + KEXEC_PAGE - 1) & ~(KEXEC_PAGE - 1ull));
+	CHECK(p.kernel_room >= p.bz.init_size);
+	for (size_t i = 0; i < p.n_seg; i++)
+		if (&p.seg[i] != ks)
+			CHECK(p.seg[i].mem >= ks->mem + p.kernel_room ||
+			      p.seg[i].mem + p.seg[i].memsz <= ks->mem);
 	CHECK_INT(ks->bufsz, p.bz.pm_size);
 	CHECK(ks->buf == k + p.bz.pm_off);
 	CHECK_INT(p.kernel_entry, ks->mem + 0x200);
@@ -389,6 +397,26 @@ TEST(plan_bios_tiny_kernel)
 	CHECK_INT(v % 16, 0);
 	CHECK_INT(p.purg[PURG_SHA_ON], 0);
 	CHECK_INT(p.purg[PURG_NREGIONS], 3);
+	/* its page tables: PML5 -> PML4 -> PDPT -> 4 PDs, 0-4 GiB in 2 MiB */
+	{
+		size_t t = p.purg_len - PURG_PT_PAGES * KEXEC_PAGE;
+		uint64_t base = gs->mem + t;
+
+		get_le64(p.purg, p.purg_len, PURG_PML4, &v);
+		CHECK_INT(v, base + KEXEC_PAGE);
+		get_le64(p.purg, p.purg_len, t, &v);
+		CHECK_INT(v, (base + KEXEC_PAGE) | 3);
+		get_le64(p.purg, p.purg_len, t + KEXEC_PAGE, &v);
+		CHECK_INT(v, (base + 2 * KEXEC_PAGE) | 3);
+		get_le64(p.purg, p.purg_len, t + 2 * KEXEC_PAGE + 24, &v);
+		CHECK_INT(v, (base + 6 * KEXEC_PAGE) | 3);
+		get_le64(p.purg, p.purg_len, t + 3 * KEXEC_PAGE, &v);
+		CHECK_INT(v, 0x83);
+		get_le64(p.purg, p.purg_len, t + 7 * KEXEC_PAGE - 8, &v);
+		CHECK_INT(v, 0xffe00000ull | 0x83); /* the last 2 MiB below 4G */
+		CHECK_INT(gs->bufsz, p.purg_len);
+		CHECK(gs->mem + gs->memsz <= 4 * GIB);
+	}
 out:
 	kexec_plan_free(&p);
 	kexec_machine_free(&m);
@@ -590,6 +618,9 @@ TEST(plan_holes_and_crash)
 	CHECK_INT(build(FIX "holes.iomem", FIX "holes.iomem", "x", 40 * MIB, true,
 			&p, err, sizeof(err)), 0);
 	CHECK(p.crash);
+	CHECK(!p.lean); /* a panic kernel keeps its whole init_size room */
+	CHECK(seg_named(&p, "kernel") &&
+	      seg_named(&p, "kernel")->memsz >= p.bz.init_size);
 	for (size_t i = 0; i < p.n_seg; i++)
 		CHECK(p.seg[i].mem >= 0x10000000 &&
 		      p.seg[i].mem + p.seg[i].memsz <= 0x18000000);
@@ -1126,8 +1157,10 @@ static long long file_size(const char *path)
 }
 
 /* The kernel refuses segments over half of MemTotal (sanity_check_segment_
- * list): Debian's kernel (init_size 64 MiB) with a 40 MiB initrd at QEMU
- * -m 208 is refused with a sentence, before any syscall; at -m 1024 not. */
+ * list): at QEMU -m 208, Debian's kernel (init_size 64 MiB) with a 40 MiB
+ * initrd through kexec_file_load is refused with a sentence before any
+ * syscall; through kexec_load (our lean kernel segment) it loads, and an
+ * 88 MiB initrd is refused; with MemTotal unknown nothing is refused. */
 TEST(half_of_memory_refused_before_the_syscall)
 {
 	static char out[65536];
@@ -1137,7 +1170,6 @@ TEST(half_of_memory_refused_before_the_syscall)
 	struct kexec_request rq = { { NULL, 0 }, { NULL, 40 * MIB }, "",
 				    KEXEC_SYSCALL_AUTO, false, false, false,
 				    NULL, &paths };
-	enum kexec_syscall asks[] = { KEXEC_SYSCALL_LOAD, KEXEC_SYSCALL_FILE };
 	char err[512] = "", *k, *initrd = calloc(1, 40 * MIB);
 	size_t len = 0;
 
@@ -1149,17 +1181,32 @@ TEST(half_of_memory_refused_before_the_syscall)
 	rq.kernel = (struct kexec_blob){ k, len };
 	rq.initrd.buf = initrd;
 	kexec_sys_set_ops(&rec_ops);
-	for (size_t i = 0; i < 2; i++) {
-		memset(&rec, 0, sizeof(rec));
-		rq.syscall = asks[i];
-		CHECK_INT(kexec_load_request(&rq, NULL, err, sizeof(err)), -EFBIG);
-		CHECK_INT(rec.loads + rec.files + rec.unloads, 0);
-		CHECK_STR(err, "the new kernel needs 104 MiB to load (its "
-			  "init_size room 64 MiB, the initrd 40 MiB), more than "
-			  "half of the running kernel's 190 MiB (MemTotal), and "
-			  "kexec refuses that: give the machine more memory or "
-			  "use a smaller initrd");
-	}
+	/* kexec_file_load: the kernel's segment spans init_size, refused */
+	memset(&rec, 0, sizeof(rec));
+	rq.syscall = KEXEC_SYSCALL_FILE;
+	CHECK_INT(kexec_load_request(&rq, NULL, err, sizeof(err)), -EFBIG);
+	CHECK_INT(rec.loads + rec.files + rec.unloads, 0);
+	CHECK_STR(err, "the new kernel needs 104 MiB to load (the kernel 64 "
+		  "MiB with its init_size room, the initrd 40 MiB), more than "
+		  "half of the running kernel's 190 MiB (MemTotal), and kexec "
+		  "refuses that: give the machine more memory or use a "
+		  "smaller initrd");
+	/* kexec_load: our lean kernel segment is the file's 8 MiB: loads */
+	memset(&rec, 0, sizeof(rec));
+	rq.syscall = KEXEC_SYSCALL_LOAD;
+	CHECK_INT(kexec_load_request(&rq, NULL, err, sizeof(err)), 0);
+	CHECK_INT(rec.loads, 1);
+	/* ... up to half: an 88 MiB initrd is refused, before the syscall */
+	free(initrd);
+	initrd = calloc(1, 88 * MIB);
+	rq.initrd = (struct kexec_blob){ initrd, 88 * MIB };
+	memset(&rec, 0, sizeof(rec));
+	CHECK_INT(kexec_load_request(&rq, NULL, err, sizeof(err)), -EFBIG);
+	CHECK_INT(rec.loads + rec.files + rec.unloads, 0);
+	CHECK_STR(err, "the new kernel needs 96 MiB to load (the kernel 8 "
+		  "MiB, the initrd 88 MiB), more than half of the running "
+		  "kernel's 190 MiB (MemTotal), and kexec refuses that: give "
+		  "the machine more memory or use a smaller initrd");
 	/* unknown MemTotal (a fixture map without meminfo): no such check */
 	paths.meminfo = NULL;
 	memset(&rec, 0, sizeof(rec));
