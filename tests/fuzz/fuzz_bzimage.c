@@ -1,6 +1,7 @@
 /* fuzz_bzimage.c - any bytes as a kernel image (bzImage or ELF vmlinux):
  * the header parsers, then the whole plan on a fixed 512 MiB machine,
- * whose invariants must hold. */
+ * whose invariants must hold (segments in RAM, aligned, disjoint, and
+ * none in a lean kernel's init_size room). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    s->mem + s->memsz > 0x1ffe0000)
 			abort();
 		if (i && p.seg[i - 1].mem + p.seg[i - 1].memsz > s->mem)
+			abort();
+		/* a lean kernel segment: its init_size room holds nothing else */
+		if (p.lean && s->buf != p.kernel_seg_buf &&
+		    s->mem < p.kernel_addr + p.kernel_room &&
+		    p.kernel_addr < s->mem + s->memsz)
 			abort();
 	}
 	kexec_plan_free(&p);
