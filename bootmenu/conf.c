@@ -22,7 +22,8 @@ static char *trim(char *s)
 
 	while (*s == ' ' || *s == '\t')
 		s++;
-	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+	while (end > s &&
+	       (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
 		*--end = '\0';
 	return s;
 }
@@ -38,8 +39,8 @@ static int set_string(char *dst, size_t len, const char *val)
 /* yes/no, and the usual spellings of both. */
 static int set_bool(bool *dst, const char *val)
 {
-	static const char *const yes[] = { "yes", "true", "on", "1" };
-	static const char *const no[] = { "no", "false", "off", "0" };
+	static const char *const yes[] = {"yes", "true", "on", "1"};
+	static const char *const no[] = {"no", "false", "off", "0"};
 
 	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
 		if (!strcasecmp(val, yes[i])) {

@@ -19,16 +19,16 @@
 
 /* Where GRUB keeps its environment block: /boot/grub on a root or /boot
  * filesystem, /grub on a separate /boot. */
-static const char *const env_paths[] = { "/boot/grub/grubenv", "/grub/grubenv" };
+static const char *const env_paths[] = {"/boot/grub/grubenv", "/grub/grubenv"};
 
 /* One write, described before anything is made writable. */
 struct sd_job {
 	const char *device, *fstype, *mountpoint; /* device NULL: a directory */
 	bool casefold;
-	const char *envpath;  /* the grubenv, or NULL: the state file */
-	const char *var;      /* grubenv variable */
-	const char *value;    /* what it is set to / the state file's id */
-	bool only_if_set;     /* clear_once: leave an empty or absent var be */
+	const char *envpath; /* the grubenv, or NULL: the state file */
+	const char *var;     /* grubenv variable */
+	const char *value;   /* what it is set to / the state file's id */
+	bool only_if_set;    /* clear_once: leave an empty or absent var be */
 };
 
 /* ---- grubenv block, in memory */
@@ -38,8 +38,9 @@ static bool env_name_ok(const char *s)
 	if (!*s)
 		return false;
 	for (; *s; s++)
-		if (!(*s == '_' || *s == '.' || *s == '-' || (*s >= 'a' && *s <= 'z') ||
-		      (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
+		if (!(*s == '_' || *s == '.' || *s == '-' ||
+		      (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9')))
 			return false;
 	return true;
 }
@@ -133,8 +134,8 @@ int savedef_env_set(char *buf, size_t len, const char *name, const char *value)
 	char *out;
 	int rc;
 
-	if (len < sig || len > GRUB_ENV_MAX || memcmp(buf, GRUB_ENV_SIGNATURE, sig) ||
-	    !env_name_ok(name))
+	if (len < sig || len > GRUB_ENV_MAX ||
+	    memcmp(buf, GRUB_ENV_SIGNATURE, sig) || !env_name_ok(name))
 		return -EINVAL;
 	out = malloc(len);
 	if (!out)
@@ -168,7 +169,7 @@ static int env_find_fn(void *data, const char *name, const char *value)
 int savedef_env_get(const char *buf, size_t len, const char *name, char *out,
 		    size_t outlen)
 {
-	struct env_find f = { name, out, outlen, 0 };
+	struct env_find f = {name, out, outlen, 0};
 	int rc;
 
 	if (outlen)
@@ -282,14 +283,17 @@ const struct fs_root *savedef_target(const struct session *s,
 			if (fs_named(s->fss[i], c->save_on))
 				fs = s->fss[i];
 		if (!fs)
-			snprintf(err, errlen, "save_default_on = %s: no such "
-				 "filesystem was found", c->save_on);
+			snprintf(err, errlen,
+				 "save_default_on = %s: no such "
+				 "filesystem was found",
+				 c->save_on);
 	} else {
 		for (size_t i = 0; !fs && i < s->n_fss; i++)
 			if (env_path_of(s->fss[i]))
 				fs = s->fss[i];
 		if (!fs)
-			snprintf(err, errlen, "no filesystem has a grubenv: set "
+			snprintf(err, errlen,
+				 "no filesystem has a grubenv: set "
 				 "save_default_on in bootmenu.conf");
 	}
 	if (fs && envpath)
@@ -310,8 +314,10 @@ static int replace_file(int dfd, const char *name, const char *buf, size_t n,
 	int fd, rc = 0;
 
 	snprintf(tmp, sizeof(tmp), "%s.new", name);
-	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s is not a regular file: not replaced", name);
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s is not a regular file: not replaced",
+			 name);
 		return -EINVAL;
 	}
 	/* a temporary file a power cut left behind */
@@ -320,10 +326,12 @@ static int replace_file(int dfd, const char *name, const char *buf, size_t n,
 		snprintf(err, errlen, "cannot remove the old %s", tmp);
 		return -EEXIST;
 	}
-	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	fd = openat(dfd, tmp,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		rc = -errno;
-		snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+		snprintf(err, errlen, "cannot create %s: %s", tmp,
+			 strerror(errno));
 		return rc;
 	}
 	for (size_t off = 0; off < n && !rc;) {
@@ -338,20 +346,22 @@ static int replace_file(int dfd, const char *name, const char *buf, size_t n,
 	if (close(fd) < 0 && !rc)
 		rc = -errno;
 	if (rc) {
-		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(-rc));
+		snprintf(err, errlen, "cannot write %s: %s", tmp,
+			 strerror(-rc));
 		unlinkat(dfd, tmp, 0);
 		return rc;
 	}
 	if (renameat(dfd, tmp, dfd, name) < 0) {
 		rc = -errno;
-		snprintf(err, errlen, "cannot rename %s to %s: %s", tmp, name, strerror(errno));
+		snprintf(err, errlen, "cannot rename %s to %s: %s", tmp, name,
+			 strerror(errno));
 		unlinkat(dfd, tmp, 0);
 		return rc;
 	}
 	if (fsync(dfd) < 0) {
 		rc = -errno;
-		snprintf(err, errlen, "cannot sync the directory of %s: %s", name,
-			 strerror(errno));
+		snprintf(err, errlen, "cannot sync the directory of %s: %s",
+			 name, strerror(errno));
 	}
 	return rc;
 }
@@ -372,13 +382,15 @@ static int write_in_place(int dfd, const char *name, const char *buf, size_t n,
 	int fd, rc = 0;
 
 	/* a hole would be allocated by the write: not in place then */
-	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode) ||
-	    (size_t)st.st_size != n || (size_t)st.st_blocks * 512 < n)
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    !S_ISREG(st.st_mode) || (size_t)st.st_size != n ||
+	    (size_t)st.st_blocks * 512 < n)
 		return 0;
 	fd = openat(dfd, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		rc = -errno;
-		snprintf(err, errlen, "cannot open %s: %s", name, strerror(errno));
+		snprintf(err, errlen, "cannot open %s: %s", name,
+			 strerror(errno));
 		return rc;
 	}
 	do
@@ -391,7 +403,8 @@ static int write_in_place(int dfd, const char *name, const char *buf, size_t n,
 	if (close(fd) < 0 && !rc)
 		rc = -errno;
 	if (rc) {
-		snprintf(err, errlen, "cannot write %s: %s", name, strerror(-rc));
+		snprintf(err, errlen, "cannot write %s: %s", name,
+			 strerror(-rc));
 		return rc;
 	}
 	return 1;
@@ -420,29 +433,34 @@ static int new_env(const struct sd_job *j, const struct fs_root *t, char **buf,
 	int rc = fs_read_file(t, j->envpath, GRUB_ENV_MAX, buf, len);
 
 	if (rc < 0) {
-		snprintf(err, errlen, "cannot read %s: %s", j->envpath, strerror(-rc));
+		snprintf(err, errlen, "cannot read %s: %s", j->envpath,
+			 strerror(-rc));
 		return rc;
 	}
 	rc = savedef_env_get(*buf, *len, j->var, cur, sizeof(cur));
 	if (rc == -EINVAL) {
-		snprintf(err, errlen, "%s is not a GRUB environment block: not "
-			 "written", j->envpath);
+		snprintf(err, errlen,
+			 "%s is not a GRUB environment block: not "
+			 "written",
+			 j->envpath);
 		return rc;
 	}
 	if ((j->only_if_set && !cur[0]) || (rc == 1 && !strcmp(cur, j->value)))
 		return 1;
 	rc = savedef_env_set(*buf, *len, j->var, j->value);
 	if (rc == -ENOSPC)
-		snprintf(err, errlen, "%s has no room for %s (it keeps its %zu "
-			 "bytes): not written", j->envpath, j->var, *len);
+		snprintf(err, errlen,
+			 "%s has no room for %s (it keeps its %zu "
+			 "bytes): not written",
+			 j->envpath, j->var, *len);
 	else if (rc < 0)
 		snprintf(err, errlen, "%s: %s", j->envpath, strerror(-rc));
 	return rc;
 }
 
 /* The new state file into *buf, or 1 when it already says so. */
-static int new_state(const struct sd_job *j, const struct fs_root *t, char **buf,
-		     size_t *len, char *err, size_t errlen)
+static int new_state(const struct sd_job *j, const struct fs_root *t,
+		     char **buf, size_t *len, char *err, size_t errlen)
 {
 	char *old = NULL;
 	size_t oldlen = 0;
@@ -453,12 +471,14 @@ static int new_state(const struct sd_job *j, const struct fs_root *t, char **buf
 		return -ENOMEM;
 	n = savedef_state_format(j->value, *buf, SAVEDEF_STATE_SIZE + 1);
 	if (n < 0) {
-		snprintf(err, errlen, "entry id \"%s\" cannot be saved", j->value);
+		snprintf(err, errlen, "entry id \"%s\" cannot be saved",
+			 j->value);
 		return n;
 	}
 	*len = (size_t)n;
-	if (fs_read_file(t, SAVEDEF_STATE_DIR "/" SAVEDEF_STATE_NAME, 4096, &old,
-			 &oldlen) == 0 && oldlen == *len && !memcmp(old, *buf, oldlen)) {
+	if (fs_read_file(t, SAVEDEF_STATE_DIR "/" SAVEDEF_STATE_NAME, 4096,
+			 &old, &oldlen) == 0 &&
+	    oldlen == *len && !memcmp(old, *buf, oldlen)) {
 		free(old);
 		return 1;
 	}
@@ -470,7 +490,7 @@ static int new_state(const struct sd_job *j, const struct fs_root *t, char **buf
 static int sd_write(const struct sd_job *j, const char *top, bool in_place,
 		    char *err, size_t errlen)
 {
-	struct fs_root t = { .name = "rw", .casefold = j->casefold };
+	struct fs_root t = {.name = "rw", .casefold = j->casefold};
 	char dir[FS_PATH_MAX];
 	const char *name;
 	char *buf = NULL;
@@ -480,12 +500,14 @@ static int sd_write(const struct sd_job *j, const char *top, bool in_place,
 	t.root_fd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (t.root_fd < 0) {
 		rc = -errno;
-		snprintf(err, errlen, "cannot open %s: %s", top, strerror(errno));
+		snprintf(err, errlen, "cannot open %s: %s", top,
+			 strerror(errno));
 		return rc;
 	}
 	if (j->envpath) {
 		rc = new_env(j, &t, &buf, &len, err, errlen);
-		snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(j->envpath, '/') - j->envpath),
+		snprintf(dir, sizeof(dir), "%.*s",
+			 (int)(strrchr(j->envpath, '/') - j->envpath),
 			 j->envpath);
 		name = strrchr(j->envpath, '/') + 1;
 	} else {
@@ -497,12 +519,15 @@ static int sd_write(const struct sd_job *j, const char *top, bool in_place,
 		dfd = open_dir(&t, dir, !j->envpath);
 		if (dfd < 0) {
 			rc = dfd;
-			snprintf(err, errlen, "cannot open %s: %s", dir, strerror(-dfd));
+			snprintf(err, errlen, "cannot open %s: %s", dir,
+				 strerror(-dfd));
 		} else {
 			if (in_place)
-				rc = write_in_place(dfd, name, buf, len, err, errlen);
+				rc = write_in_place(dfd, name, buf, len, err,
+						    errlen);
 			if (rc == 0)
-				rc = replace_file(dfd, name, buf, len, err, errlen);
+				rc = replace_file(dfd, name, buf, len, err,
+						  errlen);
 			close(dfd);
 		}
 	}
@@ -515,13 +540,14 @@ static int sd_write(const struct sd_job *j, const char *top, bool in_place,
  * first failure's sentence is the one the user sees. */
 static int sd_run(const struct sd_job *j, char *err, size_t errlen)
 {
-	struct remount rw = { 0 };
+	struct remount rw = {0};
 	char err2[256];
 	const char *top = j->mountpoint;
 	int rc, rc2;
 
 	if (j->device) {
-		rc = remount_rw(&rw, j->device, j->fstype, j->mountpoint, err, errlen);
+		rc = remount_rw(&rw, j->device, j->fstype, j->mountpoint, err,
+				errlen);
 		if (rc < 0)
 			return rc;
 		top = rw.dir;
@@ -532,8 +558,10 @@ static int sd_run(const struct sd_job *j, char *err, size_t errlen)
 	 * between them left e2fsck errors and once an unreadable grubenv
 	 * (measured in QEMU through the menu's `d`); an overwrite in place
 	 * touches only the file's own block. */
-	rc = sd_write(j, top, (j->fstype && !strcmp(j->fstype, "vfat")) ||
-				      (j->device && !rw.fresh), err, errlen);
+	rc = sd_write(j, top,
+		      (j->fstype && !strcmp(j->fstype, "vfat")) ||
+			  (j->device && !rw.fresh),
+		      err, errlen);
 	rc2 = remount_ro(&rw, err2, sizeof(err2));
 	if (rc2 < 0 && !rc)
 		snprintf(err, errlen, "%s", err2);
@@ -550,7 +578,8 @@ static int save_job(const struct session *s, const struct conf *c,
 	if (errlen)
 		err[0] = '\0';
 	if (!c->save_default) {
-		snprintf(err, errlen, "saving a default is off in bootmenu.conf "
+		snprintf(err, errlen,
+			 "saving a default is off in bootmenu.conf "
 			 "(save_default = no)");
 		return -EPERM;
 	}
@@ -563,12 +592,15 @@ static int save_job(const struct session *s, const struct conf *c,
 	if (!fs)
 		return -ENOENT;
 	if (fs->device && !remount_supported(fs->fstype)) {
-		snprintf(err, errlen, "%s: %s filesystems are not written (ext4 and "
-			 "vfat are)", fs->name, fs->fstype ? fs->fstype : "unknown");
+		snprintf(err, errlen,
+			 "%s: %s filesystems are not written (ext4 and "
+			 "vfat are)",
+			 fs->name, fs->fstype ? fs->fstype : "unknown");
 		return -EOPNOTSUPP;
 	}
 	if (j->envpath ? savedef_value(e, val, SAVEDEF_VALUE_MAX)
-		       : snprintf(val, SAVEDEF_VALUE_MAX, "%s", e->id) >= SAVEDEF_VALUE_MAX) {
+		       : snprintf(val, SAVEDEF_VALUE_MAX, "%s", e->id) >=
+			     SAVEDEF_VALUE_MAX) {
 		snprintf(err, errlen, "the entry's id is too long to save");
 		return -ENAMETOOLONG;
 	}
@@ -581,10 +613,10 @@ static int save_job(const struct session *s, const struct conf *c,
 	return 0;
 }
 
-int savedef_save(struct session *s, const struct conf *c,
-		 const struct entry *e, char *err, size_t errlen)
+int savedef_save(struct session *s, const struct conf *c, const struct entry *e,
+		 char *err, size_t errlen)
 {
-	struct sd_job j = { 0 };
+	struct sd_job j = {0};
 	char val[SAVEDEF_VALUE_MAX];
 	int rc = save_job(s, c, e, &j, val, err, errlen);
 
@@ -594,7 +626,7 @@ int savedef_save(struct session *s, const struct conf *c,
 int savedef_save_detached(struct session *s, const struct conf *c,
 			  const struct entry *e, char *err, size_t errlen)
 {
-	struct sd_job j = { 0 };
+	struct sd_job j = {0};
 	char val[SAVEDEF_VALUE_MAX];
 	int rc = save_job(s, c, e, &j, val, err, errlen);
 
@@ -611,7 +643,8 @@ int savedef_save_detached(struct session *s, const struct conf *c,
 int savedef_clear_once(struct session *s, const struct conf *c, char *err,
 		       size_t errlen)
 {
-	struct sd_job j = { .var = "next_entry", .value = "", .only_if_set = true };
+	struct sd_job j = {
+	    .var = "next_entry", .value = "", .only_if_set = true};
 	const struct fs_root *fs;
 	char cur[SAVEDEF_VALUE_MAX] = "", *buf;
 	size_t len;
@@ -659,8 +692,9 @@ int savedef_load(const struct session *s, const struct conf *c, char *id,
 	fs = savedef_target(s, c, &envpath, err, sizeof(err));
 	if (!fs || fs->root_fd < 0)
 		return 0;
-	rc = fs_read_file(fs, envpath ? envpath : SAVEDEF_STATE_DIR "/" SAVEDEF_STATE_NAME,
-			  envpath ? GRUB_ENV_MAX : 4096, &buf, &n);
+	rc = fs_read_file(
+	    fs, envpath ? envpath : SAVEDEF_STATE_DIR "/" SAVEDEF_STATE_NAME,
+	    envpath ? GRUB_ENV_MAX : 4096, &buf, &n);
 	if (rc < 0)
 		return rc == -ENOENT ? 0 : rc;
 	rc = envpath ? savedef_env_get(buf, n, "saved_entry", v, sizeof(v))

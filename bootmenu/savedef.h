@@ -12,10 +12,10 @@
  * mount), a rename is not atomic on disk (a power cut left a lost FAT
  * cluster, e2fsck errors on ext4): there a file that already has the new
  * size is rewritten in place and fsynced instead, allocating nothing;
- * only creating it goes through the rename. Never on a filesystem whose journal needs recovery (or a FAT
- * whose dirty bit is set), never on one that is not the user's choice,
- * only ext2/3/4 and vfat. A --root directory (no device) is written in
- * place with the same steps and no mount (the unit tests use that).
+ * only creating it goes through the rename. Never on a filesystem whose journal
+ * needs recovery (or a FAT whose dirty bit is set), never on one that is not
+ * the user's choice, only ext2/3/4 and vfat. A --root directory (no device) is
+ * written in place with the same steps and no mount (the unit tests use that).
  *
  * The value for a grub entry inside a submenu is GRUB's path form,
  * "Submenu title>entry id", so GRUB itself boots the same entry with
@@ -51,8 +51,8 @@ int savedef_load(const struct session *s, const struct conf *c, char *id,
  * remounted read-write; for ext4 this writes without the journal
  * (remount.h says why), so the file is rewritten in place when it
  * exists with the new size (always, for a grubenv and the state file). */
-int savedef_save(struct session *s, const struct conf *c,
-		 const struct entry *e, char *err, size_t errlen);
+int savedef_save(struct session *s, const struct conf *c, const struct entry *e,
+		 char *err, size_t errlen);
 /* savedef_save() for a one-shot process (`bootmenu --save-default N`):
  * chooses the target, then unmounts every filesystem of the session
  * (session_unmount(): the entries' files cannot be read after it) so the

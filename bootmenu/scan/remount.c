@@ -14,7 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define RW_FLAGS (MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_SILENT | MS_SYNCHRONOUS | MS_DIRSYNC)
+#define RW_FLAGS                                                               \
+	(MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_SILENT | MS_SYNCHRONOUS |       \
+	 MS_DIRSYNC)
 #define RO_FLAGS (MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_SILENT)
 
 /* ext2/3/4 superblock (Documentation/filesystems/ext4/super.rst) */
@@ -46,11 +48,13 @@ static uint32_t sb32(const unsigned char *b, size_t off)
 	return v;
 }
 
-static const char *const remount_types[] = { "ext4", "ext3", "ext2", "vfat" };
+static const char *const remount_types[] = {"ext4", "ext3", "ext2", "vfat"};
 
 bool remount_supported(const char *fstype)
 {
-	for (size_t i = 0; fstype && i < sizeof(remount_types) / sizeof(remount_types[0]); i++)
+	for (size_t i = 0;
+	     fstype && i < sizeof(remount_types) / sizeof(remount_types[0]);
+	     i++)
 		if (!strcmp(fstype, remount_types[i]))
 			return true;
 	return false;
@@ -68,13 +72,15 @@ int remount_check_ext(const unsigned char *sb, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (sb32(sb, 0x60) & EXT_INCOMPAT_RECOVER) {
-		snprintf(err, errlen, "its journal needs recovery (it was not "
+		snprintf(err, errlen,
+			 "its journal needs recovery (it was not "
 			 "cleanly unmounted): not written; boot the system "
 			 "that owns it, or run e2fsck");
 		return -EUCLEAN;
 	}
 	if (sb16(sb, 0x3a) & EXT_STATE_ERROR) {
-		snprintf(err, errlen, "it has errors recorded: not written; "
+		snprintf(err, errlen,
+			 "it has errors recorded: not written; "
 			 "run e2fsck");
 		return -EUCLEAN;
 	}
@@ -91,7 +97,8 @@ int remount_check_fat(const unsigned char *bs, char *err, size_t errlen)
 	}
 	fat32 = sb16(bs, 22) == 0; /* sectors per FAT16: 0 on FAT32 */
 	if (bs[fat32 ? FAT_STATE_FAT32 : FAT_STATE_FAT16] & FAT_STATE_DIRTY) {
-		snprintf(err, errlen, "it was not cleanly unmounted (FAT dirty "
+		snprintf(err, errlen,
+			 "it was not cleanly unmounted (FAT dirty "
 			 "bit): not written; run fsck.vfat");
 		return -EUCLEAN;
 	}
@@ -107,22 +114,25 @@ int remount_check(const char *devnode, const char *fstype, char *err,
 	ssize_t n;
 
 	if (!remount_supported(fstype)) {
-		snprintf(err, errlen, "%s filesystems are not written (ext4 and "
-			 "vfat are)", fstype ? fstype : "unknown");
+		snprintf(err, errlen,
+			 "%s filesystems are not written (ext4 and "
+			 "vfat are)",
+			 fstype ? fstype : "unknown");
 		return -EOPNOTSUPP;
 	}
 	fd = open(devnode, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		rc = -errno;
-		snprintf(err, errlen, "cannot open %s: %s", devnode, strerror(errno));
+		snprintf(err, errlen, "cannot open %s: %s", devnode,
+			 strerror(errno));
 		return rc;
 	}
 	n = pread(fd, b, sizeof(b), off);
 	rc = n < 0 ? -errno : 0;
 	close(fd);
 	if (n != (ssize_t)sizeof(b)) {
-		snprintf(err, errlen, "cannot read the superblock of %s: %s", devnode,
-			 rc ? strerror(-rc) : "short read");
+		snprintf(err, errlen, "cannot read the superblock of %s: %s",
+			 devnode, rc ? strerror(-rc) : "short read");
 		return rc ? rc : -EIO;
 	}
 	return is_ext(fstype) ? remount_check_ext(b, err, errlen)
@@ -153,9 +163,11 @@ static bool mounted_at(const char *devnode, const char *mountpoint)
 
 static int fresh_mount(struct remount *r, char *err, size_t errlen)
 {
-	/* ext3/ext2 go through the ext4 driver too (CONFIG_EXT4_USE_FOR_EXT2) */
+	/* ext3/ext2 go through the ext4 driver too (CONFIG_EXT4_USE_FOR_EXT2)
+	 */
 	const char *type = is_ext(r->fstype) ? "ext4" : "vfat";
-	const char *opts = is_ext(r->fstype) ? "" : "utf8,codepage=437,iocharset=iso8859-1";
+	const char *opts =
+	    is_ext(r->fstype) ? "" : "utf8,codepage=437,iocharset=iso8859-1";
 	int rc;
 
 	snprintf(r->dir, sizeof(r->dir), "%s", REMOUNT_DIR);
@@ -165,10 +177,11 @@ static int fresh_mount(struct remount *r, char *err, size_t errlen)
 		return rc;
 	}
 	if (mount(r->devnode, r->dir, type, RW_FLAGS, opts) < 0 &&
-	    (is_ext(r->fstype) || mount(r->devnode, r->dir, type, RW_FLAGS, "") < 0)) {
+	    (is_ext(r->fstype) ||
+	     mount(r->devnode, r->dir, type, RW_FLAGS, "") < 0)) {
 		rc = -errno;
-		snprintf(err, errlen, "cannot mount %s read-write: %s", r->devnode,
-			 strerror(errno));
+		snprintf(err, errlen, "cannot mount %s read-write: %s",
+			 r->devnode, strerror(errno));
 		rmdir(r->dir);
 		return rc;
 	}
@@ -182,8 +195,10 @@ int remount_rw(struct remount *r, const char *devnode, const char *fstype,
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	if (snprintf(r->devnode, sizeof(r->devnode), "%s", devnode) >= (int)sizeof(r->devnode) ||
-	    snprintf(r->fstype, sizeof(r->fstype), "%s", fstype ? fstype : "") >= (int)sizeof(r->fstype)) {
+	if (snprintf(r->devnode, sizeof(r->devnode), "%s", devnode) >=
+		(int)sizeof(r->devnode) ||
+	    snprintf(r->fstype, sizeof(r->fstype), "%s",
+		     fstype ? fstype : "") >= (int)sizeof(r->fstype)) {
 		snprintf(err, errlen, "device name too long");
 		return -ENAMETOOLONG;
 	}
@@ -198,10 +213,12 @@ int remount_rw(struct remount *r, const char *devnode, const char *fstype,
 	}
 	if (mounted_at(devnode, mountpoint)) {
 		snprintf(r->dir, sizeof(r->dir), "%s", mountpoint);
-		if (mount(NULL, r->dir, NULL, MS_REMOUNT | RW_FLAGS, NULL) < 0) {
+		if (mount(NULL, r->dir, NULL, MS_REMOUNT | RW_FLAGS, NULL) <
+		    0) {
 			rc = -errno;
-			snprintf(err, errlen, "cannot remount %s read-write: %s",
-				 devnode, strerror(errno));
+			snprintf(err, errlen,
+				 "cannot remount %s read-write: %s", devnode,
+				 strerror(errno));
 		}
 	} else {
 		rc = fresh_mount(r, err, errlen);
@@ -220,8 +237,10 @@ static void first_error(int *rc, int e, char *err, size_t errlen,
 	if (*rc)
 		return;
 	*rc = e;
-	snprintf(err, errlen, "%s %s: %s (the block device is set read-only "
-		 "anyway)", what, dev, strerror(-e));
+	snprintf(err, errlen,
+		 "%s %s: %s (the block device is set read-only "
+		 "anyway)",
+		 what, dev, strerror(-e));
 }
 
 int remount_ro(struct remount *r, char *err, size_t errlen)
@@ -234,7 +253,8 @@ int remount_ro(struct remount *r, char *err, size_t errlen)
 	sync();
 	if (r->fresh) {
 		if (umount2(r->dir, 0) < 0 && umount2(r->dir, MNT_DETACH) < 0)
-			first_error(&rc, -errno, err, errlen, "cannot unmount", r->devnode);
+			first_error(&rc, -errno, err, errlen, "cannot unmount",
+				    r->devnode);
 		rmdir(r->dir);
 	} else if (mount(NULL, r->dir, NULL, MS_REMOUNT | RO_FLAGS, NULL) < 0) {
 		/* a writer we do not know of: one more sync, one more try */
@@ -245,7 +265,7 @@ int remount_ro(struct remount *r, char *err, size_t errlen)
 	}
 	e = set_blk_ro(r->devnode, 1);
 	if (e < 0)
-		first_error(&rc, e, err, errlen, "cannot set read-only (BLKROSET)",
-			    r->devnode);
+		first_error(&rc, e, err, errlen,
+			    "cannot set read-only (BLKROSET)", r->devnode);
 	return rc;
 }
