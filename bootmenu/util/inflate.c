@@ -18,7 +18,6 @@
 #define NLIT 288       /* literal/length symbols, 286 and 287 unused */
 #define NDIST 32       /* distance symbols, 30 and 31 unused */
 #define NCLEN 19       /* code length symbols */
-#define WINDOW 32768u  /* farthest back-reference */
 
 struct bits {
 	const uint8_t *p, *end;
