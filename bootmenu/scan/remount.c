@@ -163,14 +163,15 @@ static bool mounted_at(const char *devnode, const char *mountpoint)
 
 static int fresh_mount(struct remount *r, char *err, size_t errlen)
 {
-	/* ext3/ext2 go through the ext4 driver too (CONFIG_EXT4_USE_FOR_EXT2)
-	 */
+	/* ext3/ext2 go through the ext4 driver too (CONFIG_EXT4_USE_FOR_EXT2) */
 	const char *type = is_ext(r->fstype) ? "ext4" : "vfat";
 	const char *opts =
 	    is_ext(r->fstype) ? "" : "utf8,codepage=437,iocharset=iso8859-1";
 	int rc;
 
 	snprintf(r->dir, sizeof(r->dir), "%s", REMOUNT_DIR);
+	/* a mount a killed bootmenu left here would be written instead */
+	umount2(r->dir, MNT_DETACH);
 	if (mkdir(r->dir, 0700) < 0 && errno != EEXIST) {
 		rc = -errno;
 		snprintf(err, errlen, "mkdir %s: %s", r->dir, strerror(errno));
