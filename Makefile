@@ -38,7 +38,7 @@ $(DEPS): scripts/deps.sh
 # --- host build (glibc): tests, --list, --dry-run on a workstation
 HOST_CC ?= gcc
 HOST_CFLAGS ?= -O2 -g
-HOST_LIBS := -lblkid -lncursesw -ltinfo -lpthread -lcrypt
+HOST_LIBS := -lblkid -lncursesw -ltinfo -lpthread
 host_obj = $(patsubst %,$(B)/$(1)/obj/%.o,$(2))
 
 define host_variant
@@ -159,7 +159,7 @@ FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=u
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(HDRS) $(wildcard tests/fuzz/*.h) | $(DEPS)
 	@mkdir -p $(@D)
 	@echo "  FUZZ $<"
-	$(Q)clang $(CSTD) $(CPPFLAGS_COMMON) -Wno-unused-parameter $(FUZZ_FLAGS) -o $@ $< $(FUZZ_LIB_SRCS) -lpthread -lcrypt
+	$(Q)clang $(CSTD) $(CPPFLAGS_COMMON) -Wno-unused-parameter $(FUZZ_FLAGS) -o $@ $< $(FUZZ_LIB_SRCS) -lpthread
 
 FUZZ_SECONDS ?= 60
 fuzz: $(FUZZ_BINS)

@@ -54,7 +54,7 @@ gcc -O2 -o "$O/peakrss.host" "$H/peakrss.c"
 musl-gcc -Os -static -s -o "$O/peakrss.guest" "$H/peakrss.c"
 # --- probecost: libblkid's cost per device on the host (the scan's calls)
 gcc -O2 -I"$H/../../bootmenu" -D_GNU_SOURCE -o "$O/probecost" "$H/probecost.c" \
-	"$B/host/libbootmenu.a" -lblkid -lncursesw -ltinfo -lpthread -lcrypt
+	"$B/host/libbootmenu.a" -lblkid -lncursesw -ltinfo -lpthread
 
 # --- the guest initrd: our initramfs + the freshly built kexload, peakrss,
 # and Debian's kexec-tools (dynamically linked: /usr/sbin/kexec with every
