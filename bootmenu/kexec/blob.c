@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdbool.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,11 +9,6 @@
 #include "kexec/blob.h"
 
 #define BLOB_CHUNK (1u << 20) /* progress granularity */
-#ifndef MADV_POPULATE_READ
-#define BLOB_POPULATE_READ 22 /* include/uapi/asm-generic/mman-common.h */
-#else
-#define BLOB_POPULATE_READ MADV_POPULATE_READ
-#endif
 
 static int fd_size(int fd, unsigned long long *size)
 {
@@ -47,16 +41,20 @@ int kexec_blob_size(const int *fds, size_t n, unsigned long long *size)
 	return 0;
 }
 
+/* The whole file from its start (pread: wherever its offset is). */
 static int read_all(int fd, char *dst, size_t len, struct kexec_progress *pr)
 {
+	off_t pos = 0;
+
 	while (len) {
-		ssize_t got = read(fd, dst, len < BLOB_CHUNK ? len : BLOB_CHUNK);
+		ssize_t got = pread(fd, dst, len < BLOB_CHUNK ? len : BLOB_CHUNK, pos);
 
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0)
 			return got < 0 ? -errno : -EIO;
 		dst += got;
+		pos += got;
 		len -= (size_t)got;
 		if (pr && pr->fn) {
 			pr->done += (unsigned long long)got;
@@ -73,30 +71,6 @@ static char *anon_map(size_t len)
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 
 	return m == MAP_FAILED ? NULL : m;
-}
-
-/* One file mapped as it is; pages read in @BLOB_CHUNK steps so @pr moves
- * (MADV_POPULATE_READ, Linux 5.14; else one read fault per page). */
-static char *file_map(int fd, size_t len, struct kexec_progress *pr)
-{
-	bool steps = pr && pr->fn;
-	char *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE |
-		       (steps ? 0 : MAP_POPULATE), fd, 0);
-	volatile char sink;
-
-	if (m == MAP_FAILED)
-		return NULL;
-	for (size_t off = 0; steps && off < len; off += BLOB_CHUNK) {
-		size_t n = len - off < BLOB_CHUNK ? len - off : BLOB_CHUNK;
-
-		if (madvise(m + off, n, BLOB_POPULATE_READ) < 0)
-			for (size_t k = 0; k < n; k += 4096)
-				sink = m[off + k];
-		pr->done += n;
-		pr->fn(pr->data, pr->done, pr->total);
-	}
-	(void)sink;
-	return m;
 }
 
 static int read_into(const int *fds, size_t n, char *buf,
@@ -135,17 +109,16 @@ int kexec_blob_read(const int *fds, size_t n, struct kexec_progress *pr,
 	rc = kexec_blob_size(fds, n, &total);
 	if (rc)
 		return rc;
-	if (n == 1 && total)
-		buf = file_map(fds[0], (size_t)total, pr);
-	if (!buf) {
-		buf = anon_map((size_t)total);
-		if (!buf)
-			return -ENOMEM;
-		rc = read_into(fds, n, buf, total, pr);
-		if (rc) {
-			munmap(buf, total ? (size_t)total : 1);
-			return rc;
-		}
+	/* read(), not a mapping of the file (blob.h says why; tried with
+	 * MADV_POPULATE_READ too: over a pulled stick the 6.1 kernel kept
+	 * retrying the dead device for minutes) */
+	buf = anon_map((size_t)total);
+	if (!buf)
+		return -ENOMEM;
+	rc = read_into(fds, n, buf, total, pr);
+	if (rc) {
+		munmap(buf, total ? (size_t)total : 1);
+		return rc;
 	}
 	out->buf = buf;
 	out->len = (size_t)total;

@@ -1,11 +1,12 @@
 /* blob.h - read a kernel, or several initrds back to back, into memory.
  *
  * Reads already-open fds (from fs_open() or open()) so the caller decides
- * where files come from. The buffer is a private mapping: of the file
- * itself when there is one file (no copy: the page cache's pages), else
- * of fresh memory faulted in at once; the caller releases it with
- * kexec_blob_free(). Under emulation (TCG) page faults are what a 40 MiB
- * initrd costs most, so neither path takes them one page at a time.
+ * where files come from. The buffer is fresh memory faulted in at once
+ * (MAP_POPULATE: under emulation (TCG) page faults one at a time are what
+ * a 40 MiB initrd costs most), filled with read(); the caller releases it
+ * with kexec_blob_free(). Never a mapping of the file itself: a page
+ * there that cannot be read, because the USB stick was pulled during the
+ * load, kills the process with SIGBUS, where read() says EIO.
  */
 #ifndef BM_KEXEC_BLOB_H
 #define BM_KEXEC_BLOB_H
