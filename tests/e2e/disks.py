@@ -13,10 +13,9 @@ def sha256(path):
     return h.hexdigest()
 
 
-def dirty_ext4(path, root, files, label="dirty", uuid=None):
-    """A 16 MB ext4 at @path holding @files ({path in fs: host file or
-    str content}), built from scratch dir @root, with its journal marked as
-    needing recovery (what an unclean shutdown leaves)."""
+def fill_tree(root, files):
+    """A fresh directory @root holding @files ({path in fs: host file to
+    copy, or str content})."""
     shutil.rmtree(root, ignore_errors=True)
     for name, src in files.items():
         dst = os.path.join(root, name.lstrip("/"))
@@ -26,6 +25,13 @@ def dirty_ext4(path, root, files, label="dirty", uuid=None):
         else:
             with open(dst, "w") as f:
                 f.write(src)
+
+
+def dirty_ext4(path, root, files, label="dirty", uuid=None):
+    """A 16 MB ext4 at @path holding @files ({path in fs: host file or
+    str content}), built from scratch dir @root, with its journal marked as
+    needing recovery (what an unclean shutdown leaves)."""
+    fill_tree(root, files)
     if os.path.exists(path):
         os.unlink(path)
     cmd = ["mke2fs", "-q", "-F", "-t", "ext4", "-L", label]
@@ -44,15 +50,7 @@ def stick_ext4(path, root, files, label="stick", size="16M", big=None):
     fs: host file or str content}), built from scratch dir @root. @big,
     (path in fs, MiB), adds a file of that many MiB of pseudo-random bytes
     (incompressible, so QEMU has to move every byte), to be read slowly."""
-    shutil.rmtree(root, ignore_errors=True)
-    for name, src in files.items():
-        dst = os.path.join(root, name.lstrip("/"))
-        os.makedirs(os.path.dirname(dst), exist_ok=True)
-        if src.startswith("/") and os.path.isfile(src):
-            shutil.copy(src, dst)
-        else:
-            with open(dst, "w") as f:
-                f.write(src)
+    fill_tree(root, files)
     if big:
         dst = os.path.join(root, big[0].lstrip("/"))
         os.makedirs(os.path.dirname(dst), exist_ok=True)

@@ -8,6 +8,7 @@
 #define BM_TEST_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int test_failures;
@@ -41,6 +42,29 @@ static int test_failures;
 			test_failures++;                                   \
 		}                                                          \
 	} while (0)
+
+/* The whole file @path in a malloc'd buffer (one spare byte past the
+ * end), its size in *len; NULL when it cannot be read. */
+static inline char *test_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = n < 0 ? NULL : malloc((size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	*len = n < 0 ? 0 : (size_t)n;
+	return buf;
+}
 
 #define TEST(name) static void name(void)
 

@@ -16,27 +16,6 @@
 #define KDIR "build/kernel"
 #define FIXDIR "tests/fixtures/memmap"
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
 static bool can_plan_here(void)
 {
 	if (access("/sys/firmware/memmap/0/start", R_OK) == 0)
@@ -96,7 +75,7 @@ TEST(dry_run_reads_through_fs)
 		return;
 	CHECK_INT(fs_root_open_dir(&kfs, KDIR), 0);
 	CHECK_INT(fs_root_open_dir(&ifs, FIXDIR), 0);
-	free(slurp(KDIR "/bzImage", &klen));
+	free(test_slurp(KDIR "/bzImage", &klen));
 	CHECK_INT(run(&e, out, sizeof(out), err, sizeof(err)), 0);
 	CHECK_STR(err, "");
 	CHECK(strstr(out, "entry:    Test (bare)\n") != NULL);
@@ -187,7 +166,7 @@ TEST(uki_sections)
 			   .cmdline = "" };
 	static char out[16384];
 	size_t klen, len;
-	char *k = slurp(KDIR "/bzImage", &klen);
+	char *k = test_slurp(KDIR "/bzImage", &klen);
 	uint8_t *pe;
 	FILE *f;
 

@@ -11,27 +11,6 @@
 
 #define TMP "/tmp/test_inflate.%d"
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
 /* Text with long matches, random bytes (gzip stores those), a run of
  * zeros (distance-1 copies) and every byte value. */
 static uint8_t *sample(size_t *len)
@@ -76,7 +55,7 @@ static char *gzip(const void *buf, size_t len, const char *args, size_t *glen)
 	if (system(cmd) != 0)
 		return NULL;
 	strcat(in, ".gz");
-	buf = slurp(in, glen);
+	buf = test_slurp(in, glen);
 	unlink(in);
 	in[strlen(in) - 3] = '\0';
 	unlink(in);

@@ -31,30 +31,9 @@
 #define MIB (1024ull * 1024)
 #define GIB (1024 * MIB)
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
 static char *kernel_or_skip(const char *path, size_t *len, const char *test)
 {
-	char *k = slurp(path, len);
+	char *k = test_slurp(path, len);
 
 	if (!k)
 		printf("  note: %s absent, %s skipped (run make)\n", path, test);
@@ -270,7 +249,7 @@ TEST(blob_concatenates_padded)
 	struct kexec_progress pr = { progress, NULL, 0, 0 };
 	struct kexec_blob b;
 	size_t l1, l2;
-	char *a = slurp(FIX "holes.iomem", &l1), *c = slurp(FIX "tiny.iomem", &l2);
+	char *a = test_slurp(FIX "holes.iomem", &l1), *c = test_slurp(FIX "tiny.iomem", &l2);
 	int fds[2] = { open(FIX "holes.iomem", O_RDONLY),
 		       open(FIX "tiny.iomem", O_RDONLY) };
 	size_t p1 = (l1 + 3) & ~(size_t)3;
@@ -1279,7 +1258,7 @@ TEST(compressed_kernels)
 	kexload_says(DRY "-l /tmp/test_kexec.xz", 1, "/tmp/test_kexec.xz: the "
 		     "kernel file is xz-compressed");
 	/* kexec_file_load gets the decompressed kernel */
-	gz = slurp("/tmp/test_kexec.gz", &glen);
+	gz = test_slurp("/tmp/test_kexec.gz", &glen);
 	if (gz) {
 		struct kexec_machine_paths paths = { FIX "bios-small", NULL,
 						     FIX "absent", FIX "absent",
@@ -1318,9 +1297,9 @@ TEST(compressed_elf_vmlinux)
 		CHECK(0);
 		return;
 	}
-	gz = slurp("/tmp/test_kexec_vmlinux.gz", &glen);
+	gz = test_slurp("/tmp/test_kexec_vmlinux.gz", &glen);
 	unlink("/tmp/test_kexec_vmlinux.gz");
-	k = slurp(VMLINUX, &len);
+	k = test_slurp(VMLINUX, &len);
 	CHECK(gz && k);
 	if (gz && k) {
 		in = (struct kexec_blob){ gz, glen };
