@@ -1,6 +1,7 @@
 /* sys.c - kexec_load, kexec_file_load, reboot: the commit and the jump. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/reboot.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -34,21 +35,62 @@ static int fault_errno(const char *e, size_t n)
 	return 0;
 }
 
-/* The errno BOOTMENU_KEXEC_FAULT injects into @which ("load", "file",
- * "reboot"), or 0. */
+/* BOOTMENU_KEXEC_FAULT, for tests: a comma-separated list of items
+ * [WHICH:]ERRNO[/N]. WHICH is "load", "file", "unload" (either syscall's
+ * unload) or "reboot"; without it the item matches every call. ERRNO is a
+ * name from fault_names. Without /N an item fails every call it matches;
+ * with /N only its first N, after which it is skipped. The first item
+ * that matches and is not used up decides, so "load:EBUSY/1,load:EINVAL/1"
+ * fails the first kexec_load with EBUSY, the second with EINVAL, and lets
+ * the third through. Counts start again when the variable changes; items
+ * past the FAULT_ITEMS-th are never used up. */
+#define FAULT_ITEMS 32
+
+static unsigned fault_used[FAULT_ITEMS];
+static char fault_seen[512];
+
+/* @n bytes at @p: "ERRNO" or "ERRNO/N"; the errno, and in *limit N, or
+ * ULONG_MAX without /N. */
+static int fault_item(const char *p, size_t n, unsigned long *limit)
+{
+	const char *slash = memchr(p, '/', n);
+
+	*limit = ULONG_MAX;
+	if (slash) {
+		*limit = strtoul(slash + 1, NULL, 10);
+		n = (size_t)(slash - p);
+	}
+	return fault_errno(p, n);
+}
+
+/* The errno BOOTMENU_KEXEC_FAULT injects into @which, or 0. */
 static int fault(const char *which)
 {
 	const char *p = getenv(KEXEC_FAULT_ENV);
 	size_t wl = strlen(which);
 
-	while (p && *p) {
+	if (!p || !*p)
+		return 0;
+	if (strncmp(fault_seen, p, sizeof(fault_seen))) {
+		snprintf(fault_seen, sizeof(fault_seen), "%s", p);
+		memset(fault_used, 0, sizeof(fault_used));
+	}
+	for (size_t i = 0; *p; i++) {
 		size_t n = strcspn(p, ",");
 		const char *colon = memchr(p, ':', n);
+		const char *e = colon ? colon + 1 : p;
+		unsigned long limit;
+		int rc = fault_item(e, n - (size_t)(e - p), &limit);
 
-		if (!colon)
-			return fault_errno(p, n);
-		if ((size_t)(colon - p) == wl && memcmp(p, which, wl) == 0)
-			return fault_errno(colon + 1, n - wl - 1);
+		bool counted = limit != ULONG_MAX && i < FAULT_ITEMS;
+
+		if ((!colon || ((size_t)(colon - p) == wl &&
+				memcmp(p, which, wl) == 0)) &&
+		    (!counted || fault_used[i] < limit)) {
+			if (counted)
+				fault_used[i]++;
+			return rc;
+		}
 		p += n + (p[n] == ',');
 	}
 	return 0;

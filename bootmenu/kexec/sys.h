@@ -10,8 +10,9 @@
  * Test seams: kexec_sys_set_ops() swaps the syscalls for recording
  * functions; the real wrappers honour BOOTMENU_KEXEC_FAULT ("EPERM" for
  * every call, or per call "load:EPERM,file:ENOSYS,unload:EBUSY,reboot:
- * EINVAL"; "unload" is either syscall's unload) by failing with that
- * errno without entering the kernel; and BOOTMENU_KEXEC_LOCKDOWN names a
+ * EINVAL"; "unload" is either syscall's unload; "load:EBUSY/1": the first
+ * call only, see fault() in sys.c) by failing with that errno without
+ * entering the kernel; and BOOTMENU_KEXEC_LOCKDOWN names a
  * file read instead of /sys/kernel/security/lockdown.
  */
 #ifndef BM_KEXEC_SYS_H

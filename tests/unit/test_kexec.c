@@ -864,6 +864,20 @@ TEST(fault_env_and_jump)
 	CHECK_INT(used, KEXEC_SYSCALL_FILE);
 	CHECK_STR(err, "kexec_file_load failed: the running kernel is out of "
 		  "memory for the segments (ENOMEM)");
+	/* /N: only the first N calls; the items in turn, then the bare one */
+	setenv(KEXEC_FAULT_ENV, "load:EBUSY/1,load:EINVAL/1,load:ENOMEM/0,"
+	       "EACCES", 1);
+	CHECK_INT(kexec_commit(&p, KEXEC_SYSCALL_AUTO, &used, err, sizeof(err)),
+		  -EBUSY);
+	CHECK_INT(kexec_commit(&p, KEXEC_SYSCALL_AUTO, &used, err, sizeof(err)),
+		  -EINVAL);
+	CHECK_INT(kexec_commit(&p, KEXEC_SYSCALL_AUTO, &used, err, sizeof(err)),
+		  -EACCES);
+	setenv(KEXEC_FAULT_ENV, "load:EBUSY/1,EACCES", 1); /* counts anew */
+	CHECK_INT(kexec_commit(&p, KEXEC_SYSCALL_AUTO, &used, err, sizeof(err)),
+		  -EBUSY);
+	CHECK_INT(kexec_commit(&p, KEXEC_SYSCALL_AUTO, &used, err, sizeof(err)),
+		  -EACCES);
 	unsetenv(KEXEC_FAULT_ENV);
 	kexec_plan_free(&p);
 
