@@ -87,7 +87,11 @@ static int boot_read_all(const struct entry *e, const struct boot_opts *o,
 		rc = kexec_blob_read(&b->kernel_fd, 1, &pr, &b->kernel);
 	if (!rc && b->n_initrds)
 		rc = kexec_blob_read(b->initrd_fds, b->n_initrds, &pr, &b->initrd);
-	if (rc)
+	if (rc == -ENOMEM) /* blob.c maps them all at once: no room */
+		snprintf(err, errlen, "the kernel and initrds of \"%s\" (%llu "
+			 "MiB) do not fit in the free RAM",
+			 e->title ? e->title : e->id, (k + i) >> 20);
+	else if (rc)
 		snprintf(err, errlen, "cannot read the kernel or initrds of "
 			 "\"%s\": %s", e->title ? e->title : e->id,
 			 rc == -EFBIG ? "a file is larger than 2 GiB"
