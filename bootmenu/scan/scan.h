@@ -40,7 +40,7 @@ struct fs_root;
 #define SCAN_SETTLE_DEFAULT_S 5.0  /* bootmenu.settle= overrides */
 #define SCAN_TIMEOUT_DEFAULT_S 10.0 /* one device's probe + mount */
 #define SCAN_QUIET_MS 500          /* no uevent for this long: settled */
-#define SCAN_COALESCE_MS 150       /* events of one device within: one */
+#define SCAN_COALESCE_MS 25        /* events of one device within: one */
 #define SCAN_WORKERS_MAX 8         /* devices probed at once */
 
 struct scan_opts {

@@ -10,7 +10,8 @@ reported as "skipped: <why>", never faked. Nothing here fails on a figure.
 
 Environment: BENCH_RUNS (default 5) repetitions of every timed boot;
 KVM=1 for KVM instead of TCG; BENCH_ONLY=1,2,... to run some measurements
-(the others are reported as skipped by request).
+(the others are reported as skipped by request, or with BENCH_KEEP=1 kept
+as the last results.json has them; a note in the report gives both dates).
 """
 import bisect
 import datetime
@@ -215,7 +216,13 @@ RESULTS = {"measurements": {}}
 REPORT = []  # markdown sections, in order
 
 
+KEEP = os.environ.get("BENCH_KEEP") == "1"
+
+
 def skipped(key, why):
+    if KEEP and key in RESULTS["measurements"]:
+        progress("%s: kept from the last run" % key)
+        return
     progress("%s skipped: %s" % (key, why))
     RESULTS["measurements"][key] = {"skipped": why}
 
@@ -656,7 +663,7 @@ def m8_hotplug():
             q.cursor = len(q.output())
             q.monitor("drive_add 0 if=none,id=stick,format=raw,snapshot=on,file=" + STICK_IMG)
             q.monitor("device_add usb-storage,bus=xhci.0,drive=stick,id=stick0")
-            t_dev, _ = q.wait(r"Attached SCSI removable disk", 60)
+            t_dev, _ = q.wait(r"Attached SCSI (removable )?disk", 60)
             t_entry, _ = q.wait(STICK_RE, 60, strip=True, esc=True)
             ts.append((t_entry - t_dev) * 1000.0)
             progress("8. run %d/%d: entry %.0f ms after the disk was attached" % (
@@ -829,6 +836,13 @@ def machine():
 
 def main():
     os.makedirs(O, exist_ok=True)
+    if KEEP and ONLY and os.path.exists(os.path.join(O, "results.json")):
+        old = json.load(open(os.path.join(O, "results.json")))
+        RESULTS["measurements"].update(old.get("measurements", {}))
+        RESULTS.setdefault("notes", []).append(
+            "measurements %s are from this run (%s); the others from the run of %s" % (
+                ",".join(sorted(ONLY)), datetime.datetime.now().astimezone().isoformat(
+                    timespec="seconds"), old.get("date")))
     RESULTS["date"] = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
     RESULTS["machine"] = machine()
     RESULTS["runs"] = RUNS

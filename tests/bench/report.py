@@ -272,7 +272,7 @@ def write(R, outdir):
                  "`bootmenu.timeout=-1`; once the menu is drawn and 3 s have passed, the QEMU "
                  "monitor adds build/bench/stick.img as a `usb-storage` device. The time is "
                  "from the serial line in which the kernel says the disk is attached "
-                 "(\"Attached SCSI removable disk\": the device is ready) to the stick's entry "
+                 "(\"Attached SCSI disk\": the device is ready) to the stick's entry "
                  "title drawn by the menu, both on one serial line and one clock; one fresh "
                  "boot per sample.")
         L.append("")
