@@ -9,7 +9,8 @@ details screen names the selected entry) before Enter.
 
 One guest goes through the failures that stop before the jump: every
 format of the demo disk is listed; the grub entry whose kernel is missing;
-an entry whose initrd is larger than the guest's RAM; kexec_load refused
+an entry whose initrd is larger than the guest's RAM, and one whose initrd
+is smaller than the RAM but larger than the free RAM; kexec_load refused
 with EBUSY, EINVAL and ENOMEM, each on the first load only (the kexec
 room's seam, BOOTMENU_KEXEC_FAULT=load:EBUSY/1,...). Each failure must be
 a dialog with its reason, a key must bring the menu back, and the last try
@@ -32,13 +33,17 @@ B = os.path.abspath(sys.argv[1])
 EFI = os.path.join(B, "bootmenu.efi")
 DEMO = os.path.join(B, "demo.img")
 ESP = os.path.join(B, "esp.img")
+KERNEL = os.path.join(B, "kernel", "bzImage")
 W = os.path.join(B, "e2e-menu-faults")
 BOOTED = r"BOOTMENU-TARGET: booted entry=(\S+)"
 RESTARTED = r"init: bootmenu (exited|was killed)"
 HOME, END, DOWN, RIGHT, ENTER = "\x1b[1~", "\x1b[4~", "\x1b[B", "\x1b[C", "\r"
 CANNOT = "Cannot boot this entry"
 HUGE_TITLE = "Huge initrd 0900"
-HUGE_MIB = 900  # sparse; the guests have 512 MiB
+HUGE_MIB = 900  # sparse; the guests have 512 MiB (491 MiB MemTotal)
+BIG_TITLE = "Big initrd 0480"
+BIG_MIB = 480  # less than all RAM, more than the free RAM: once an OOM kill
+UP = "\x1b[A"
 MISSING_TITLE = "Missing kernel (demo of an error)"
 BLS, BLS_RESCUE = "Demo BLS (bootmenu kernel)", "Demo BLS rescue (extra initrd option)"
 # (filesystem header, titles) per format on the demo disk (README's list)
@@ -54,21 +59,24 @@ FORMATS = [
 
 
 def extra_disk():
-    """An ext4 (whole disk, vdb in the guest) with our kernel, a sparse
-    initrd of HUGE_MIB MiB and a syslinux.cfg booting the two, and
-    /lockdown, a lockdown file in integrity mode."""
+    """An ext4 (whole disk, vdb in the guest) with our kernel, sparse
+    initrds of HUGE_MIB and BIG_MIB MiB, a syslinux.cfg with an entry for
+    each, and /lockdown, a lockdown file in integrity mode."""
     os.makedirs(W, exist_ok=True)
     root, img = os.path.join(W, "extra-root"), os.path.join(W, "extra.img")
     fill_tree(root, {
-        "/boot/vmlinuz": need(os.path.join(B, "kernel", "bzImage")),
+        "/boot/vmlinuz": need(KERNEL),
         "/syslinux/syslinux.cfg":
             "LABEL huge\n  MENU LABEL %s\n  KERNEL /boot/vmlinuz\n"
             "  INITRD /boot/huge.img\n  APPEND console=ttyS0 demo.entry=huge\n"
-            % HUGE_TITLE,
+            "LABEL big\n  MENU LABEL %s\n  KERNEL /boot/vmlinuz\n"
+            "  INITRD /boot/big.img\n  APPEND console=ttyS0 demo.entry=big\n"
+            % (HUGE_TITLE, BIG_TITLE),
         "/lockdown": "none [integrity] confidentiality\n",
     })
-    with open(os.path.join(root, "boot", "huge.img"), "wb") as f:
-        f.truncate(HUGE_MIB << 20)
+    for name, mib in (("huge.img", HUGE_MIB), ("big.img", BIG_MIB)):
+        with open(os.path.join(root, "boot", name), "wb") as f:
+            f.truncate(mib << 20)
     if os.path.exists(img):
         os.unlink(img)
     subprocess.run(["mke2fs", "-q", "-F", "-t", "ext4", "-L", "faults",
@@ -238,10 +246,13 @@ def missing_kernel(g):
              r"on \S+: No such file or directory")
 
 
-def huge_initrd(g):
-    g.choose(HUGE_TITLE, END)  # vdb sorts after the demo's vda*
-    g.dialog(CANNOT, r'the kernel and initrds of "%s" \(90[0-9] MiB\) do not '
-             r'fit in the free RAM' % re.escape(HUGE_TITLE))
+def too_big(title, mib, *keys):
+    def fn(g):
+        g.choose(title, *keys)
+        total = ((mib << 20) + os.path.getsize(KERNEL)) >> 20
+        g.dialog(CANNOT, r'the kernel and initrds of "%s" \(%d MiB\) do not '
+                 r'fit in the free RAM \(\d+ MiB\)' % (re.escape(title), total))
+    return fn
 
 
 def refusal(errno_reason, title, *keys):
@@ -268,7 +279,9 @@ def failures_guest(steps):
                   lambda: (g.q.expect(r"init: bootmenu \d+\.\d+", 90),
                            every_format_listed(g)))
         steps.run("missing_kernel", lambda: missing_kernel(g))
-        steps.run("initrd_larger_than_ram", lambda: huge_initrd(g))
+        # vdb sorts after the demo's vda*: its entries are the last two
+        steps.run("initrd_larger_than_ram", lambda: too_big(HUGE_TITLE, HUGE_MIB, END, UP)(g))
+        steps.run("initrd_larger_than_free_ram", lambda: too_big(BIG_TITLE, BIG_MIB, END)(g))
         steps.run("ebusy", lambda: refusal(EBUSY, BLS, HOME)(g))
         steps.run("einval", lambda: refusal(EINVAL, BLS_RESCUE, HOME, DOWN)(g))
         steps.run("enomem", lambda: refusal(ENOMEM, BLS, HOME)(g))
@@ -327,7 +340,8 @@ if __name__ == "__main__":
         except Exception as e:  # the guest did not start
             steps.broken = steps.broken or "starting the guest (%s)" % e
         for name in ("every_format_listed", "missing_kernel",
-                     "initrd_larger_than_ram", "ebusy", "einval", "enomem",
+                     "initrd_larger_than_ram", "initrd_larger_than_free_ram",
+                     "ebusy", "einval", "enomem",
                      "then_another_boots"):
             ok &= check("e2e.menu_faults." + name, steps.case(name))
     if only in "lockdown":
