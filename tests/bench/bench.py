@@ -836,14 +836,14 @@ def machine():
 
 def main():
     os.makedirs(O, exist_ok=True)
+    now = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
     if KEEP and ONLY and os.path.exists(os.path.join(O, "results.json")):
         old = json.load(open(os.path.join(O, "results.json")))
         RESULTS["measurements"].update(old.get("measurements", {}))
-        RESULTS.setdefault("notes", []).append(
-            "measurements %s are from this run (%s); the others from the run of %s" % (
-                ",".join(sorted(ONLY)), datetime.datetime.now().astimezone().isoformat(
-                    timespec="seconds"), old.get("date")))
-    RESULTS["date"] = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
+        RESULTS["measured_at"] = {k: old.get("measured_at", {}).get(k, old.get("date"))
+                                  for k in old.get("measurements", {})}
+    RESULTS.setdefault("measured_at", {})
+    RESULTS["date"] = now
     RESULTS["machine"] = machine()
     RESULTS["runs"] = RUNS
     progress("machine: %s" % RESULTS["machine"])
@@ -857,6 +857,7 @@ def main():
         if not want(num):
             skipped(names[num], "not asked for (BENCH_ONLY=%s)" % ",".join(sorted(ONLY)))
             continue
+        RESULTS["measured_at"][names[num]] = now
         try:
             if num == 6:
                 m6_memory(chain_ok)

@@ -276,6 +276,12 @@ def write(R, outdir):
                  "title drawn by the menu, both on one serial line and one clock; one fresh "
                  "boot per sample.")
         L.append("")
+    dates = sorted(set((R.get("measured_at") or {}).values()))
+    if len(dates) > 1:
+        R.setdefault("notes", []).append("measured in more than one run: " + "; ".join(
+            "%s at %s" % (", ".join(sorted(k.split("_")[0] for k, d in
+                                           R["measured_at"].items() if d == t)), t)
+            for t in dates))
     if R.get("notes"):
         L.append("## Notes")
         L.append("")
