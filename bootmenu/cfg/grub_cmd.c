@@ -99,7 +99,7 @@ static const char *const grub_ignored[] = {
 static bool grub_in(const char *const *v, size_t n, const char *s)
 {
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(v[i], s))
+		if (v[i][0] == s[0] && !strcmp(v[i], s))
 			return true;
 	return false;
 }
@@ -651,7 +651,8 @@ int grub_run_command(struct grub_state *st, const char *const *argv,
 {
 	st->line = line;
 	for (size_t i = 0; i < sizeof(grub_cmds) / sizeof(grub_cmds[0]); i++)
-		if (!strcmp(argv[0], grub_cmds[i].name))
+		if (argv[0][0] == grub_cmds[i].name[0] &&
+		    !strcmp(argv[0], grub_cmds[i].name))
 			return grub_cmds[i].fn(st, argv, argc);
 	if (grub_in(grub_ignored,
 		    sizeof(grub_ignored) / sizeof(grub_ignored[0]), argv[0]))

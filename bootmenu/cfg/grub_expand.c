@@ -54,6 +54,32 @@ static void grub_xbuf_put(struct grub_xbuf *b, char c)
 	b->s[b->len++] = c;
 }
 
+/* Append s[0..n) as grub_xbuf_put() would, byte by byte, in one copy. */
+static void grub_xbuf_add(struct grub_xbuf *b, const char *s, size_t n)
+{
+	size_t room = b->max - b->len; /* len never passes max */
+
+	b->have = true;
+	if (n > room) {
+		n = room;
+		b->cut = true;
+	}
+	if (b->len + n >= b->cap) {
+		size_t cap = b->cap ? b->cap : 64;
+		char *p;
+
+		while (b->len + n >= cap)
+			cap *= 2;
+		p = realloc(b->s, cap);
+		if (!p)
+			abort(); /* as arena_alloc: no memory, no menu */
+		b->s = p;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+}
+
 static void grub_xbuf_end(struct grub_xbuf *b)
 {
 	if (!b->have)
@@ -89,9 +115,7 @@ static void grub_xbuf_value(struct grub_xbuf *b, const char *v, bool quoted)
 		grub_xbuf_split(b, v);
 		return;
 	}
-	b->have = true;
-	for (; *v; v++)
-		grub_xbuf_put(b, *v);
+	grub_xbuf_add(b, v, strlen(v));
 }
 
 /* At p[0] == '$': expand the reference, return the byte after it. */
@@ -145,9 +169,10 @@ static const char *grub_expand_dquote(struct grub_xbuf *b, const char *p,
 
 static const char *grub_expand_squote(struct grub_xbuf *b, const char *p)
 {
-	b->have = true;
-	while (*p && *p != '\'')
-		grub_xbuf_put(b, *p++);
+	size_t n = strcspn(p, "'");
+
+	grub_xbuf_add(b, p, n);
+	p += n;
 	return *p ? p + 1 : p;
 }
 
@@ -157,7 +182,17 @@ size_t grub_expand_word(struct arena *a, const char *word, grub_lookup_fn look,
 {
 	struct grub_xbuf b = {.a = a, .out = out, .max = max};
 	const char *p = word;
+	size_t plain = strcspn(word, "\\'\"$");
 
+	/* Most words have nothing to expand: one field, as it is. */
+	if (!word[plain] && plain <= max) {
+		if (cut)
+			*cut = false;
+		if (!plain)
+			return 0;
+		grub_fields_push(a, out, arena_strndup(a, word, plain));
+		return plain + 1;
+	}
 	while (*p) {
 		if (*p == '\\') {
 			if (p[1] && p[1] != '\n')

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#define FZ_STEPS 20000
+#define FZ_STEPS 2000
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
