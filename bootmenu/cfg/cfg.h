@@ -16,6 +16,11 @@ struct fs_root;
 #define CFG_INCLUDE_DEPTH 8   /* source/configfile/INCLUDE */
 #define CFG_SUBMENU_DEPTH 16
 #define CFG_STEPS_MAX 1000000 /* interpreter steps per config file */
+/* What the included files (INCLUDE, source, configfile, load_env) of one
+ * filesystem may cost in all: includes fan out (a file that includes the
+ * next ten times, eight deep, is 10^8 reads), so each attempt counts. */
+#define CFG_FILES_MAX 1024
+#define CFG_BYTES_MAX (32u << 20)
 
 struct cfg_ctx {
 	struct arena *a;
@@ -23,6 +28,9 @@ struct cfg_ctx {
 	const struct fs_root *const *all; /* every known filesystem (grub search) */
 	size_t n_all;
 	struct entry_list *out;
+	unsigned files;                 /* included files tried so far */
+	size_t bytes;                   /* and the bytes they held */
+	bool spent;                     /* past a limit: warned once */
 };
 
 struct cfg_parser {
@@ -35,6 +43,12 @@ struct cfg_parser {
 
 extern const struct cfg_parser cfg_parsers[];
 extern const size_t cfg_n_parsers;
+
+/* Count @files included-file attempts and @bytes read for @path against
+ * CFG_FILES_MAX and CFG_BYTES_MAX. False once past either: the caller
+ * reads nothing more; the first refusal leaves a warning. */
+bool cfg_budget(struct cfg_ctx *ctx, const char *path, unsigned files,
+		size_t bytes);
 
 /* Run every parser over @ctx->fs in table order (bare kernels last). */
 void cfg_scan_fs(struct cfg_ctx *ctx);

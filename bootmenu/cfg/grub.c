@@ -153,7 +153,9 @@ int grub_source_file(struct grub_state *st, const char *arg, bool configfile)
 	}
 	rc = grub_read(st, &w, FS_CONFIG_MAX, &buf, &len);
 	if (rc < 0) {
-		grub_warn(st, "cannot read %s: %s", w.path, strerror(-rc));
+		if (rc != -ECANCELED) /* cfg_budget() has said why */
+			grub_warn(st, "cannot read %s: %s", w.path,
+				  strerror(-rc));
 		return 1;
 	}
 	st->include_depth++;

@@ -143,7 +143,8 @@ const char *grub_fs_devname(const struct fs_root *fs);
 /* The entry_file.dev for @w seen from entry filesystem @home. */
 const char *grub_where_dev(struct grub_state *st, const struct grub_where *w,
 			   const struct fs_root *home);
-/* Read @w's file (capped at @max). Returns 0 or -errno. */
+/* Read @w's file (capped at @max). Returns 0 or -errno; -ECANCELED past
+ * cfg_budget(), which has warned. */
 int grub_read(struct grub_state *st, const struct grub_where *w, size_t max,
 	      char **buf, size_t *len);
 /* The config grub_parse_fs() reads on @fs, or NULL. */

@@ -218,8 +218,16 @@ const char *grub_where_dev(struct grub_state *st, const struct grub_where *w,
 int grub_read(struct grub_state *st, const struct grub_where *w, size_t max,
 	      char **buf, size_t *len)
 {
-	(void)st;
+	int rc;
+
 	if (!w->fs)
 		return -ENODEV;
-	return fs_read_file(w->fs, w->path, max, buf, len);
+	if (!cfg_budget(st->ctx, w->path, 1, 0))
+		return -ECANCELED;
+	rc = fs_read_file(w->fs, w->path, max, buf, len);
+	if (rc == 0 && !cfg_budget(st->ctx, w->path, 0, *len)) {
+		free(*buf);
+		return -ECANCELED;
+	}
+	return rc;
 }

@@ -12,6 +12,23 @@ const struct cfg_parser cfg_parsers[] = {
 
 const size_t cfg_n_parsers = sizeof(cfg_parsers) / sizeof(cfg_parsers[0]);
 
+bool cfg_budget(struct cfg_ctx *ctx, const char *path, unsigned files,
+		size_t bytes)
+{
+	if (!ctx->spent) {
+		ctx->files += files;
+		ctx->bytes += bytes;
+		if (ctx->files <= CFG_FILES_MAX && ctx->bytes <= CFG_BYTES_MAX)
+			return true;
+		ctx->spent = true;
+		entry_warn(ctx->out, ctx->fs, path, 0,
+			   "the configs here included more than %d files or "
+			   "%u MiB in all: this one and the rest are not read",
+			   CFG_FILES_MAX, CFG_BYTES_MAX >> 20);
+	}
+	return false;
+}
+
 void cfg_scan_fs(struct cfg_ctx *ctx)
 {
 	for (size_t i = 0; i < cfg_n_parsers; i++)

@@ -446,6 +446,8 @@ static void sl_include(struct sl_parse *s, const char *file, int line,
 		sl_warn(s, file, line, "INCLUDE nested too deep, not read", w, wn);
 		return;
 	}
+	if (!cfg_budget(s->ctx, path, 1, 0))
+		return;
 	/* a CONFIG'd config that includes what was read already (d-i's
 	 * prompt.cfg includes menu.cfg again) adds nothing new */
 	if (s->group_base && s->seen && seen_has(s->seen, sl_canon(s, path)))
@@ -680,11 +682,12 @@ static bool sl_on_stack(const struct sl_parse *s, const char *canon)
 
 static int sl_read_file(struct sl_parse *s, const char *path)
 {
-	const char *canon = sl_canon(s, path);
+	const char *canon;
 	char *buf;
 	size_t len;
 	int rc;
 
+	canon = sl_canon(s, path);
 	if (sl_on_stack(s, canon)) {
 		entry_warn(s->ctx->out, s->ctx->fs, path, 0,
 			   "includes itself: the loop is not followed");
@@ -698,6 +701,10 @@ static int sl_read_file(struct sl_parse *s, const char *path)
 			entry_warn(s->ctx->out, s->ctx->fs, path, 0,
 				   "cannot read: %s", strerror(-rc));
 		return rc;
+	}
+	if (!cfg_budget(s->ctx, path, 0, len)) {
+		free(buf);
+		return -ECANCELED;
 	}
 	if (s->seen)
 		seen_add(s->ctx->a, s->seen, canon);
@@ -788,6 +795,7 @@ static void sl_config_label(struct sl_parse *s, const struct sl_label *l)
 	cfg_text_split_word(l->kernel, strlen(l->kernel), &w, &wn, &r, &rn);
 	path = cfg_text_path(s->ctx->a, s->cwd, arena_strndup(s->ctx->a, w, wn));
 	if (s->depth + 1 >= CFG_INCLUDE_DEPTH ||
+	    !cfg_budget(s->ctx, path, 1, 0) ||
 	    (s->seen && seen_has(s->seen, sl_canon(s, path))))
 		return;
 	sub = calloc(1, sizeof(*sub));

@@ -613,6 +613,23 @@ TEST(include_depth_limit)
 	tend(&r);
 }
 
+/* A loop that sources a file reads it CFG_FILES_MAX times, then stops
+ * reading (a million steps of reads would take seconds on a stick). */
+TEST(include_read_budget)
+{
+	struct trun r;
+
+	tstart(&r, 1);
+	tput(&r.t[0], "x.cfg", "set n=1\n");
+	trun_cfg(&r, "menuentry a { linux /k }\n"
+		     "while true; do source /x.cfg; done\n");
+	CHECK(warned(&r, "included more than") != NULL);
+	CHECK(!warned(&r, "cannot read /x.cfg"));
+	CHECK_INT(r.ctx.files, CFG_FILES_MAX + 1);
+	CHECK_INT(r.out.count, 1);
+	tend(&r);
+}
+
 TEST(esp_stub_defers_to_the_real_config)
 {
 	struct trun r;
@@ -733,6 +750,6 @@ TEST_MAIN("test_grub", quoting, comments_continuation_separators,
 	  unknown_command_keeps_config, syntax_errors_drop_only_their_statement,
 	  search_forms, device_paths, default_forms,
 	  default_saved_and_next_entry, grubenv_reader, timeout,
-	  source_and_configfile, include_depth_limit,
+	  source_and_configfile, include_depth_limit, include_read_budget,
 	  esp_stub_defers_to_the_real_config, step_limit, submenu_depth_limit,
 	  blscfg, primary_config_locations)

@@ -254,6 +254,35 @@ TEST(include_loop_and_depth)
 	tfs_done(&t);
 }
 
+/* Eight files that each include the next ten times would be 10^7 reads;
+ * the budget stops it after CFG_FILES_MAX, with one warning, keeping the
+ * labels read before. */
+TEST(include_fan_out_is_bounded)
+{
+	struct tfs t;
+	char name[64], text[256];
+	const struct warning *w;
+	int budget = 0;
+
+	tfs_init(&t);
+	for (int i = 0; i < 8; i++) {
+		size_t n = 0;
+
+		snprintf(name, sizeof(name), "/f%d.cfg", i);
+		for (int j = 0; j < 10; j++)
+			n += (size_t)snprintf(text + n, sizeof(text) - n,
+					      "INCLUDE f%d.cfg\n", i + 1);
+		tfs_write(&t, i ? name : "/syslinux.cfg", text);
+	}
+	tfs_write(&t, "/f8.cfg", "LABEL x\nLINUX k\n");
+	syslinux_parse_fs(&t.ctx);
+	CHECK(t.out.count > 0 && t.out.count <= CFG_FILES_MAX);
+	for (w = t.out.warnings; w; w = w->next)
+		budget += strstr(w->msg, "included more than") != NULL;
+	CHECK_INT(budget, 1);
+	tfs_done(&t);
+}
+
 TEST(menu_include_with_tag_is_submenu)
 {
 	struct tfs t;
@@ -396,7 +425,8 @@ TEST_MAIN("test_syslinux", label_kernel_append, keywords_ignore_case,
 	  default_names_label, default_with_options_and_ui_module, menu_default,
 	  ontimeout_wins, menu_label_strips_caret, menu_hide,
 	  menu_title_and_passwd, timeout_tenths, include_relative_to_config_dir,
-	  include_loop_and_depth, menu_include_with_tag_is_submenu,
+	  include_loop_and_depth, include_fan_out_is_bounded,
+	  menu_include_with_tag_is_submenu,
 	  menu_begin_end_groups, localboot_and_modules_disabled,
 	  config_label_becomes_group, fdt_and_devicetree, text_help_is_not_config,
 	  ignored_and_unknown_keywords, pxelinux_default_only,
