@@ -93,9 +93,11 @@ def run_guest(name, titles):
         # the list can be 10,000 lines: 115200 baud is too slow for all of it
         q.send("echo LIST-BEGIN; grep -v 'hostile-many-' /tmp/l.txt | head -n 300; "
                "echo MANY=$(grep -c 'hostile-many-' /tmp/l.txt) "
-               "WARN=$(grep -c '^warning' /tmp/l.txt); echo LIST-END\n")
+               "WARN=$(grep -c '^warning' /tmp/l.txt) "
+               "BUDGET=$(grep -c 'included more than' /tmp/l.txt); echo LIST-END\n")
         r["list"] = block(q, "LIST-BEGIN", "LIST-END")
         r["many"] = int(re.search(r"MANY=(\d+)", r["list"]).group(1))
+        r["budget"] = int(re.search(r"BUDGET=(\d+)", r["list"]).group(1))
         r["dry"] = {}
         for t in titles:
             m = re.search(r"^\s*(\d+)\*?\s.*\b%s\b.*$" % re.escape(t), r["list"], re.M)
@@ -232,6 +234,14 @@ def configs_cases():
             raise AssertionError("%d of 10,000 menuentries listed" % r["many"])
     ok &= check("e2e.hostile.menuentries_10000", case(r, many))
     ok &= check("e2e.hostile.syslinux_include_loop", case(r, lambda r: present(r, "hostile-sys-loop", 100)))
+
+    def fan_out(r):
+        # followed in full, the tree is 10^8 reads: the scan would not end
+        # within SCAN_SECONDS (checked by case()); the budget stops it once
+        present(r, "hostile-fan-top", 1)
+        if r["budget"] != 1:
+            raise AssertionError("%d include-budget warnings, want 1 (vdb7's)" % r["budget"])
+    ok &= check("e2e.hostile.syslinux_include_fan_out", case(r, fan_out))
 
     def symlinks(r):
         if "CANARY" in r["list"]:

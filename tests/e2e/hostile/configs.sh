@@ -8,11 +8,13 @@
 #   p5 symlinks to /, .. chains and absolute paths; the test puts canary
 #      configs at /etc/canary/ in the initramfs, which must never be read
 #   p6 an initrd that is a directory, a truncated kernel, a char device
+#   p7 a syslinux include fan-out: 8 files, each including the next ten
+#      times (10^8 reads if followed; the per-filesystem budget stops it)
 set -eu
 OUT=$1; B=$(cd "$2" && pwd)
 KERNEL=$B/kernel/bzImage
 W=$OUT.d; rm -rf "$W"; mkdir -p "$W"
-for i in 1 2 3 4 5 6; do mkdir -p "$W/p$i/boot/grub"; cp "$KERNEL" "$W/p$i/boot/vmlinuz"; done
+for i in 1 2 3 4 5 6 7; do mkdir -p "$W/p$i/boot/grub"; cp "$KERNEL" "$W/p$i/boot/vmlinuz"; done
 
 cat > "$W/p1/boot/grub/grub.cfg" <<'EOL'
 menuentry "hostile-self-loop" { linux /boot/vmlinuz }
@@ -66,14 +68,22 @@ menuentry "hostile-truncated" { linux /boot/vmlinuz-trunc }
 menuentry "hostile-devzero" { linux /boot/vmlinuz-zero }
 EOL
 
-for i in 1 2 3 4 5 6; do
+d=$W/p7; mkdir -p "$d/syslinux"
+printf 'DEFAULT fan\nLABEL fan\n  MENU LABEL hostile-fan-top\n  KERNEL /boot/vmlinuz\n' > "$d/syslinux/syslinux.cfg"
+for i in 0 1 2 3 4 5 6 7; do
+	f=$d/syslinux/f$i.cfg; [ "$i" = 0 ] && f=$d/syslinux/syslinux.cfg
+	for j in 0 1 2 3 4 5 6 7 8 9; do echo "INCLUDE f$((i + 1)).cfg"; done >> "$f"
+done
+echo '# the leaf' > "$d/syslinux/f8.cfg"
+
+for i in 1 2 3 4 5 6 7; do
 	mke2fs -q -F -t ext4 -L hcfg$i -E root_owner=0:0 -d "$W/p$i" "$W/p$i.img" 8M
 done
 # a character device (1,5 is /dev/zero) as a kernel; the mount is nodev
 printf 'cd /boot\nmknod vmlinuz-zero c 1 5\n' > "$W/mknod"
 debugfs -w -f "$W/mknod" "$W/p6.img" >/dev/null 2>&1
 
-img=$OUT.tmp; rm -f "$img"; truncate -s 52M "$img"
+img=$OUT.tmp; rm -f "$img"; truncate -s 60M "$img"
 sfdisk -q "$img" <<EOL
 label: gpt
 label-id: C0F16000-0000-4000-8000-000000000000
@@ -83,8 +93,9 @@ start=17MiB, size=8MiB, type=L, name="many"
 start=25MiB, size=8MiB, type=L, name="sys-loop"
 start=33MiB, size=8MiB, type=L, name="symlinks"
 start=41MiB, size=8MiB, type=L, name="bad-files"
+start=49MiB, size=8MiB, type=L, name="fan-out"
 EOL
-for i in 1 2 3 4 5 6; do
+for i in 1 2 3 4 5 6 7; do
 	start=$(sfdisk -q -l -o Start "$img" 2>/dev/null | sed -n "$((i + 1))p" | tr -d ' ')
 	dd if="$W/p$i.img" of="$img" bs=512 seek="$start" conv=notrunc,sparse status=none
 done
