@@ -3,7 +3,7 @@
 
 bootmenu.efi with the demo disk (and a small extra disk made here), the
 countdown off (bootmenu.timeout=-1). What the serial line shows is
-replayed through test_hotplug's vt220 model (Screen); entries are chosen
+replayed through the vt220 model of screen.py; entries are chosen
 with the keys a VT220 sends, and each choice is confirmed with `i` (the
 details screen names the selected entry) before Enter.
 
@@ -27,7 +27,7 @@ import time
 sys.path.insert(0, os.path.dirname(__file__))
 from qemu import Qemu, check, need  # noqa: E402
 from disks import fill_tree  # noqa: E402
-from test_hotplug import Screen  # noqa: E402
+from screen import BOOTED, ScreenGuest  # noqa: E402
 
 B = os.path.abspath(sys.argv[1])
 EFI = os.path.join(B, "bootmenu.efi")
@@ -35,8 +35,6 @@ DEMO = os.path.join(B, "demo.img")
 ESP = os.path.join(B, "esp.img")
 KERNEL = os.path.join(B, "kernel", "bzImage")
 W = os.path.join(B, "e2e-menu-faults")
-BOOTED = r"BOOTMENU-TARGET: booted entry=(\S+)"
-RESTARTED = r"init: bootmenu (exited|was killed)"
 HOME, END, DOWN, RIGHT, ENTER = "\x1b[1~", "\x1b[4~", "\x1b[B", "\x1b[C", "\r"
 CANNOT = "Cannot boot this entry"
 HUGE_TITLE = "Huge initrd 0900"
@@ -84,34 +82,16 @@ def extra_disk():
     return img
 
 
-class Guest:
-    """A guest in the menu, its serial screen replayed as it goes."""
+class Guest(ScreenGuest):
+    """A guest in the menu, its countdown off, driven by keys."""
 
     def __init__(self, name, append="", disks=(), uefi=False):
         if uefi:
-            self.q = Qemu(B, name, uefi=True, disks=list(disks))
+            q = Qemu(B, name, uefi=True, disks=list(disks))
         else:
-            self.q = Qemu(B, name, kernel=need(EFI), disks=list(disks),
-                          append="bootmenu.timeout=-1 " + append)
-        self.screen = Screen()
-        self.fed = 0
-
-    def show(self):
-        out = self.q.output()
-        self.screen.feed(out[self.fed:])
-        self.fed = len(out)
-        return self.screen.text()
-
-    def wait_screen(self, pattern, timeout, gone=False):
-        end = time.monotonic() + timeout
-        while True:
-            found = re.search(pattern, self.show(), re.M)
-            if bool(found) != gone:
-                return found
-            if time.monotonic() > end:
-                raise AssertionError("%s /%s/ on the screen after %d s:\n%s" % (
-                    "still" if gone else "no", pattern, timeout, self.screen.text()))
-            time.sleep(0.3)
+            q = Qemu(B, name, kernel=need(EFI), disks=list(disks),
+                     append="bootmenu.timeout=-1 " + append)
+        super().__init__(q)
 
     def keys(self, *keys):
         for k in keys:
@@ -174,13 +154,6 @@ class Guest:
             raise AssertionError("booted entry=%s, not %s" % (got, entry))
         self.not_restarted()
 
-    def not_restarted(self):
-        m = re.search(RESTARTED + ".*", self.q.output())
-        if m:
-            raise AssertionError("/init restarted bootmenu: " + m.group(0))
-
-    def close(self):
-        self.q.close()
 
 
 class Steps:
