@@ -10,6 +10,7 @@
 #include "entry.h"
 #include "kexec/blob.h"
 #include "kexec/load.h"
+#include "kexec/machine.h"
 #include "scan/fs.h"
 #include "util/log.h"
 #include "util/pe.h"
@@ -17,8 +18,6 @@
 /* Most initrds one entry may name (GRUB's `initrd a b c ...`). */
 #define BOOT_INITRD_MAX 32
 #define BOOT_CMDLINE_MAX 4096
-/* Free RAM left to bootmenu itself when the files are read. */
-#define BOOT_RAM_MARGIN (16ull << 20)
 
 struct boot_files {
 	int kernel_fd;
@@ -76,30 +75,11 @@ static int boot_open_all(const struct entry *e, struct boot_files *b,
 	return rc;
 }
 
-/* /proc/meminfo's MemAvailable in bytes, or 0 when it cannot be read. */
-static unsigned long long boot_mem_available(void)
-{
-	char buf[4096];
-	const char *p;
-	int fd = open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	p = strstr(buf, "MemAvailable:");
-	return p ? strtoull(p + 13, NULL, 10) * 1024 : 0;
-}
-
 static int boot_read_all(const struct entry *e, const struct boot_opts *o,
 			 struct boot_files *b, char *err, size_t errlen)
 {
 	struct kexec_progress pr = { o->progress, o->progress_data, 0, 0 };
-	unsigned long long k = 0, i = 0, avail = boot_mem_available();
+	unsigned long long k = 0, i = 0, avail = 0;
 	int rc;
 
 	rc = kexec_blob_size(&b->kernel_fd, 1, &k);
@@ -108,9 +88,9 @@ static int boot_read_all(const struct entry *e, const struct boot_opts *o,
 	pr.total = k + i;
 	/* the files are read into memory faulted in at once: past the free
 	 * RAM the OOM killer would end bootmenu itself (seen at -m 512 with a
-	 * 485 MiB initrd), so refuse first, keeping a margin for ourselves */
-	if (!rc && avail && k + i + BOOT_RAM_MARGIN > avail)
-		rc = -ENOMEM;
+	 * 485 MiB initrd), so refuse first */
+	if (!rc)
+		rc = kexec_machine_room(NULL, k + i, &avail);
 	if (!rc)
 		rc = kexec_blob_read(&b->kernel_fd, 1, &pr, &b->kernel);
 	if (!rc && b->n_initrds)

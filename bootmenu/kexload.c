@@ -13,6 +13,7 @@
 
 #include "kexec/blob.h"
 #include "kexec/load.h"
+#include "kexec/machine.h"
 
 #define KEXLOAD_INITRD_MAX 32
 #define CMDLINE_MAX 65536
@@ -66,7 +67,9 @@ static void usage(FILE *f)
 	      "  --dry-run                 print the plan, load nothing\n"
 	      "  --memmap DIR|FILE, --boot-params FILE, --efi-dir DIR, --iomem FILE,\n"
 	      "  --meminfo FILE\n"
-	      "                            read these instead of this machine's\n",
+	      "                            read these instead of this machine's\n"
+	      "                            (--meminfo: MemTotal for the plan,\n"
+	      "                            MemAvailable for reading the files)\n",
 	      f);
 }
 
@@ -140,20 +143,51 @@ static int open_all(const char *const *paths, size_t n, int *fds)
 	return 0;
 }
 
-static int read_files(const char *const *paths, size_t n,
-		      struct kexec_blob *out)
+/* Open the kernel and initrds, refuse them when they would not fit in the
+ * free RAM (past it the OOM killer ends kexload half-way), then read
+ * them: the kernel into rq.kernel, the initrds back to back into
+ * rq.initrd. */
+static int read_inputs(struct kexload *k)
 {
-	int fds[KEXLOAD_INITRD_MAX] = { 0 };
-	int rc = open_all(paths, n, fds);
+	int fds[KEXLOAD_INITRD_MAX + 1];
+	unsigned long long ks = 0, is = 0, avail = 0;
+	bool initrd_failed = false;
+	int rc = open_all(&k->kernel, 1, fds);
 
 	if (rc)
 		return rc;
-	rc = kexec_blob_read(fds, n, NULL, out);
-	for (size_t i = 0; i < n; i++)
-		close(fds[i]);
+	rc = open_all(k->initrds, k->n_initrds, fds + 1);
+	if (rc) {
+		close(fds[0]);
+		return rc;
+	}
+	rc = kexec_blob_size(fds, 1, &ks);
+	if (!rc && k->n_initrds) {
+		rc = kexec_blob_size(fds + 1, k->n_initrds, &is);
+		initrd_failed = rc != 0;
+	}
+	if (!rc && kexec_machine_room(k->paths.meminfo, ks + is, &avail)) {
+		fprintf(stderr, "kexload: the kernel%s (%llu MiB) %s not fit in "
+			"the free RAM (%llu MiB)\n",
+			k->n_initrds ? " and initrds" : "", (ks + is) >> 20,
+			k->n_initrds ? "do" : "does", avail >> 20);
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (!rc)
+		rc = kexec_blob_read(fds, 1, NULL, &k->rq.kernel);
+	if (!rc && k->n_initrds) {
+		rc = kexec_blob_read(fds + 1, k->n_initrds, NULL, &k->rq.initrd);
+		initrd_failed = rc != 0;
+	}
 	if (rc)
-		fprintf(stderr, "kexload: cannot read %s%s: %s\n", paths[0],
-			n > 1 ? " and the others" : "", strerror(-rc));
+		fprintf(stderr, "kexload: cannot read %s%s: %s\n",
+			initrd_failed ? k->initrds[0] : k->kernel,
+			initrd_failed && k->n_initrds > 1 ? " and the others" : "",
+			strerror(-rc));
+out:
+	for (size_t i = 0; i <= k->n_initrds; i++)
+		close(fds[i]);
 	return rc;
 }
 
@@ -194,12 +228,9 @@ static int do_load(struct kexload *k)
 	rc = build_cmdline(k, cmd, sizeof(cmd));
 	if (rc)
 		return rc;
-	rc = read_files(&k->kernel, 1, &k->rq.kernel);
+	rc = read_inputs(k);
 	if (rc)
-		return rc;
-	if (k->n_initrds && (rc = read_files(k->initrds, k->n_initrds,
-					     &k->rq.initrd)) < 0)
-		goto err_initrd;
+		goto out;
 	k->rq.cmdline = cmd;
 	k->rq.paths = &k->paths;
 	if (k->rq.dry_run)
@@ -211,8 +242,8 @@ static int do_load(struct kexload *k)
 		printf("kexload: loaded %s%s with %s\n", k->kernel,
 		       k->rq.crash ? " as the panic kernel" : "",
 		       kexec_syscall_name(used));
+out:
 	kexec_blob_free(&k->rq.initrd);
-err_initrd:
 	kexec_blob_free(&k->rq.kernel);
 	return rc;
 }

@@ -116,15 +116,23 @@ static int read_efi(struct kexec_machine *m, const char *dir)
 	return !rc && m->n_efi_map == 0 ? -ENOENT : rc;
 }
 
-/* /proc/meminfo's "MemTotal:  N kB" (totalram_pages), or 0. */
-static uint64_t read_mem_total(const char *path)
+/* The "@key:  N kB" line of a meminfo file in bytes, or 0. */
+static uint64_t read_meminfo(const char *path, const char *key)
 {
-	char buf[256], *p;
+	char buf[512], *p;
 
 	if (read_small(AT_FDCWD, path, buf, sizeof(buf)))
 		return 0;
-	p = strstr(buf, "MemTotal:");
-	return p ? strtoull(p + 9, NULL, 10) * 1024 : 0;
+	p = strstr(buf, key);
+	return p ? strtoull(p + strlen(key), NULL, 10) * 1024 : 0;
+}
+
+int kexec_machine_room(const char *meminfo, unsigned long long need,
+		       unsigned long long *avail)
+{
+	*avail = read_meminfo(meminfo ? meminfo : KEXEC_MEMINFO_PATH,
+			      "MemAvailable:");
+	return *avail && need + KEXEC_RAM_MARGIN > *avail ? -ENOMEM : 0;
 }
 
 int kexec_machine_read(struct kexec_machine *m,
@@ -143,8 +151,8 @@ int kexec_machine_read(struct kexec_machine *m,
 	if (p->iomem || !p->memmap)
 		kexec_memmap_read_crash(p->iomem, &m->crash);
 	if (p->meminfo || !p->memmap)
-		m->mem_total = read_mem_total(p->meminfo ? p->meminfo
-					      : KEXEC_MEMINFO_PATH);
+		m->mem_total = read_meminfo(p->meminfo ? p->meminfo
+					    : KEXEC_MEMINFO_PATH, "MemTotal:");
 	read_params(m, p->boot_params ? p->boot_params : KEXEC_BOOT_PARAMS_PATH);
 	if (read_efi(m, p->efi_dir ? p->efi_dir : KEXEC_EFI_DIR) == 0) {
 		m->efi = true;

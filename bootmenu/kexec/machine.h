@@ -62,4 +62,15 @@ int kexec_machine_read(struct kexec_machine *m,
 		       size_t errlen);
 void kexec_machine_free(struct kexec_machine *m);
 
+/* Free RAM left to the reading process itself when files are read in. */
+#define KEXEC_RAM_MARGIN (16ull << 20)
+
+/* Whether @need bytes of files can be read into memory here: past the
+ * free RAM the OOM killer would end the reader half-way. Reads
+ * MemAvailable from @meminfo (NULL: this machine's) into @avail. Returns
+ * 0 when they fit with KEXEC_RAM_MARGIN to spare, or when MemAvailable
+ * is unknown (then @avail is 0), else -ENOMEM. */
+int kexec_machine_room(const char *meminfo, unsigned long long need,
+		       unsigned long long *avail);
+
 #endif

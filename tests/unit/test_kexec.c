@@ -1217,6 +1217,43 @@ TEST(half_of_memory_refused_before_the_syscall)
 	free(k);
 }
 
+/* Files past the free RAM (MemAvailable, less a 16 MiB margin) are refused
+ * before they are read: the OOM killer would end the reader half-way. */
+TEST(files_past_free_ram_refused_before_reading)
+{
+	unsigned long long avail = 1;
+	int fd;
+
+	/* no MemAvailable line, or no file: unknown, nothing refused */
+	CHECK_INT(kexec_machine_room(FIX "meminfo-208m", 1ull << 40, &avail), 0);
+	CHECK(avail == 0);
+	CHECK_INT(kexec_machine_room(FIX "absent", 1ull << 40, &avail), 0);
+	CHECK_INT(kexec_machine_room(FIX "meminfo-avail-64m", 48 * MIB, &avail), 0);
+	CHECK(avail == 64 * MIB);
+	CHECK_INT(kexec_machine_room(FIX "meminfo-avail-64m", 48 * MIB + 1,
+				     &avail), -ENOMEM);
+	if (access("build/host/kexload", X_OK) ||
+	    (mkdir(SCRATCH, 0755) < 0 && errno != EEXIST)) {
+		printf("  note: build/host/kexload absent, skipped\n");
+		return;
+	}
+	/* kexload: the check comes before reading; a file that fits goes on
+	 * to be read and parsed (and is not a bzImage) */
+	fd = open(SCRATCH "/avail-big", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	CHECK(fd >= 0 && ftruncate(fd, 50 * MIB) == 0);
+	close(fd);
+	kexload_says(DRY "--meminfo " FIX "meminfo-avail-64m -l " SCRATCH
+		     "/avail-big", 1, "kexload: the kernel (50 MiB) does not fit "
+		     "in the free RAM (64 MiB)\n");
+	kexload_says(DRY "--meminfo " FIX "meminfo-avail-64m -l " FIX
+		     "holes.iomem --initrd " SCRATCH "/avail-big", 1, "kexload: "
+		     "the kernel and initrds (50 MiB) do not fit in the free RAM "
+		     "(64 MiB)\n");
+	kexload_says(DRY "--meminfo " FIX "meminfo-avail-64m -l " FIX
+		     "holes.iomem", 1, FIX "holes.iomem: not a bzImage");
+	unlink(SCRATCH "/avail-big");
+}
+
 /* Compressed kernel files: found by magic, gzip inflated, others named. */
 TEST(compressed_kernels)
 {
@@ -1417,5 +1454,6 @@ TEST_MAIN("test_kexec", bzimage_real_kernels, elf_vmlinux, bzimage_refusals, mem
 	  commit_chooses_the_syscall, fault_env_and_jump,
 	  kexload_exit_status_and_messages, kexload_refuses_each_bad_input,
 	  failed_plan_makes_no_syscall, half_of_memory_refused_before_the_syscall,
+	  files_past_free_ram_refused_before_reading,
 	  compressed_kernels,
 	  compressed_elf_vmlinux)
