@@ -15,8 +15,8 @@ pkgs=(
 	cryptsetup-bin
 	# guests: QEMU under TCG, OVMF for UEFI
 	qemu-system-x86 qemu-utils ovmf
-	# test drivers
-	python3 tmux
+	# test drivers (openssl makes the password hashes)
+	python3 tmux openssl
 )
 pkgs+=("$@")
 missing=()

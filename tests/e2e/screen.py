@@ -175,6 +175,12 @@ class ScreenGuest:
                     "still" if gone else "no", pattern, timeout, self.screen.text()))
             time.sleep(0.3)
 
+    def keys(self, *keys):
+        """Each key (or string) sent with a pause, as a typist would."""
+        for k in keys:
+            self.q.send(k)
+            time.sleep(0.4)
+
     def not_restarted(self):
         m = re.search(RESTARTED + ".*", self.q.output())
         if m:

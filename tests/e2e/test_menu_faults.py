@@ -17,6 +17,11 @@ a dialog with its reason, a key must bring the menu back, and the last try
 must boot. A second guest, told it is locked down
 (BOOTMENU_KEXEC_LOCKDOWN), gets EPERM from kexec_file_load once, then
 boots another entry. A third boots through OVMF from build/esp.img.
+A fourth has a password in /etc/bootmenu.conf (written from the rescue
+shell before the menu starts): the static build checks it with its own
+SHA-512 crypt; a wrong one three times goes back to the menu, the right
+one opens the editor of an entry that is not the default, whose edited
+command line reaches the booted kernel; the typed password never shows.
 In every guest /init must never have restarted bootmenu."""
 import os
 import re
@@ -92,11 +97,6 @@ class Guest(ScreenGuest):
             q = Qemu(B, name, kernel=need(EFI), disks=list(disks),
                      append="bootmenu.timeout=-1 " + append)
         super().__init__(q)
-
-    def keys(self, *keys):
-        for k in keys:
-            self.q.send(k)
-            time.sleep(0.4)
 
     def selected(self):
         """The selected entry's title, from its details screen (`i`)."""
@@ -283,6 +283,51 @@ def lockdown_eperm():
         g.close()
 
 
+PASSWORD = "open sesame"
+
+
+def password_guest():
+    # crypt(3)'s "$6$" form; no quote or space in it, so it goes in '...'
+    hashed = subprocess.run(["openssl", "passwd", "-6", "-salt", "e2etest",
+                             PASSWORD], check=True, capture_output=True,
+                            text=True).stdout.strip()
+    g = Guest("menu-faults-password", disks=[need(DEMO)], append="bootmenu.shell")
+    try:
+        g.q.expect(r"rescue shell", 90)
+        g.q.send("dmesg -n 1; printf 'password = %%s\\n' '%s' > /etc/bootmenu.conf; "
+                 "echo CONF-$((1+1)); exit\n" % hashed)
+        g.q.expect(r"CONF-2", 30)
+        g.wait_screen(re.escape(BLS_RESCUE), 120)
+        g.choose(BLS_RESCUE, HOME, DOWN)
+        # not the default: booting it asks; three wrong tries, back to the menu
+        g.keys(ENTER)
+        g.wait_screen(r"Booting this entry needs the password", 30)
+        for n in (2, 3):
+            g.keys("wrong", ENTER)
+            g.wait_screen(r"Wrong password, try %d of 3" % n, 30)
+        g.keys("wrong", ENTER)
+        g.wait_screen(r"Wrong password 3 times: back to the menu", 30)
+        if re.search(BOOTED + "|Starting ", g.q.output()):
+            raise AssertionError("a wrong password let the entry boot")
+        # the editor of the same entry, with the right password
+        g.keys("e")
+        g.wait_screen(r"Editing needs the password", 30)
+        g.keys(PASSWORD)
+        screen = g.wait_screen(r"Password: \*{%d}" % len(PASSWORD), 30).string
+        if PASSWORD in screen:
+            raise AssertionError("the typed password shows:\n" + screen)
+        g.keys(ENTER)
+        g.wait_screen(r"Edit the command line", 30)
+        g.keys(" marker=unlocked", ENTER)
+        got = g.q.expect(BOOTED, 180).group(1)
+        if got != "bls-rescue":
+            raise AssertionError("booted entry=%s, not bls-rescue" % got)
+        g.q.expect(r"BOOTMENU-TARGET: cmdline=.*marker=unlocked", 10)
+        g.not_restarted()
+    finally:
+        g.close()
+
+
 def ovmf_menu_boots():
     g = Guest("menu-faults-ovmf", uefi=True, disks=[need(ESP), need(DEMO)])
     try:
@@ -320,6 +365,9 @@ if __name__ == "__main__":
     if only in "lockdown":
         ok &= check("e2e.menu_faults.lockdown_eperm_then_another_boots",
                     lockdown_eperm)
+    if only in "password":
+        ok &= check("e2e.menu_faults.password_wrong_thrice_then_right_edits",
+                    password_guest)
     if only in "ovmf":
         ok &= check("e2e.menu_faults.ovmf_menu_boots_default", ovmf_menu_boots)
     sys.exit(0 if ok else 1)
