@@ -48,13 +48,14 @@ def dirty_ext4(path, root, files, label="dirty", uuid=None):
 def stick_ext4(path, root, files, label="stick", size="16M", big=None):
     """A whole-disk ext4 for a USB stick at @path holding @files ({path in
     fs: host file or str content}), built from scratch dir @root. @big,
-    (path in fs, MiB), adds a file of that many MiB of pseudo-random bytes
-    (incompressible, so QEMU has to move every byte), to be read slowly."""
+    (path in fs, MiB), appends that many MiB of pseudo-random bytes
+    (incompressible, so QEMU has to move every byte) to that file, made
+    when it is not in @files: it is read slowly."""
     fill_tree(root, files)
     if big:
         dst = os.path.join(root, big[0].lstrip("/"))
         os.makedirs(os.path.dirname(dst), exist_ok=True)
-        with open(dst, "wb") as f:
+        with open(dst, "ab") as f:
             h = hashlib.sha256(b"stick")
             for _ in range(big[1] * 1024 * 1024 // 32):
                 d = h.digest()

@@ -4,10 +4,12 @@
 bootmenu.efi with the demo disk and an xHCI controller. Once the menu is
 drawn (and its countdown stopped by a key), a USB stick is plugged with the
 QEMU monitor: its entry must appear on the screen; pulled, it must go, and
-the menu must still boot a demo entry. Then the two cases of issue #7: a
-stick pulled while it is being probed, and a stick pulled while its initrd
-is being read for a boot. bootmenu must stay up (/init never restarts it),
-the failed boot must say why, and the demo's default must still boot.
+the menu must still boot a demo entry. Then the cases of issue #7: a
+stick pulled while it is being probed, and sticks pulled while a boot
+reads them: one during its 64 MiB initrd, one during its kernel (a bzImage
+with 64 MiB appended, no initrd). bootmenu must stay up (/init never
+restarts it), the failed boot must say why, and the demo's default must
+still boot.
 
 The serial output is ncurses drawing for a vt220, so what is on the screen
 is found by replaying it through a small vt220 model (screen.py)."""
@@ -64,17 +66,21 @@ class Menu(ScreenGuest):
 
 
 
-def stick(name, title, big=None):
+def stick(name, title, big=None, big_kernel=False):
+    """A stick with our kernel and a syslinux.cfg entry @title; with @big
+    (MiB), that many MiB of slow bytes: an initrd, or with @big_kernel
+    appended to the kernel file (the bzImage stays valid)."""
     os.makedirs(W, exist_ok=True)
     path = os.path.join(W, name + ".img")
     kernel = need(os.path.join(B, "kernel", "bzImage"))
-    initrd = "\n  INITRD /boot/big.img" if big else ""
+    initrd = "\n  INITRD /boot/big.img" if big and not big_kernel else ""
     stick_ext4(path, os.path.join(W, name + "-root"), {
         "/boot/vmlinuz": kernel,
         "/syslinux/syslinux.cfg":
             "LABEL s\n  MENU LABEL %s\n  KERNEL /boot/vmlinuz%s\n  APPEND console=ttyS0\n"
             % (title, initrd),
-    }, label=name, size="%dM" % (16 + (big or 0) * 2), big=("/boot/big.img", big) if big else None)
+    }, label=name, size="%dM" % (16 + (big or 0) * 2),
+        big=(("/boot/vmlinuz" if big_kernel else "/boot/big.img"), big) if big else None)
     return path
 
 
@@ -126,9 +132,10 @@ def pulled_while_probed():
         m.close()
 
 
-def pulled_while_read():
-    img = stick("big", BIG_TITLE, big=64)
-    m = Menu("hotplug-pulled-reading")
+def pulled_while_read(big_kernel):
+    img = stick("big-kernel" if big_kernel else "big", BIG_TITLE, big=64,
+                big_kernel=big_kernel)
+    m = Menu("hotplug-pulled-reading-" + ("kernel" if big_kernel else "initrd"))
     try:
         m.started()
         m.q.send("j")
@@ -167,7 +174,8 @@ def pulled_while_read():
 
 CASES = [("e2e.hotplug.plug_and_pull", plug_and_pull),
          ("e2e.hotplug.pulled_while_probed", pulled_while_probed),
-         ("e2e.hotplug.pulled_while_read", pulled_while_read)]
+         ("e2e.hotplug.pulled_while_initrd_read", lambda: pulled_while_read(False)),
+         ("e2e.hotplug.pulled_while_kernel_read", lambda: pulled_while_read(True))]
 if __name__ == "__main__":
     # a second argument runs only the cases whose name contains it
     only = sys.argv[2] if len(sys.argv) > 2 else ""
