@@ -1,18 +1,14 @@
 /* main.c - bootmenu: argument parsing and wiring only. */
 #include "boot.h"
-#include "cfg/cfg.h"
 #include "conf.h"
 #include "plain.h"
 #include "savedef.h"
 #include "session.h"
 #include "entry.h"
 #include "entry_print.h"
-#include "scan/fs.h"
 #include "ui/lock.h"
 #include "ui/model.h"
 #include "ui/ui.h"
-#include "util/arena.h"
-#include "util/log.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -25,14 +21,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_ROOTS 256
 #define CONSOLES_MAX 512
 /* Past the settle bound, this long more and a silent scan is given up
  * on (timeout 0 or the plain chooser wait for it). */
 #define SETTLE_SLACK_S 10
 
 struct options {
-	const char *roots[MAX_ROOTS];
+	const char *roots[SESSION_MAX_FS];
 	size_t n_roots;
 	bool list, json, dry_run;
 	const char *boot;   /* --boot N */
@@ -101,8 +96,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 	while ((c = getopt_long(argc, argv, "r:ljb:nt:c:C:S:Vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
-			if (o->n_roots == MAX_ROOTS) {
-				fprintf(stderr, "bootmenu: at most %d --root\n", MAX_ROOTS);
+			if (o->n_roots == SESSION_MAX_FS) {
+				fprintf(stderr, "bootmenu: at most %d --root\n", SESSION_MAX_FS);
 				return 2;
 			}
 			o->roots[o->n_roots++] = optarg;
@@ -127,79 +122,6 @@ static int parse_args(int argc, char **argv, struct options *o)
 		fprintf(stderr, "bootmenu: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	return 0;
-}
-
-/* --root DIR=LABEL: the label names the filesystem in the output and
- * answers LABEL= lookups, the way a real filesystem label would. */
-static int open_roots(struct arena *a, const struct options *o,
-		      struct fs_root **fss)
-{
-	for (size_t i = 0; i < o->n_roots; i++) {
-		struct fs_root *fs = arena_alloc(a, sizeof(*fs));
-		char *dir = arena_strdup(a, o->roots[i]), *eq = strchr(dir, '=');
-		int rc;
-
-		fs->root_fd = -1;
-		if (eq) {
-			char *opt = strchr(eq + 1, ',');
-
-			*eq = '\0';
-			fs->name = fs->label = eq + 1;
-			/* DIR=LABEL,uuid=U,partuuid=P: identities a real
-			 * filesystem would have, for grub's search and root= */
-			while (opt) {
-				char *next = strchr(opt + 1, ',');
-
-				*opt++ = '\0';
-				if (next)
-					*next = '\0';
-				if (!strncmp(opt, "uuid=", 5))
-					fs->uuid = opt + 5;
-				else if (!strncmp(opt, "partuuid=", 9))
-					fs->partuuid = opt + 9;
-				if (next)
-					*next = ',';
-				opt = next;
-			}
-		}
-		rc = fs_root_open_dir(fs, dir);
-		if (rc < 0) {
-			fprintf(stderr, "bootmenu: --root %s: %s\n", dir, strerror(-rc));
-			return 1;
-		}
-		fss[i] = fs;
-	}
-	return 0;
-}
-
-/* A session over the --root trees instead of a device scan. */
-static int roots_session(struct session *s, const struct options *o)
-{
-	struct fs_root **fss;
-	struct entry_list one;
-	int rc;
-
-	memset(s, 0, sizeof(*s));
-	entry_list_init(&s->list, &s->arena);
-	fss = arena_alloc(&s->arena, o->n_roots * sizeof(*fss) + 1);
-	rc = open_roots(&s->arena, o, fss);
-	if (rc)
-		return rc;
-	for (size_t i = 0; i < o->n_roots; i++)
-		s->fss[i] = fss[i];
-	s->n_fss = o->n_roots;
-	for (size_t i = 0; i < o->n_roots; i++) {
-		struct cfg_ctx ctx = {
-			.a = &s->arena, .fs = fss[i], .out = &one,
-			.all = s->fss, .n_all = o->n_roots,
-		};
-
-		entry_list_init(&one, &s->arena);
-		cfg_scan_fs(&ctx);
-		entry_list_splice(&s->list, &one);
-	}
-	entry_finish(&s->list, s->fss, s->n_fss);
 	return 0;
 }
 
@@ -388,26 +310,19 @@ static int save_default(struct run *r)
 	return 0;
 }
 
-static void close_roots(struct session *s)
-{
-	for (size_t i = 0; i < s->n_fss; i++)
-		fs_root_close((struct fs_root *)s->fss[i]);
-	session_free(s);
-}
-
 /* `r` over --root trees: read them again. */
 static int roots_rescan(struct session *s, void *data)
 {
 	struct run *r = data;
 
-	close_roots(s);
-	return roots_session(s, r->o) ? -EIO : 0;
+	session_close_roots(s);
+	return session_open_roots(s, r->o->roots, r->o->n_roots) ? -EIO : 0;
 }
 
 static int run_roots(struct run *r)
 {
 	struct boot_opts bo = { .dry_run = r->o->dry_run };
-	int rc = roots_session(&r->s, r->o);
+	int rc = session_open_roots(&r->s, r->o->roots, r->o->n_roots);
 
 	if (!rc && r->o->save)
 		rc = save_default(r);
@@ -415,7 +330,7 @@ static int run_roots(struct run *r)
 		rc = dispatch(&r->s, r->o);
 	else if (!rc)
 		rc = menu(r, &bo, roots_rescan);
-	close_roots(&r->s);
+	session_close_roots(&r->s);
 	return rc;
 }
 

@@ -447,6 +447,80 @@ void session_free(struct session *s)
 	s->n_fss = 0;
 }
 
+/* --- directories instead of devices */
+
+/* "DIR=LABEL,uuid=U,partuuid=P" into @fs's identities (strings in @a);
+ * the directory part is returned. */
+static char *root_spec(struct arena *a, const char *spec, struct fs_root *fs)
+{
+	char *dir = arena_strdup(a, spec), *eq = strchr(dir, '=');
+	char *opt;
+
+	if (!eq)
+		return dir;
+	*eq = '\0';
+	fs->name = fs->label = eq + 1;
+	opt = strchr(eq + 1, ',');
+	while (opt) {
+		char *next = strchr(opt + 1, ',');
+
+		*opt++ = '\0';
+		if (next)
+			*next = '\0';
+		if (!strncmp(opt, "uuid=", 5))
+			fs->uuid = opt + 5;
+		else if (!strncmp(opt, "partuuid=", 9))
+			fs->partuuid = opt + 9;
+		if (next)
+			*next = ',';
+		opt = next;
+	}
+	return dir;
+}
+
+int session_open_roots(struct session *s, const char *const *roots, size_t n)
+{
+	struct entry_list one;
+
+	memset(s, 0, sizeof(*s));
+	entry_list_init(&s->list, &s->arena);
+	if (n > SESSION_MAX_FS)
+		n = SESSION_MAX_FS;
+	for (size_t i = 0; i < n; i++) {
+		struct fs_root *fs = arena_alloc(&s->arena, sizeof(*fs));
+		const char *dir = root_spec(&s->arena, roots[i], fs);
+		int rc;
+
+		fs->root_fd = -1;
+		rc = fs_root_open_dir(fs, dir);
+		if (rc < 0) {
+			fprintf(stderr, "bootmenu: --root %s: %s\n", dir,
+				strerror(-rc));
+			return 1;
+		}
+		s->fss[s->n_fss++] = fs;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct cfg_ctx ctx = {
+			.a = &s->arena, .fs = s->fss[i], .out = &one,
+			.all = s->fss, .n_all = n,
+		};
+
+		entry_list_init(&one, &s->arena);
+		cfg_scan_fs(&ctx);
+		entry_list_splice(&s->list, &one);
+	}
+	entry_finish(&s->list, s->fss, s->n_fss);
+	return 0;
+}
+
+void session_close_roots(struct session *s)
+{
+	for (size_t i = 0; i < s->n_fss; i++)
+		fs_root_close((struct fs_root *)s->fss[i]);
+	session_free(s);
+}
+
 const struct entry *session_default(const struct entry_list *l)
 {
 	const struct entry *e;

@@ -59,6 +59,18 @@ void session_print_devices(struct session *s, FILE *f);
 void session_unmount(struct session *s);
 void session_free(struct session *s);
 
+/* --- Directories instead of devices (`bootmenu --root`). Each of
+ * @roots[0..n) (at most SESSION_MAX_FS) is "DIR", or "DIR=LABEL" with
+ * ",uuid=U" and ",partuuid=P" after it: the identities a real filesystem
+ * would have (the label names it in the output and answers LABEL=
+ * lookups, as grub's search and root= do). Each directory is opened as a
+ * filesystem and parsed; @s is zeroed first. Returns 0, or 1 after a
+ * message on stderr naming the directory that cannot be opened (then
+ * session_close_roots() still releases what was opened). */
+int session_open_roots(struct session *s, const char *const *roots, size_t n);
+/* Close the directories and session_free(). */
+void session_close_roots(struct session *s);
+
 /* --- Event-driven use (the menu). The entries fill in while devices are
  * probed; nothing blocks.
  *
