@@ -15,8 +15,8 @@
 #include "util/log.h"
 #include "util/pe.h"
 
-/* Most initrds one entry may name (GRUB's `initrd a b c ...`). */
-#define BOOT_INITRD_MAX 32
+/* Most initrds one boot loads (an edited entry may name more). */
+#define BOOT_INITRD_MAX ENTRY_INITRD_MAX
 #define BOOT_CMDLINE_MAX 4096
 
 struct boot_files {

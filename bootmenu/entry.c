@@ -61,8 +61,13 @@ int entry_add(struct entry_list *l, struct entry *e)
 void entry_add_initrd(struct entry_list *l, struct entry *e, const char *dev,
 		      const char *path)
 {
-	struct entry_file *v = arena_alloc(l->a, (e->n_initrds + 1) * sizeof(*v));
+	struct entry_file *v;
 
+	if (e->n_initrds >= ENTRY_INITRD_MAX) {
+		e->initrds_over = true;
+		return;
+	}
+	v = arena_alloc(l->a, (e->n_initrds + 1) * sizeof(*v));
 	if (e->n_initrds)
 		memcpy(v, e->initrds, e->n_initrds * sizeof(*v));
 	v[e->n_initrds].dev = arena_strdup(l->a, dev);
@@ -181,6 +186,10 @@ void entry_finish(struct entry_list *l, const struct fs_root *const *fss,
 			*pp = e->next;
 			continue;
 		}
+		if (e->initrds_over && !e->disabled)
+			e->disabled = arena_printf(l->a, "names more than %d initrds, "
+						   "the most one boot loads",
+						   ENTRY_INITRD_MAX);
 		if (e->is_default && have_default)
 			e->is_default = false;
 		have_default |= e->is_default;

@@ -39,6 +39,7 @@ struct entry {
 	struct entry_file kernel; /* for a UKI: the .efi file itself */
 	struct entry_file *initrds;
 	size_t n_initrds;
+	bool initrds_over;     /* named more than ENTRY_INITRD_MAX: disabled */
 	const char *cmdline;   /* "" when none */
 	const char *devicetree;
 	const char *arch;      /* BLS architecture, or NULL */
@@ -79,6 +80,12 @@ struct entry *entry_new(struct entry_list *l, enum entry_format f,
 			const struct fs_root *fs);
 /* Append @e; returns -E2BIG past ENTRY_MAX entries (e is dropped). */
 int entry_add(struct entry_list *l, struct entry *e);
+/* Most initrds one entry may name (GRUB's `initrd a b c ...`, syslinux's
+ * initrd=a,b,c): the ones past it are not kept, and entry_finish()
+ * disables the entry. Each add copies the array, so this also bounds that
+ * cost. */
+#define ENTRY_INITRD_MAX 32
+
 /* Add an initrd to @e (copied into the arena). */
 void entry_add_initrd(struct entry_list *l, struct entry *e, const char *dev,
 		      const char *path);

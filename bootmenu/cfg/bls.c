@@ -97,11 +97,36 @@ static const char *bls_path(struct cfg_ctx *ctx, const char *dir,
 	return fs_is_file(ctx->fs, boot) ? boot : abs;
 }
 
+/* One `options` line; they are joined once, at the end (joining at each
+ * line made a file of many short lines cost its size squared). */
+struct bls_opt {
+	struct bls_opt *next;
+	const char *v;
+	size_t n;
+};
+
 struct bls_keys {
 	const char *title, *version, *machine_id, *sort_key, *linux_, *efi;
-	const char *devicetree, *arch, *options;
+	const char *devicetree, *arch;
+	struct bls_opt *opts, **opts_tail;
+	size_t opts_len; /* the joined length, separators included */
 	int line_linux;
 };
+
+/* The `options` lines with one space between them ("" when none). */
+static const char *bls_options(struct arena *a, const struct bls_keys *k)
+{
+	char *out = arena_alloc(a, k->opts_len + 1), *p = out;
+
+	for (const struct bls_opt *o = k->opts; o; o = o->next) {
+		if (p != out)
+			*p++ = ' ';
+		memcpy(p, o->v, o->n);
+		p += o->n;
+	}
+	*p = '\0';
+	return out;
+}
 
 /* grub's blscfg splits `initrd` at blanks ($tuned_initrd adds one); the
  * specification and systemd-boot take one path per line. */
@@ -148,7 +173,18 @@ static void bls_key(struct cfg_ctx *ctx, struct bls_keys *k, struct entry *e,
 		return;
 	}
 	if (wn == 7 && !strncmp(w, "options", 7)) {
-		k->options = cfg_text_join(ctx->a, k->options, v);
+		struct bls_opt *o;
+
+		if (!*v)
+			return;
+		o = arena_alloc(ctx->a, sizeof(*o));
+		o->v = v;
+		o->n = strlen(v);
+		if (!k->opts_tail)
+			k->opts_tail = &k->opts;
+		k->opts_len += o->n + (k->opts != NULL);
+		*k->opts_tail = o;
+		k->opts_tail = &o->next;
 		return;
 	}
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
@@ -180,7 +216,7 @@ static struct entry *bls_finish(struct cfg_ctx *ctx, struct entry *e,
 	e->machine_id = k->machine_id;
 	e->sort_key = k->sort_key;
 	e->arch = k->arch;
-	e->cmdline = k->options ? k->options : "";
+	e->cmdline = bls_options(ctx->a, k);
 	if (expand && *e->cmdline)
 		e->cmdline = expand(data, e->cmdline);
 	if (k->devicetree)

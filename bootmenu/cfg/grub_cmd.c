@@ -452,6 +452,7 @@ static int grub_cmd_linux(struct grub_state *st, const char *const *argv,
 	ld->e->version = grub_version_of(st, w.path);
 	ld->e->initrds = NULL; /* a new kernel drops the old initrds */
 	ld->e->n_initrds = 0;
+	ld->e->initrds_over = false;
 	ld->linux_seen = true;
 	return 0;
 }

@@ -327,10 +327,48 @@ TEST(collect_for_grub_blscfg)
 	tfs_done(&t);
 }
 
+/* An entry of many short `options` and `initrd` lines costs memory in
+ * proportion to its size: each options line once joined (not the whole
+ * command line copied at every line, 7 GB for a 1 MB file), the initrds
+ * kept up to ENTRY_INITRD_MAX (each add copies the array), then disabled. */
+TEST(many_lines_cost_linear_memory)
+{
+	enum { LINES = 20000 };
+	static char text[LINES * 12 + 64];
+	struct tfs t;
+	struct entry *e;
+	size_t n = 0, before;
+
+	tfs_init(&t);
+	n += (size_t)sprintf(text, "linux /k\n");
+	for (int i = 0; i < LINES; i++)
+		n += (size_t)sprintf(text + n, "options a\n");
+	before = t.a.used;
+	e = entry_of(&t, "opts.conf", text);
+	CHECK(e != NULL);
+	CHECK_INT(strlen(e->cmdline), 2 * LINES - 1);
+	CHECK(!strncmp(e->cmdline, "a a ", 4));
+	CHECK(t.a.used - before < 64 * n);
+	n = (size_t)sprintf(text, "linux /k\n");
+	for (int i = 0; i < LINES; i++)
+		n += (size_t)sprintf(text + n, "initrd /i%d\n", i % 10);
+	before = t.a.used;
+	e = entry_of(&t, "initrds.conf", text);
+	CHECK(e != NULL);
+	CHECK_INT(e->n_initrds, ENTRY_INITRD_MAX);
+	CHECK(t.a.used - before < 64 * n);
+	CHECK(e->disabled == NULL);
+	entry_add(&t.out, e);
+	entry_finish(&t.out, t.all, 1);
+	CHECK_STR(e->disabled, "names more than 32 initrds, the most one boot loads");
+	tfs_done(&t);
+}
+
 TEST_MAIN("test_bls", version_order_of_the_spec, boot_counter_names, entry_keys,
 	  entry_architecture_efi_and_nothing, order_sort_key_first_then_without,
 	  order_machine_id_then_version_descending, order_id_descending_last,
 	  order_no_tries_left_goes_last, loader_conf_keys,
 	  parse_fs_default_glob_and_timeout, default_pattern_without_suffix,
 	  parse_fs_first_is_default_without_pattern,
-	  boot_loader_entries_on_root_fs, collect_for_grub_blscfg)
+	  boot_loader_entries_on_root_fs, collect_for_grub_blscfg,
+	  many_lines_cost_linear_memory)

@@ -630,6 +630,35 @@ TEST(include_read_budget)
 	tend(&r);
 }
 
+/* `initrd` with thousands of words: the first ENTRY_INITRD_MAX are kept
+ * (each add copies the array: 8,000 words cost 800 MB before), the entry
+ * is disabled; a later `linux` starts its initrds afresh. */
+TEST(initrd_words_bounded)
+{
+	static char cfg[8000 * 3 + 256];
+	struct trun r;
+	size_t n, before;
+
+	n = (size_t)sprintf(cfg, "menuentry many { linux /k\n initrd");
+	for (int i = 0; i < 8000; i++)
+		n += (size_t)sprintf(cfg + n, " /a");
+	sprintf(cfg + n, "\n}\nmenuentry again { initrd /a /b /c /d /e /f /g /h "
+		"/i /j /k /l /m /n /o /p /q /r /s /t /u /v /w /x /y /z /0 /1 /2 "
+		"/3 /4 /5 /6\n linux /k\n initrd /a\n}\n");
+	tstart(&r, 1);
+	before = r.a.used;
+	trun_cfg(&r, cfg);
+	entry_finish(&r.out, r.all, r.n);
+	CHECK(r.a.used - before < (size_t)64 * n);
+	CHECK_INT(r.out.count, 2);
+	CHECK_INT(nth(&r, 0)->n_initrds, ENTRY_INITRD_MAX);
+	CHECK_STR(nth(&r, 0)->disabled,
+		  "names more than 32 initrds, the most one boot loads");
+	CHECK_INT(nth(&r, 1)->n_initrds, 1);
+	CHECK_STR(nth(&r, 1)->disabled, NULL);
+	tend(&r);
+}
+
 TEST(esp_stub_defers_to_the_real_config)
 {
 	struct trun r;
@@ -751,5 +780,6 @@ TEST_MAIN("test_grub", quoting, comments_continuation_separators,
 	  search_forms, device_paths, default_forms,
 	  default_saved_and_next_entry, grubenv_reader, timeout,
 	  source_and_configfile, include_depth_limit, include_read_budget,
+	  initrd_words_bounded,
 	  esp_stub_defers_to_the_real_config, step_limit, submenu_depth_limit,
 	  blscfg, primary_config_locations)
