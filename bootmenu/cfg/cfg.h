@@ -19,7 +19,9 @@ struct fs_root;
 /* What the included files (INCLUDE, source, configfile, load_env) of one
  * filesystem may cost in all: includes fan out (a file that includes the
  * next ten times, eight deep, is 10^8 reads), so each attempt counts. */
+#ifndef CFG_FILES_MAX /* the fuzz targets lower it to keep runs fast */
 #define CFG_FILES_MAX 1024
+#endif
 #define CFG_BYTES_MAX (32u << 20)
 
 struct cfg_ctx {
