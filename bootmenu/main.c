@@ -1,12 +1,12 @@
 /* main.c - bootmenu: argument parsing and wiring only. */
-#include "boot.h"
-#include "conf.h"
-#include "plain.h"
-#include "savedef.h"
-#include "session.h"
-#include "entry.h"
-#include "entry_print.h"
-#include "ui/lock.h"
+#include "boot/boot.h"
+#include "conf/conf.h"
+#include "plain/plain.h"
+#include "savedef/savedef.h"
+#include "session/session.h"
+#include "entry/entry.h"
+#include "entry/entry_print.h"
+#include "choose/lock.h"
 #include "ui/model.h"
 #include "ui/ui.h"
 
@@ -214,8 +214,8 @@ static int boot_at_once(struct run *r, const struct boot_opts *bo)
 	def = ui_pick_default(&r->s.list, saved, r->c.default_pat);
 	if (!def)
 		return -ENOENT;
-	if (ui_lock_need(r->c.password, false, UI_ACT_BOOT, def, def) !=
-	    UI_LOCK_FREE)
+	if (choose_lock_need(r->c.password, false, CHOOSE_ACT_BOOT, def, def) !=
+	    CHOOSE_LOCK_FREE)
 		return -EACCES;
 	/* grub's next_entry is this boot's: cleared as GRUB does */
 	if (!bo->dry_run && savedef_clear_once(&r->s, &r->c, err, sizeof(err)) < 0)

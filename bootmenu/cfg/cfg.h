@@ -7,7 +7,7 @@
 #ifndef BM_CFG_H
 #define BM_CFG_H
 
-#include "entry.h"
+#include "entry/entry.h"
 
 struct arena;
 struct fs_root;

@@ -10,7 +10,7 @@
  */
 #include "cfg/grub.h"
 #include "cfg/grub_interp.h"
-#include "entry.h"
+#include "entry/entry.h"
 #include "scan/fs.h"
 #include "util/arena.h"
 

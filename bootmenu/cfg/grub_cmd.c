@@ -11,7 +11,7 @@
 #include "cfg/grub_env.h"
 #include "cfg/grub_interp.h"
 #include "cfg/bls.h"
-#include "entry.h"
+#include "entry/entry.h"
 #include "scan/fs.h"
 #include "util/arena.h"
 

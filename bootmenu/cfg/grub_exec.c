@@ -6,7 +6,7 @@
  * $@; `break`, `continue` and `return` leave loops and functions.
  */
 #include "cfg/grub_interp.h"
-#include "entry.h"
+#include "entry/entry.h"
 #include "util/arena.h"
 
 #include <stdarg.h>

@@ -8,7 +8,7 @@
  * entry 0.
  */
 #include "cfg/grub_interp.h"
-#include "entry.h"
+#include "entry/entry.h"
 #include "util/arena.h"
 
 #include <stdlib.h>

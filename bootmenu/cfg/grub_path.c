@@ -8,7 +8,7 @@
  * cannot be found stays as a spec on the file, resolved when it appears.
  */
 #include "cfg/grub_interp.h"
-#include "entry.h"
+#include "entry/entry.h"
 #include "scan/fs.h"
 #include "util/arena.h"
 

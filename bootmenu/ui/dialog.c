@@ -1,11 +1,11 @@
 /* dialog.c - boxes, details, help, the password prompt, the editor. */
 #include "ui/screen.h"
 #include "ui/form.h"
-#include "auth.h"
-#include "conf.h"
-#include "entry.h"
+#include "choose/auth.h"
+#include "conf/conf.h"
+#include "entry/entry.h"
 #include "scan/fs.h"
-#include "session.h"
+#include "session/session.h"
 
 #include <stdio.h>
 #include <string.h>

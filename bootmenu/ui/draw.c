@@ -1,9 +1,9 @@
 /* draw.c - the menu and boxes, drawn on the current terminal. */
 #include "ui/screen.h"
 #include "ui/text.h"
-#include "entry.h"
+#include "entry/entry.h"
 #include "scan/fs.h"
-#include "session.h"
+#include "session/session.h"
 
 #include <stdio.h>
 #include <string.h>

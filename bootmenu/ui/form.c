@@ -1,7 +1,7 @@
 /* form.c - the three-field editor. */
 #include "ui/form.h"
 #include "ui/key.h"
-#include "entry.h"
+#include "entry/entry.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* model.c - rows, selection and countdown of the menu. */
 #include "ui/model.h"
-#include "conf.h"
-#include "entry.h"
+#include "conf/conf.h"
+#include "entry/entry.h"
 #include "scan/fs.h"
 
 #include <errno.h>

@@ -1,12 +1,12 @@
 /* screen.c - the menu's loop: keys, session events, booting. */
 #include "ui/screen.h"
 #include "ui/form.h"
-#include "ui/lock.h"
-#include "boot.h"
-#include "conf.h"
-#include "entry.h"
-#include "savedef.h"
-#include "session.h"
+#include "choose/lock.h"
+#include "boot/boot.h"
+#include "conf/conf.h"
+#include "entry/entry.h"
+#include "savedef/savedef.h"
+#include "session/session.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -50,22 +50,22 @@ static void say(struct ui *u, enum ui_role role, const char *fmt, const char *ar
 }
 
 /* May @act on @e go ahead? Asks for the password when it must. */
-static bool allowed(struct ui *u, enum ui_act act, const struct entry *e)
+static bool allowed(struct ui *u, enum choose_act act, const struct entry *e)
 {
 	static const char *const why[] = {
-		[UI_ACT_BOOT] = "Booting this entry needs the password",
-		[UI_ACT_EDIT] = "Editing needs the password",
-		[UI_ACT_SHELL] = "The shell needs the password",
-		[UI_ACT_SAVE] = "Saving a default needs the password",
+		[CHOOSE_ACT_BOOT] = "Booting this entry needs the password",
+		[CHOOSE_ACT_EDIT] = "Editing needs the password",
+		[CHOOSE_ACT_SHELL] = "The shell needs the password",
+		[CHOOSE_ACT_SAVE] = "Saving a default needs the password",
 	};
 
-	switch (ui_lock_need(u->uo->conf->password, u->unlocked, act, e,
+	switch (choose_lock_need(u->uo->conf->password, u->unlocked, act, e,
 			     u->m.def)) {
-	case UI_LOCK_FREE:
+	case CHOOSE_LOCK_FREE:
 		return true;
-	case UI_LOCK_ASK:
+	case CHOOSE_LOCK_ASK:
 		return ui_password(u, why[act]);
-	case UI_LOCK_LOCKED:
+	case CHOOSE_LOCK_LOCKED:
 		ui_dialog(u, UI_R_ERROR, e ? e->title : "Locked",
 			  "lilo.conf protects this entry with a password; set "
 			  "password in bootmenu.conf to unlock it here.");
@@ -155,7 +155,7 @@ static int boot(struct ui *u, const struct entry *e)
 
 static int try_boot(struct ui *u, const struct entry *e)
 {
-	if (!allowed(u, UI_ACT_BOOT, e))
+	if (!allowed(u, CHOOSE_ACT_BOOT, e))
 		return -EACCES;
 	return boot(u, e);
 }
@@ -166,7 +166,7 @@ static int edit_and_boot(struct ui *u, const struct entry *e)
 	static struct entry_file files[UI_FORM_INITRDS];
 	struct entry copy;
 
-	if (!allowed(u, UI_ACT_EDIT, e))
+	if (!allowed(u, CHOOSE_ACT_EDIT, e))
 		return -EACCES;
 	if (!ui_edit_form(u, e, &f, &copy, files))
 		return -ECANCELED;
@@ -179,7 +179,7 @@ static void save_default(struct ui *u, const struct entry *e)
 	char err[300], text[600];
 	int rc;
 
-	if (!allowed(u, UI_ACT_SAVE, e))
+	if (!allowed(u, CHOOSE_ACT_SAVE, e))
 		return;
 	rc = savedef_save(u->s, u->uo->conf, e, err, sizeof(err));
 	if (rc < 0) {
@@ -251,7 +251,7 @@ static void shell(struct ui *u)
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
 	pid_t pid;
 
-	if (!allowed(u, UI_ACT_SHELL, NULL))
+	if (!allowed(u, CHOOSE_ACT_SHELL, NULL))
 		return;
 	ui_terms_suspend(&u->ts);
 	shell_say(u, t);

@@ -11,7 +11,7 @@
 #define BM_FUZZ_H
 
 #include "cfg/cfg.h"
-#include "entry.h"
+#include "entry/entry.h"
 #include "scan/fs.h"
 #include "util/arena.h"
 

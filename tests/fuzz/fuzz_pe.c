@@ -1,7 +1,7 @@
 /* fuzz_pe.c - the PE section reader and the UKI reader on any bytes. A
  * section it reports must lie inside the buffer. */
 #include "cfg/uki.h"
-#include "entry.h"
+#include "entry/entry.h"
 #include "scan/fs.h"
 #include "util/arena.h"
 #include "util/pe.h"

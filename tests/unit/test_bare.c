@@ -1,7 +1,7 @@
 /* test_bare.c - kernels in /boot with no config. */
 #include "test.h"
 #include "cfg/cfg.h"
-#include "entry.h"
+#include "entry/entry.h"
 #include "scan/fs.h"
 #include "util/arena.h"
 

@@ -3,7 +3,7 @@
 #include "test.h"
 #include "cfg/bls_entry.h"
 #include "cfg/verscmp.h"
-#include "entry.h"
+#include "entry/entry.h"
 #include "scan/fs.h"
 #include "util/arena.h"
 

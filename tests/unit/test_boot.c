@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "boot.h"
-#include "entry.h"
+#include "boot/boot.h"
+#include "entry/entry.h"
 #include "scan/fs.h"
 #include "test.h"
 #include "util/le.h"

@@ -1,7 +1,7 @@
 /* test_conf.c - bootmenu.conf: every key, bad values reported with their
  * line and skipped, a bad password hash locking rather than opening. */
-#include "auth.h"
-#include "conf.h"
+#include "choose/auth.h"
+#include "conf/conf.h"
 #include "test.h"
 
 #include <errno.h>

@@ -4,7 +4,7 @@
  * or grub_parse_fs(). */
 #include "cfg/grub.h"
 #include "cfg/grub_env.h"
-#include "entry.h"
+#include "entry/entry.h"
 #include "scan/fs.h"
 #include "util/arena.h"
 #include "test.h"

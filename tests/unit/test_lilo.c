@@ -1,7 +1,7 @@
 /* test_lilo.c - one test per lilo.conf option. */
 #include "test.h"
 #include "cfg/lilo.h"
-#include "entry.h"
+#include "entry/entry.h"
 #include "scan/fs.h"
 #include "util/arena.h"
 

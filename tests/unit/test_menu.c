@@ -2,7 +2,7 @@
  * the key decoder: test_ui_model.c, test_ui_keys.c). */
 #include "test.h"
 #include <errno.h>
-#include "conf.h"
+#include "conf/conf.h"
 #include "ui/edit.h"
 #include "ui/key.h"
 

@@ -4,11 +4,11 @@
  * directory-backed filesystem (no device: no mount, same write steps);
  * the superblock checks on bytes. */
 #include "cfg/grub_env.h"
-#include "conf.h"
-#include "entry.h"
-#include "savedef.h"
+#include "conf/conf.h"
+#include "entry/entry.h"
+#include "savedef/savedef.h"
 #include "scan/remount.h"
-#include "session.h"
+#include "session/session.h"
 #include "test.h"
 #include "tfs.h"
 

@@ -7,7 +7,7 @@
  * titles. No root, no block device, no real mount. */
 #include "scan/fs.h"
 #include "scan/scan.h"
-#include "session.h"
+#include "session/session.h"
 #include "test.h"
 
 #include <errno.h>

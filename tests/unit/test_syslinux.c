@@ -1,7 +1,7 @@
 /* test_syslinux.c - one test per syslinux keyword. */
 #include "test.h"
 #include "cfg/syslinux.h"
-#include "entry.h"
+#include "entry/entry.h"
 #include "scan/fs.h"
 #include "util/arena.h"
 

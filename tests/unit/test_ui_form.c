@@ -1,5 +1,5 @@
 /* test_ui_form.c - the `e` editor: fields, keys, the edited entry. */
-#include "entry.h"
+#include "entry/entry.h"
 #include "scan/fs.h"
 #include "test.h"
 #include "ui/form.h"

@@ -1,6 +1,6 @@
 /* test_ui_model.c - the menu's rows, selection, default and countdown,
  * without a terminal. */
-#include "entry.h"
+#include "entry/entry.h"
 #include "scan/fs.h"
 #include "test.h"
 #include "ui/model.h"

@@ -1,7 +1,7 @@
 /* test_uki.c - Unified Kernel Images read from their PE sections. */
 #include "test.h"
 #include "cfg/uki.h"
-#include "entry.h"
+#include "entry/entry.h"
 #include "scan/fs.h"
 #include "util/arena.h"
 #include "util/le.h"

@@ -6,7 +6,7 @@
 #define BM_TEST_TFS_H
 
 #include "cfg/cfg.h"
-#include "entry.h"
+#include "entry/entry.h"
 #include "scan/fs.h"
 #include "util/arena.h"
 

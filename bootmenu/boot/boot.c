@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "boot.h"
-#include "entry.h"
+#include "boot/boot.h"
+#include "entry/entry.h"
 #include "kexec/blob.h"
 #include "kexec/load.h"
 #include "kexec/machine.h"

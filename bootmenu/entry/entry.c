@@ -1,5 +1,5 @@
 /* entry.c - the list of boot entries: building, resolving, dedup. */
-#include "entry.h"
+#include "entry/entry.h"
 #include "scan/fs.h"
 #include "util/arena.h"
 

@@ -1,13 +1,13 @@
 /* savedef.c - the saved default: grubenv's saved_entry or a state file,
  * written with a temporary file, fsync, rename and a directory fsync on a
  * filesystem made writable only for that (scan/remount.h). */
-#include "savedef.h"
+#include "savedef/savedef.h"
 #include "cfg/grub_env.h"
-#include "conf.h"
-#include "entry.h"
+#include "conf/conf.h"
+#include "entry/entry.h"
 #include "scan/fs.h"
 #include "scan/remount.h"
-#include "session.h"
+#include "session/session.h"
 
 #include <errno.h>
 #include <fcntl.h>

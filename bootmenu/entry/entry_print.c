@@ -1,6 +1,6 @@
 /* entry_print.c - --list and --list --json. */
-#include "entry_print.h"
-#include "entry.h"
+#include "entry/entry_print.h"
+#include "entry/entry.h"
 #include "scan/fs.h"
 #include "util/json.h"
 

@@ -9,25 +9,25 @@
  * password cannot be checked (lilo keeps it in its own map), so the
  * bootmenu.conf one is asked; without one such an entry stays locked.
  */
-#ifndef BM_UI_LOCK_H
-#define BM_UI_LOCK_H
+#ifndef BM_CHOOSE_LOCK_H
+#define BM_CHOOSE_LOCK_H
 
 #include <stdbool.h>
 
 struct entry;
 
-enum ui_act { UI_ACT_BOOT, UI_ACT_EDIT, UI_ACT_SHELL, UI_ACT_SAVE };
+enum choose_act { CHOOSE_ACT_BOOT, CHOOSE_ACT_EDIT, CHOOSE_ACT_SHELL, CHOOSE_ACT_SAVE };
 
-enum ui_lock {
-	UI_LOCK_FREE,   /* go ahead */
-	UI_LOCK_ASK,    /* ask for the password first */
-	UI_LOCK_LOCKED, /* lilo.conf asks for one, bootmenu.conf has none */
+enum choose_lock {
+	CHOOSE_LOCK_FREE,   /* go ahead */
+	CHOOSE_LOCK_ASK,    /* ask for the password first */
+	CHOOSE_LOCK_LOCKED, /* lilo.conf asks for one, bootmenu.conf has none */
 };
 
 /* What @act on entry @e (NULL for the shell) needs, when bootmenu.conf's
  * hash is @hash ("" none), @def is the default entry and @unlocked says the
  * password was already given in this menu. */
-enum ui_lock ui_lock_need(const char *hash, bool unlocked, enum ui_act act,
+enum choose_lock choose_lock_need(const char *hash, bool unlocked, enum choose_act act,
 			  const struct entry *e, const struct entry *def);
 
 #endif

@@ -1,9 +1,9 @@
 /* plain.c - the plain-text chooser. */
-#include "plain.h"
-#include "boot.h"
-#include "entry_print.h"
+#include "plain/plain.h"
+#include "boot/boot.h"
+#include "entry/entry_print.h"
 #include "scan/fs.h"
-#include "session.h"
+#include "session/session.h"
 
 #include <errno.h>
 #include <poll.h>

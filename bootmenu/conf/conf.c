@@ -1,7 +1,7 @@
 /* conf.c - bootmenu.conf. */
-#include "conf.h"
-#include "auth.h"
-#include "entry.h"
+#include "conf/conf.h"
+#include "choose/auth.h"
+#include "entry/entry.h"
 
 #include <errno.h>
 #include <fnmatch.h>

@@ -7,7 +7,7 @@
 #ifndef BM_SESSION_H
 #define BM_SESSION_H
 
-#include "entry.h"
+#include "entry/entry.h"
 #include "util/arena.h"
 
 #include <stdbool.h>

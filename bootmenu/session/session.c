@@ -19,7 +19,7 @@
  * and start-up costs at most two parses per filesystem. Replaced entries
  * stay valid until session_free()/session_rescan(), as session.h says.
  */
-#include "session.h"
+#include "session/session.h"
 #include "cfg/cfg.h"
 #include "scan/fs.h"
 #include "scan/scan.h"
