@@ -28,75 +28,119 @@ struct kexload {
 	struct kexec_machine_paths paths;
 };
 
-enum { OPT_INITRD = 256, OPT_APPEND, OPT_REUSE, OPT_DRY, OPT_SHA, OPT_MEMMAP,
-       OPT_PARAMS, OPT_EFI, OPT_IOMEM, OPT_MEMINFO, OPT_VERSION };
+enum {
+	OPT_INITRD = 256,
+	OPT_APPEND,
+	OPT_REUSE,
+	OPT_DRY,
+	OPT_SHA,
+	OPT_MEMMAP,
+	OPT_PARAMS,
+	OPT_EFI,
+	OPT_IOMEM,
+	OPT_MEMINFO,
+	OPT_VERSION
+};
 
 static const struct option long_opts[] = {
-	{ "load", required_argument, NULL, 'l' },
-	{ "initrd", required_argument, NULL, OPT_INITRD },
-	{ "ramdisk", required_argument, NULL, OPT_INITRD },
-	{ "append", required_argument, NULL, OPT_APPEND },
-	{ "command-line", required_argument, NULL, OPT_APPEND },
-	{ "reuse-cmdline", no_argument, NULL, OPT_REUSE },
-	{ "kexec-file-syscall", no_argument, NULL, 's' },
-	{ "kexec-syscall", no_argument, NULL, 'c' },
-	{ "load-panic", no_argument, NULL, 'p' },
-	{ "unload", no_argument, NULL, 'u' },
-	{ "exec", no_argument, NULL, 'e' },
-	{ "dry-run", no_argument, NULL, OPT_DRY },
-	{ "sha256", no_argument, NULL, OPT_SHA },
-	{ "memmap", required_argument, NULL, OPT_MEMMAP },
-	{ "boot-params", required_argument, NULL, OPT_PARAMS },
-	{ "efi-dir", required_argument, NULL, OPT_EFI },
-	{ "iomem", required_argument, NULL, OPT_IOMEM },
-	{ "meminfo", required_argument, NULL, OPT_MEMINFO },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 },
+    {"load", required_argument, NULL, 'l'},
+    {"initrd", required_argument, NULL, OPT_INITRD},
+    {"ramdisk", required_argument, NULL, OPT_INITRD},
+    {"append", required_argument, NULL, OPT_APPEND},
+    {"command-line", required_argument, NULL, OPT_APPEND},
+    {"reuse-cmdline", no_argument, NULL, OPT_REUSE},
+    {"kexec-file-syscall", no_argument, NULL, 's'},
+    {"kexec-syscall", no_argument, NULL, 'c'},
+    {"load-panic", no_argument, NULL, 'p'},
+    {"unload", no_argument, NULL, 'u'},
+    {"exec", no_argument, NULL, 'e'},
+    {"dry-run", no_argument, NULL, OPT_DRY},
+    {"sha256", no_argument, NULL, OPT_SHA},
+    {"memmap", required_argument, NULL, OPT_MEMMAP},
+    {"boot-params", required_argument, NULL, OPT_PARAMS},
+    {"efi-dir", required_argument, NULL, OPT_EFI},
+    {"iomem", required_argument, NULL, OPT_IOMEM},
+    {"meminfo", required_argument, NULL, OPT_MEMINFO},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0},
 };
 
 static void usage(FILE *f)
 {
-	fputs("usage: kexload -l KERNEL [--initrd FILE]... [--append STRING]\n"
-	      "               [--reuse-cmdline] [-s|-c] [--sha256] [--dry-run]\n"
-	      "       kexload -p [-l] KERNEL ...  load a panic (crash) kernel\n"
-	      "       kexload -u [-p]         unload\n"
-	      "       kexload -e              boot the loaded kernel\n"
-	      "  -s, --kexec-file-syscall  use kexec_file_load\n"
-	      "  -c, --kexec-syscall       use kexec_load\n"
-	      "  --dry-run                 print the plan, load nothing\n"
-	      "  --memmap DIR|FILE, --boot-params FILE, --efi-dir DIR, --iomem FILE,\n"
-	      "  --meminfo FILE\n"
-	      "                            read these instead of this machine's\n"
-	      "                            (--meminfo: MemTotal for the plan,\n"
-	      "                            MemAvailable for reading the files)\n",
-	      f);
+	fputs(
+	    "usage: kexload -l KERNEL [--initrd FILE]... [--append STRING]\n"
+	    "               [--reuse-cmdline] [-s|-c] [--sha256] [--dry-run]\n"
+	    "       kexload -p [-l] KERNEL ...  load a panic (crash) kernel\n"
+	    "       kexload -u [-p]         unload\n"
+	    "       kexload -e              boot the loaded kernel\n"
+	    "  -s, --kexec-file-syscall  use kexec_file_load\n"
+	    "  -c, --kexec-syscall       use kexec_load\n"
+	    "  --dry-run                 print the plan, load nothing\n"
+	    "  --memmap DIR|FILE, --boot-params FILE, --efi-dir DIR, --iomem "
+	    "FILE,\n"
+	    "  --meminfo FILE\n"
+	    "                            read these instead of this machine's\n"
+	    "                            (--meminfo: MemTotal for the plan,\n"
+	    "                            MemAvailable for reading the files)\n",
+	    f);
 }
 
 static int parse_opt(struct kexload *k, int c, const char *arg)
 {
 	switch (c) {
-	case 'l': k->kernel = arg; break;
-	case 'p': k->rq.crash = true; break;
+	case 'l':
+		k->kernel = arg;
+		break;
+	case 'p':
+		k->rq.crash = true;
+		break;
 	case OPT_INITRD:
 		if (k->n_initrds == KEXLOAD_INITRD_MAX)
 			return -E2BIG;
 		k->initrds[k->n_initrds++] = arg;
 		break;
-	case OPT_APPEND: k->append = arg; break;
-	case OPT_REUSE: k->reuse = true; break;
-	case 's': k->rq.syscall = KEXEC_SYSCALL_FILE; break;
-	case 'c': k->rq.syscall = KEXEC_SYSCALL_LOAD; break;
-	case 'u': k->unload = true; break;
-	case 'e': k->exec = true; break;
-	case OPT_DRY: k->rq.dry_run = true; break;
-	case OPT_SHA: k->rq.sha256 = true; break;
-	case OPT_MEMMAP: k->paths.memmap = arg; break;
-	case OPT_PARAMS: k->paths.boot_params = arg; break;
-	case OPT_EFI: k->paths.efi_dir = arg; break;
-	case OPT_IOMEM: k->paths.iomem = arg; break;
-	case OPT_MEMINFO: k->paths.meminfo = arg; break;
-	default: return -EINVAL;
+	case OPT_APPEND:
+		k->append = arg;
+		break;
+	case OPT_REUSE:
+		k->reuse = true;
+		break;
+	case 's':
+		k->rq.syscall = KEXEC_SYSCALL_FILE;
+		break;
+	case 'c':
+		k->rq.syscall = KEXEC_SYSCALL_LOAD;
+		break;
+	case 'u':
+		k->unload = true;
+		break;
+	case 'e':
+		k->exec = true;
+		break;
+	case OPT_DRY:
+		k->rq.dry_run = true;
+		break;
+	case OPT_SHA:
+		k->rq.sha256 = true;
+		break;
+	case OPT_MEMMAP:
+		k->paths.memmap = arg;
+		break;
+	case OPT_PARAMS:
+		k->paths.boot_params = arg;
+		break;
+	case OPT_EFI:
+		k->paths.efi_dir = arg;
+		break;
+	case OPT_IOMEM:
+		k->paths.iomem = arg;
+		break;
+	case OPT_MEMINFO:
+		k->paths.meminfo = arg;
+		break;
+	default:
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -114,7 +158,8 @@ static int reuse_cmdline(char *out, size_t len)
 	fclose(f);
 	buf[n] = '\0';
 	out[0] = '\0';
-	for (char *w = strtok_r(buf, " \n", &save); w; w = strtok_r(NULL, " \n", &save)) {
+	for (char *w = strtok_r(buf, " \n", &save); w;
+	     w = strtok_r(NULL, " \n", &save)) {
 		if (strncmp(w, "BOOT_IMAGE=", 11) == 0)
 			continue;
 		if (strlen(out) + strlen(w) + 2 > len)
@@ -133,8 +178,8 @@ static int open_all(const char *const *paths, size_t n, int *fds)
 		if (fds[i] < 0) {
 			int rc = -errno;
 
-			fprintf(stderr, "kexload: cannot open %s: %s\n", paths[i],
-				strerror(errno));
+			fprintf(stderr, "kexload: cannot open %s: %s\n",
+				paths[i], strerror(errno));
 			while (i--)
 				close(fds[i]);
 			return rc;
@@ -167,7 +212,8 @@ static int read_inputs(struct kexload *k)
 		initrd_failed = rc != 0;
 	}
 	if (!rc && kexec_machine_room(k->paths.meminfo, ks + is, &avail)) {
-		fprintf(stderr, "kexload: the kernel%s (%llu MiB) %s not fit in "
+		fprintf(stderr,
+			"kexload: the kernel%s (%llu MiB) %s not fit in "
 			"the free RAM (%llu MiB)\n",
 			k->n_initrds ? " and initrds" : "", (ks + is) >> 20,
 			k->n_initrds ? "do" : "does", avail >> 20);
@@ -177,13 +223,15 @@ static int read_inputs(struct kexload *k)
 	if (!rc)
 		rc = kexec_blob_read(fds, 1, NULL, &k->rq.kernel);
 	if (!rc && k->n_initrds) {
-		rc = kexec_blob_read(fds + 1, k->n_initrds, NULL, &k->rq.initrd);
+		rc =
+		    kexec_blob_read(fds + 1, k->n_initrds, NULL, &k->rq.initrd);
 		initrd_failed = rc != 0;
 	}
 	if (rc)
 		fprintf(stderr, "kexload: cannot read %s%s: %s\n",
 			initrd_failed ? k->initrds[0] : k->kernel,
-			initrd_failed && k->n_initrds > 1 ? " and the others" : "",
+			initrd_failed && k->n_initrds > 1 ? " and the others"
+							  : "",
 			strerror(-rc));
 out:
 	for (size_t i = 0; i <= k->n_initrds; i++)
@@ -276,7 +324,8 @@ int main(int argc, char **argv)
 	int c;
 
 	memset(&k, 0, sizeof(k));
-	while ((c = getopt_long(argc, argv, "l:pscuehv", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "l:pscuehv", long_opts, NULL)) !=
+	       -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return 0;
@@ -291,7 +340,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind < argc && !k.kernel)
-		k.kernel = argv[optind++]; /* kexec-tools: kexec -l is optional */
+		k.kernel =
+		    argv[optind++]; /* kexec-tools: kexec -l is optional */
 	if (optind < argc || (!k.kernel && !k.unload && !k.exec)) {
 		usage(stderr);
 		return 2;

@@ -30,9 +30,9 @@ struct options {
 	const char *roots[SESSION_MAX_FS];
 	size_t n_roots;
 	bool list, json, dry_run;
-	const char *boot;   /* --boot N */
-	const char *config; /* --config FILE; NULL: CONF_PATH */
-	double timeout;     /* --timeout S; -2 when not given */
+	const char *boot;    /* --boot N */
+	const char *config;  /* --config FILE; NULL: CONF_PATH */
+	double timeout;	     /* --timeout S; -2 when not given */
 	const char *console; /* --console LIST; NULL: decided by main */
 	const char *save;    /* --save-default N */
 };
@@ -45,15 +45,20 @@ static void usage(FILE *f)
 	      "                      treat DIR as one filesystem (repeatable)\n"
 	      "  --list              print the entries instead of the menu\n"
 	      "  --json              with --list: one JSON array\n"
-	      "  --boot N            boot entry N (as --list numbers them) without asking\n"
+	      "  --boot N            boot entry N (as --list numbers them) "
+	      "without asking\n"
 	      "  --dry-run           print the load plan instead of loading\n"
-	      "  --timeout S         seconds before the default boots (-1: wait)\n"
+	      "  --timeout S         seconds before the default boots (-1: "
+	      "wait)\n"
 	      "  --config FILE       menu settings (default " CONF_PATH ")\n"
-	      "  --save-default N    save entry N (as --list numbers them) as the\n"
+	      "  --save-default N    save entry N (as --list numbers them) as "
+	      "the\n"
 	      "                      default, when bootmenu.conf allows it\n"
 	      "  --console LIST      draw the menu on these terminals at once\n"
-	      "                      (\"tty0,ttyS0\" or /dev paths); default: every\n"
-	      "                      active console when started on /dev/console,\n"
+	      "                      (\"tty0,ttyS0\" or /dev paths); default: "
+	      "every\n"
+	      "                      active console when started on "
+	      "/dev/console,\n"
 	      "                      else stdin/stdout\n"
 	      "  --version, --help\n",
 	      f);
@@ -66,8 +71,10 @@ static int parse_timeout(const char *arg, double *out)
 	double t = strtod(arg, &end);
 
 	if (end == arg || *end || t < -1 || t > INT_MAX) {
-		fprintf(stderr, "bootmenu: --timeout %s: seconds (a number, "
-			"-1 waits)\n", arg);
+		fprintf(stderr,
+			"bootmenu: --timeout %s: seconds (a number, "
+			"-1 waits)\n",
+			arg);
 		return -1;
 	}
 	*out = t < 0 ? -1 : t;
@@ -77,49 +84,72 @@ static int parse_timeout(const char *arg, double *out)
 static int parse_args(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
-		{ "root", required_argument, 0, 'r' },
-		{ "list", no_argument, 0, 'l' },
-		{ "json", no_argument, 0, 'j' },
-		{ "boot", required_argument, 0, 'b' },
-		{ "dry-run", no_argument, 0, 'n' },
-		{ "timeout", required_argument, 0, 't' },
-		{ "config", required_argument, 0, 'c' },
-		{ "console", required_argument, 0, 'C' },
-		{ "save-default", required_argument, 0, 'S' },
-		{ "version", no_argument, 0, 'V' },
-		{ "help", no_argument, 0, 'h' },
-		{ 0, 0, 0, 0 },
+	    {"root", required_argument, 0, 'r'},
+	    {"list", no_argument, 0, 'l'},
+	    {"json", no_argument, 0, 'j'},
+	    {"boot", required_argument, 0, 'b'},
+	    {"dry-run", no_argument, 0, 'n'},
+	    {"timeout", required_argument, 0, 't'},
+	    {"config", required_argument, 0, 'c'},
+	    {"console", required_argument, 0, 'C'},
+	    {"save-default", required_argument, 0, 'S'},
+	    {"version", no_argument, 0, 'V'},
+	    {"help", no_argument, 0, 'h'},
+	    {0, 0, 0, 0},
 	};
 	int c;
 
 	o->timeout = -2;
-	while ((c = getopt_long(argc, argv, "r:ljb:nt:c:C:S:Vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "r:ljb:nt:c:C:S:Vh", longopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			if (o->n_roots == SESSION_MAX_FS) {
-				fprintf(stderr, "bootmenu: at most %d --root\n", SESSION_MAX_FS);
+				fprintf(stderr, "bootmenu: at most %d --root\n",
+					SESSION_MAX_FS);
 				return 2;
 			}
 			o->roots[o->n_roots++] = optarg;
 			break;
-		case 'l': o->list = true; break;
-		case 'j': o->json = true; break;
-		case 'b': o->boot = optarg; break;
-		case 'n': o->dry_run = true; break;
+		case 'l':
+			o->list = true;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'b':
+			o->boot = optarg;
+			break;
+		case 'n':
+			o->dry_run = true;
+			break;
 		case 't':
 			if (parse_timeout(optarg, &o->timeout))
 				return 2;
 			break;
-		case 'c': o->config = optarg; break;
-		case 'C': o->console = optarg; break;
-		case 'S': o->save = optarg; break;
-		case 'V': puts("bootmenu " BOOTMENU_VERSION); exit(0);
-		case 'h': usage(stdout); exit(0);
-		default: usage(stderr); return 2;
+		case 'c':
+			o->config = optarg;
+			break;
+		case 'C':
+			o->console = optarg;
+			break;
+		case 'S':
+			o->save = optarg;
+			break;
+		case 'V':
+			puts("bootmenu " BOOTMENU_VERSION);
+			exit(0);
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return 2;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "bootmenu: unexpected argument '%s'\n", argv[optind]);
+		fprintf(stderr, "bootmenu: unexpected argument '%s'\n",
+			argv[optind]);
 		return 2;
 	}
 	return 0;
@@ -166,7 +196,7 @@ static void settle_wait(struct session *s, double settle_s)
 	double end = now_s() + settle_s + SETTLE_SLACK_S;
 
 	while (!session_settled(s) && now_s() < end) {
-		struct pollfd p = { .fd = session_fd(s), .events = POLLIN };
+		struct pollfd p = {.fd = session_fd(s), .events = POLLIN};
 
 		if (p.fd < 0)
 			break;
@@ -218,7 +248,8 @@ static int boot_at_once(struct run *r, const struct boot_opts *bo)
 	    CHOOSE_LOCK_FREE)
 		return -EACCES;
 	/* grub's next_entry is this boot's: cleared as GRUB does */
-	if (!bo->dry_run && savedef_clear_once(&r->s, &r->c, err, sizeof(err)) < 0)
+	if (!bo->dry_run &&
+	    savedef_clear_once(&r->s, &r->c, err, sizeof(err)) < 0)
 		fprintf(stderr, "bootmenu: next_entry not cleared: %s\n", err);
 	return plain_boot(&r->s, def, bo);
 }
@@ -226,18 +257,23 @@ static int boot_at_once(struct run *r, const struct boot_opts *bo)
 /* The full-screen menu when a terminal allows, else the plain chooser.
  * A timeout of 0 given by the user (not the configs, known only once
  * every disk was read) boots the default before anything is drawn. */
-static int menu(struct run *r, const struct boot_opts *bo, int (*rescan)(
-		struct session *, void *))
+static int menu(struct run *r, const struct boot_opts *bo,
+		int (*rescan)(struct session *, void *))
 {
 	const struct options *o = r->o;
 	double cmdline_t = session_cmdline_number(r->cmdline, "timeout", -2);
-	double user_t = o->timeout > -2 ? o->timeout
-			: cmdline_t > -2 ? cmdline_t : r->c.timeout;
+	double user_t = o->timeout > -2	 ? o->timeout
+			: cmdline_t > -2 ? cmdline_t
+					 : r->c.timeout;
 	char consoles[CONSOLES_MAX];
 	struct ui_opts uo = {
-		.conf = &r->c, .opt_timeout_s = o->timeout,
-		.cmdline_timeout_s = cmdline_t, .consoles = consoles,
-		.cmdline = r->cmdline, .rescan = rescan, .rescan_data = r,
+	    .conf = &r->c,
+	    .opt_timeout_s = o->timeout,
+	    .cmdline_timeout_s = cmdline_t,
+	    .consoles = consoles,
+	    .cmdline = r->cmdline,
+	    .rescan = rescan,
+	    .rescan_data = r,
 	};
 	int rc;
 
@@ -252,20 +288,22 @@ static int menu(struct run *r, const struct boot_opts *bo, int (*rescan)(
 		return rc;
 	/* the plain chooser has no password prompt: only the default then */
 	if (r->c.password[0]) {
-		fprintf(stderr, "bootmenu: no terminal for the menu; a password "
+		fprintf(stderr,
+			"bootmenu: no terminal for the menu; a password "
 			"is set, so only the default boots\n");
 		return boot_at_once(r, bo) == 0 ? 0 : 1;
 	}
 	settle_wait(&r->s, r->settle_s);
-	return plain_menu(&r->s, conf_timeout(uo.opt_timeout_s, cmdline_t,
-					      r->c.timeout, r->s.list.timeout_ds),
+	return plain_menu(&r->s,
+			  conf_timeout(uo.opt_timeout_s, cmdline_t,
+				       r->c.timeout, r->s.list.timeout_ds),
 			  bo);
 }
 
 /* --list or --boot N over @s. */
 static int dispatch(struct session *s, const struct options *o)
 {
-	struct boot_opts bo = { .dry_run = o->dry_run };
+	struct boot_opts bo = {.dry_run = o->dry_run};
 	const struct entry *e;
 	char *end;
 	long n;
@@ -302,7 +340,8 @@ static int save_default(struct run *r)
 		return 1;
 	}
 	if (savedef_save_detached(&r->s, &r->c, e, err, sizeof(err)) < 0) {
-		fprintf(stderr, "bootmenu: \"%s\" not saved as the default: %s\n",
+		fprintf(stderr,
+			"bootmenu: \"%s\" not saved as the default: %s\n",
 			e->title, err);
 		return 1;
 	}
@@ -321,7 +360,7 @@ static int roots_rescan(struct session *s, void *data)
 
 static int run_roots(struct run *r)
 {
-	struct boot_opts bo = { .dry_run = r->o->dry_run };
+	struct boot_opts bo = {.dry_run = r->o->dry_run};
 	int rc = session_open_roots(&r->s, r->o->roots, r->o->n_roots);
 
 	if (!rc && r->o->save)
@@ -338,7 +377,7 @@ static int run_roots(struct run *r)
  * draws at once and follows the scan. */
 static int run_devices(struct run *r)
 {
-	struct boot_opts bo = { .dry_run = r->o->dry_run };
+	struct boot_opts bo = {.dry_run = r->o->dry_run};
 	struct session *s = &r->s;
 	int rc;
 
@@ -349,7 +388,8 @@ static int run_devices(struct run *r)
 	else
 		rc = session_start(s, r->settle_s);
 	if (rc < 0) {
-		fprintf(stderr, "bootmenu: cannot scan devices: %s\n", strerror(-rc));
+		fprintf(stderr, "bootmenu: cannot scan devices: %s\n",
+			strerror(-rc));
 		return 1;
 	}
 	if (r->o->save)
@@ -365,7 +405,7 @@ static int run_devices(struct run *r)
 int main(int argc, char **argv)
 {
 	static struct run r;
-	struct options o = { 0 };
+	struct options o = {0};
 	int rc = parse_args(argc, argv, &o);
 
 	if (rc)

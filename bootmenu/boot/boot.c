@@ -30,8 +30,10 @@ static int boot_open(const struct entry_file *f, const char *what, int *fd,
 		     char *err, size_t errlen)
 {
 	if (!f->fs) {
-		snprintf(err, errlen, "the %s %s is on a filesystem that was "
-			 "not found (%s)", what, f->path ? f->path : "?",
+		snprintf(err, errlen,
+			 "the %s %s is on a filesystem that was "
+			 "not found (%s)",
+			 what, f->path ? f->path : "?",
 			 f->dev ? f->dev : "its own");
 		return -ENOENT;
 	}
@@ -55,8 +57,8 @@ static void boot_close(struct boot_files *b)
 	kexec_blob_free(&b->initrd);
 }
 
-static int boot_open_all(const struct entry *e, struct boot_files *b,
-			 char *err, size_t errlen)
+static int boot_open_all(const struct entry *e, struct boot_files *b, char *err,
+			 size_t errlen)
 {
 	int rc;
 
@@ -78,7 +80,7 @@ static int boot_open_all(const struct entry *e, struct boot_files *b,
 static int boot_read_all(const struct entry *e, const struct boot_opts *o,
 			 struct boot_files *b, char *err, size_t errlen)
 {
-	struct kexec_progress pr = { o->progress, o->progress_data, 0, 0 };
+	struct kexec_progress pr = {o->progress, o->progress_data, 0, 0};
 	unsigned long long k = 0, i = 0, avail = 0;
 	int rc;
 
@@ -94,14 +96,19 @@ static int boot_read_all(const struct entry *e, const struct boot_opts *o,
 	if (!rc)
 		rc = kexec_blob_read(&b->kernel_fd, 1, &pr, &b->kernel);
 	if (!rc && b->n_initrds)
-		rc = kexec_blob_read(b->initrd_fds, b->n_initrds, &pr, &b->initrd);
+		rc = kexec_blob_read(b->initrd_fds, b->n_initrds, &pr,
+				     &b->initrd);
 	if (rc == -ENOMEM)
-		snprintf(err, errlen, "the kernel and initrds of \"%s\" (%llu "
+		snprintf(err, errlen,
+			 "the kernel and initrds of \"%s\" (%llu "
 			 "MiB) do not fit in the free RAM (%llu MiB)",
-			 e->title ? e->title : e->id, (k + i) >> 20, avail >> 20);
+			 e->title ? e->title : e->id, (k + i) >> 20,
+			 avail >> 20);
 	else if (rc)
-		snprintf(err, errlen, "cannot read the kernel or initrds of "
-			 "\"%s\": %s", e->title ? e->title : e->id,
+		snprintf(err, errlen,
+			 "cannot read the kernel or initrds of "
+			 "\"%s\": %s",
+			 e->title ? e->title : e->id,
 			 rc == -EFBIG ? "a file is larger than 2 GiB"
 				      : strerror(-rc));
 	return rc;
@@ -136,14 +143,14 @@ static int boot_uki(const struct entry *e, const struct boot_files *b,
 			 e->kernel.path);
 		return -ENOEXEC;
 	}
-	im->kernel = (struct kexec_blob){ pe + off, size };
+	im->kernel = (struct kexec_blob){pe + off, size};
 	if (!e->cmdline[0] &&
 	    pe_find_section(pe, b->kernel.len, ".cmdline", &off, &size) == 0)
 		uki_cmdline(pe + off, size, im->cmdline, sizeof(im->cmdline));
 	if (pe_find_section(pe, b->kernel.len, ".initrd", &ioff, &isize))
 		return 0;
 	if (!b->initrd.len) {
-		im->initrd = (struct kexec_blob){ pe + ioff, isize };
+		im->initrd = (struct kexec_blob){pe + ioff, isize};
 		return 0;
 	}
 	/* the UKI's initrd first, then the entry's, 4-byte aligned */
@@ -155,7 +162,8 @@ static int boot_uki(const struct entry *e, const struct boot_files *b,
 	}
 	memcpy(im->initrd_owned, pe + ioff, isize);
 	memcpy(im->initrd_owned + size, b->initrd.buf, b->initrd.len);
-	im->initrd = (struct kexec_blob){ im->initrd_owned, size + b->initrd.len };
+	im->initrd =
+	    (struct kexec_blob){im->initrd_owned, size + b->initrd.len};
 	return 0;
 }
 
@@ -179,13 +187,13 @@ static enum kexec_syscall boot_syscall(const struct boot_opts *o)
 	return o->kexec_syscall ? KEXEC_SYSCALL_LOAD : KEXEC_SYSCALL_AUTO;
 }
 
-int boot_load_entry(const struct entry *e, const struct boot_opts *o,
-		    char *err, size_t errlen)
+int boot_load_entry(const struct entry *e, const struct boot_opts *o, char *err,
+		    size_t errlen)
 {
 	static const struct boot_opts defaults;
-	struct boot_files b = { .kernel_fd = -1 };
-	struct boot_image im = { 0 };
-	struct kexec_request rq = { 0 };
+	struct boot_files b = {.kernel_fd = -1};
+	struct boot_image im = {0};
+	struct kexec_request rq = {0};
 	enum kexec_syscall used;
 	int rc;
 
@@ -197,18 +205,22 @@ int boot_load_entry(const struct entry *e, const struct boot_opts *o,
 		goto out;
 	im.kernel = b.kernel;
 	im.initrd = b.initrd;
-	snprintf(im.cmdline, sizeof(im.cmdline), "%s", e->cmdline ? e->cmdline : "");
+	snprintf(im.cmdline, sizeof(im.cmdline), "%s",
+		 e->cmdline ? e->cmdline : "");
 	if (e->format == FMT_UKI && (rc = boot_uki(e, &b, &im, err, errlen)))
 		goto out;
-	rq = (struct kexec_request){ im.kernel, im.initrd, im.cmdline,
-				     boot_syscall(o), false, false, o->dry_run,
-				     o->plan_out ? o->plan_out : stdout, NULL };
+	rq = (struct kexec_request){
+	    im.kernel,	im.initrd,
+	    im.cmdline, boot_syscall(o),
+	    false,	false,
+	    o->dry_run, o->plan_out ? o->plan_out : stdout,
+	    NULL};
 	if (o->dry_run)
 		boot_print_entry(e, &im, rq.plan_out);
 	rc = kexec_load_request(&rq, &used, err, errlen);
 	if (!rc && !o->dry_run) {
-		log_info("boot: loaded \"%s\" with %s", e->title ? e->title : e->id,
-			 kexec_syscall_name(used));
+		log_info("boot: loaded \"%s\" with %s",
+			 e->title ? e->title : e->id, kexec_syscall_name(used));
 		if (o->syscall_used)
 			*o->syscall_used = kexec_syscall_name(used);
 	}

@@ -16,10 +16,10 @@
 struct entry;
 
 struct boot_opts {
-	bool dry_run;       /* plan and print to @plan_out; load nothing */
+	bool dry_run;	    /* plan and print to @plan_out; load nothing */
 	bool file_syscall;  /* use kexec_file_load only (kexload -s) */
 	bool kexec_syscall; /* use kexec_load only (kexload -c) */
-	FILE *plan_out;     /* where dry_run prints; NULL: stdout */
+	FILE *plan_out;	    /* where dry_run prints; NULL: stdout */
 	/* Called as bytes of kernel and initrds are read; @total is the sum
 	 * of their sizes, known before the first call. May be NULL. */
 	void (*progress)(void *data, unsigned long long done,
@@ -36,8 +36,8 @@ struct boot_opts {
  * .cmdline when not empty). Returns 0, or -errno with a sentence for the
  * user in err[0..errlen) (file not found, not a bzImage, locked down...).
  * @o may be NULL for defaults (kexec_load, file syscall as fallback). */
-int boot_load_entry(const struct entry *e, const struct boot_opts *o,
-		    char *err, size_t errlen);
+int boot_load_entry(const struct entry *e, const struct boot_opts *o, char *err,
+		    size_t errlen);
 
 /* Sync, call @unmount_all (may be NULL), and reboot into the loaded
  * kernel. Returns only on failure: -EINVAL when nothing is loaded, or

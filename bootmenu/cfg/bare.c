@@ -53,7 +53,8 @@ static void bare_named(struct bare_scan *s)
 	s->named = arena_alloc(s->ctx->a, (n + 1) * sizeof(*s->named));
 	for (const struct entry *e = s->ctx->out->head; e; e = e->next)
 		if (e->kernel.path && !e->kernel.dev)
-			s->named[s->n_named++] = bare_real(s->ctx, e->kernel.path);
+			s->named[s->n_named++] =
+			    bare_real(s->ctx, e->kernel.path);
 }
 
 static bool bare_known(const struct bare_scan *s, const char *real)
@@ -70,8 +71,8 @@ static bool bare_known(const struct bare_scan *s, const char *real)
 /* Signatures and HMACs that sit beside kernels are not kernels. */
 static bool bare_is_kernel_name(const char *name)
 {
-	static const char *const skip[] = { ".sig", ".hmac", ".asc", ".p7s",
-					    ".bak", ".dpkg-tmp", ".dpkg-new" };
+	static const char *const skip[] = {
+	    ".sig", ".hmac", ".asc", ".p7s", ".bak", ".dpkg-tmp", ".dpkg-new"};
 	size_t n = strlen(name);
 
 	if (strncmp(name, "vmlinuz-", 8) && strncmp(name, "vmlinux-", 8))
@@ -100,8 +101,8 @@ static void bare_add(struct bare_scan *s, const char *path)
 
 static void bare_scan_dir(struct bare_scan *s, const char *dir)
 {
-	static const char *const links[] = { "vmlinuz", "vmlinuz.old",
-					     "vmlinux", "vmlinux.old" };
+	static const char *const links[] = {"vmlinuz", "vmlinuz.old", "vmlinux",
+					    "vmlinux.old"};
 	char **names;
 	size_t n;
 
@@ -126,22 +127,24 @@ static int bare_cmp(const void *x, const void *y)
 static void bare_initrds(struct bare_scan *s, struct entry *e,
 			 const struct bare_kernel *k)
 {
-	static const char *const ucode[] = { "intel-ucode.img", "amd-ucode.img" };
-	static const char *const fmts[] = { "initrd.img-%s", "initramfs-%s.img",
-					    "initrd-%s.img", "initrd-%s",
-					    "initramfs-%s" };
+	static const char *const ucode[] = {"intel-ucode.img", "amd-ucode.img"};
+	static const char *const fmts[] = {"initrd.img-%s", "initramfs-%s.img",
+					   "initrd-%s.img", "initrd-%s",
+					   "initramfs-%s"};
 	struct arena *a = s->ctx->a;
 	const char *dir = cfg_text_dirname(a, k->path);
 
 	if (!k->version)
 		return;
 	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
-		char *p = cfg_text_path(a, dir, arena_printf(a, fmts[i], k->version));
+		char *p =
+		    cfg_text_path(a, dir, arena_printf(a, fmts[i], k->version));
 
 		if (!fs_is_file(s->ctx->fs, p))
 			continue;
 		/* Arch's mkinitcpio images expect the microcode first */
-		for (size_t j = 0; i == 1 && j < sizeof(ucode) / sizeof(ucode[0]); j++) {
+		for (size_t j = 0;
+		     i == 1 && j < sizeof(ucode) / sizeof(ucode[0]); j++) {
 			char *u = cfg_text_path(a, dir, ucode[j]);
 
 			if (fs_is_file(s->ctx->fs, u))
@@ -167,7 +170,8 @@ static char *bare_fstab_spec(struct arena *a, const char *buf, size_t len,
 
 		cfg_text_split_word(p, n, &spec, &sn, &rest, &rn);
 		cfg_text_split_word(rest, rn, &m, &mn, &r2, &r2n);
-		if (sn && spec[0] != '#' && mn == strlen(mnt) && !strncmp(m, mnt, mn))
+		if (sn && spec[0] != '#' && mn == strlen(mnt) &&
+		    !strncmp(m, mnt, mn))
 			return arena_strndup(a, spec, sn);
 	}
 	return NULL;
@@ -178,7 +182,8 @@ static bool bare_spec_is(const char *sp, const struct fs_root *fs)
 {
 	return (fs->uuid && !strncasecmp(sp, "UUID=", 5) &&
 		!strcasecmp(sp + 5, fs->uuid)) ||
-	       (fs->label && !strncmp(sp, "LABEL=", 6) && !strcmp(sp + 6, fs->label)) ||
+	       (fs->label && !strncmp(sp, "LABEL=", 6) &&
+		!strcmp(sp + 6, fs->label)) ||
 	       (fs->device && !strcmp(sp, fs->device));
 }
 
@@ -233,8 +238,8 @@ static const char *bare_root_arg(struct cfg_ctx *ctx, const struct fs_root *r)
 static const char *bare_cmdline(struct bare_scan *s, const char *dir)
 {
 	struct cfg_ctx *ctx = s->ctx;
-	const struct fs_root *root = strcmp(dir, "/boot") ? bare_root_of_boot(ctx)
-							  : ctx->fs;
+	const struct fs_root *root =
+	    strcmp(dir, "/boot") ? bare_root_of_boot(ctx) : ctx->fs;
 
 	/* a kernel at the top of a root filesystem (no /etc/fstab mounting
 	 * it elsewhere) boots that filesystem */
@@ -245,11 +250,15 @@ static const char *bare_cmdline(struct bare_scan *s, const char *dir)
 	if (c)
 		return c;
 	if (root)
-		entry_warn(ctx->out, ctx->fs, dir, 0, "bare kernels: their root "
-			   "filesystem %s has no UUID, PARTUUID or device: root= "
-			   "left out", root->name ? root->name : "?");
+		entry_warn(
+		    ctx->out, ctx->fs, dir, 0,
+		    "bare kernels: their root "
+		    "filesystem %s has no UUID, PARTUUID or device: root= "
+		    "left out",
+		    root->name ? root->name : "?");
 	else
-		entry_warn(ctx->out, ctx->fs, dir, 0, "bare kernels on a separate "
+		entry_warn(ctx->out, ctx->fs, dir, 0,
+			   "bare kernels on a separate "
 			   "/boot that no /etc/fstab mounts: root= left out");
 	return "ro";
 }
@@ -264,7 +273,7 @@ static bool bare_in_boot(const char *path)
 static void bare_emit(struct bare_scan *s)
 {
 	struct arena *a = s->ctx->a;
-	const char *cmd[2] = { NULL, NULL };
+	const char *cmd[2] = {NULL, NULL};
 
 	qsort(s->k, s->n, sizeof(s->k[0]), bare_cmp);
 	for (size_t i = 0; i < s->n; i++) {
@@ -275,9 +284,10 @@ static void bare_emit(struct bare_scan *s)
 		if (!cmd[in_boot])
 			cmd[in_boot] = bare_cmdline(s, in_boot ? "/boot" : "/");
 		e->id = arena_printf(a, "bare:%s", k->path);
-		e->title = k->version ? arena_printf(a, "Linux %s", k->version)
-				      : arena_printf(a, "Linux (%s)",
-						     cfg_text_basename(k->path));
+		e->title = k->version
+			       ? arena_printf(a, "Linux %s", k->version)
+			       : arena_printf(a, "Linux (%s)",
+					      cfg_text_basename(k->path));
 		e->version = k->version;
 		e->kernel.path = k->path;
 		e->source = k->path;
@@ -290,7 +300,7 @@ static void bare_emit(struct bare_scan *s)
 
 int bare_parse_fs(struct cfg_ctx *ctx)
 {
-	static const char *const dirs[] = { "/boot", "/" };
+	static const char *const dirs[] = {"/boot", "/"};
 	struct bare_scan *s = calloc(1, sizeof(*s));
 
 	if (!s)

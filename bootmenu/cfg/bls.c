@@ -78,15 +78,13 @@ void bls_name_counter(struct arena *a, const char *name, const char *suffix,
 		*left = *done = -1;
 		return;
 	}
-	*id = arena_printf(a, "%.*s%s", (int)(plus - name), name,
-			   name + stem);
+	*id = arena_printf(a, "%.*s%s", (int)(plus - name), name, name + stem);
 }
 
 /* Entries in /boot/loader/entries on a root filesystem name their files
  * from the boot partition's root, which is /boot here when /boot is not
  * a partition of its own. */
-static const char *bls_path(struct cfg_ctx *ctx, const char *dir,
-			    const char *p)
+static const char *bls_path(struct cfg_ctx *ctx, const char *dir, const char *p)
 {
 	char *abs = cfg_text_path(ctx->a, "/", p), *boot;
 
@@ -144,8 +142,9 @@ static void bls_initrd(struct cfg_ctx *ctx, struct entry *e, const char *dir,
 		v += strspn(v, " \t");
 		n = strcspn(v, " \t");
 		if (n)
-			entry_add_initrd(ctx->out, e, NULL,
-					 bls_path(ctx, dir, arena_strndup(ctx->a, v, n)));
+			entry_add_initrd(
+			    ctx->out, e, NULL,
+			    bls_path(ctx, dir, arena_strndup(ctx->a, v, n)));
 		v += n;
 	}
 }
@@ -158,14 +157,14 @@ static void bls_key(struct cfg_ctx *ctx, struct bls_keys *k, struct entry *e,
 		const char *key;
 		size_t off;
 	} keys[] = {
-		{ "title", offsetof(struct bls_keys, title) },
-		{ "version", offsetof(struct bls_keys, version) },
-		{ "machine-id", offsetof(struct bls_keys, machine_id) },
-		{ "sort-key", offsetof(struct bls_keys, sort_key) },
-		{ "linux", offsetof(struct bls_keys, linux_) },
-		{ "efi", offsetof(struct bls_keys, efi) },
-		{ "devicetree", offsetof(struct bls_keys, devicetree) },
-		{ "architecture", offsetof(struct bls_keys, arch) },
+	    {"title", offsetof(struct bls_keys, title)},
+	    {"version", offsetof(struct bls_keys, version)},
+	    {"machine-id", offsetof(struct bls_keys, machine_id)},
+	    {"sort-key", offsetof(struct bls_keys, sort_key)},
+	    {"linux", offsetof(struct bls_keys, linux_)},
+	    {"efi", offsetof(struct bls_keys, efi)},
+	    {"devicetree", offsetof(struct bls_keys, devicetree)},
+	    {"architecture", offsetof(struct bls_keys, arch)},
 	};
 
 	if (wn == 6 && !strncmp(w, "initrd", 6)) {
@@ -198,7 +197,8 @@ static void bls_key(struct cfg_ctx *ctx, struct bls_keys *k, struct entry *e,
 	/* devicetree-overlay and keys of later revisions are not used */
 	if (!(wn == 18 && !strncmp(w, "devicetree-overlay", 18)))
 		entry_warn(ctx->out, ctx->fs, e->source, line,
-			   "unknown key '%.*s' ignored", (int)(wn > 64 ? 64 : wn), w);
+			   "unknown key '%.*s' ignored",
+			   (int)(wn > 64 ? 64 : wn), w);
 }
 
 static struct entry *bls_finish(struct cfg_ctx *ctx, struct entry *e,
@@ -206,9 +206,10 @@ static struct entry *bls_finish(struct cfg_ctx *ctx, struct entry *e,
 				bls_expand_fn expand, void *data)
 {
 	if (k->arch && strcasecmp(k->arch, BLS_ARCH_NATIVE)) {
-		entry_warn(ctx->out, ctx->fs, e->source, 0,
-			   "architecture %.32s is not this machine's (%s): skipped",
-			   k->arch, BLS_ARCH_NATIVE);
+		entry_warn(
+		    ctx->out, ctx->fs, e->source, 0,
+		    "architecture %.32s is not this machine's (%s): skipped",
+		    k->arch, BLS_ARCH_NATIVE);
 		return NULL;
 	}
 	e->title = k->title ? k->title : e->id;
@@ -242,7 +243,7 @@ struct entry *bls_parse_entry(struct cfg_ctx *ctx, const char *dir,
 			      void *data)
 {
 	struct entry *e = entry_new(ctx->out, fmt, ctx->fs);
-	struct bls_keys k = { 0 };
+	struct bls_keys k = {0};
 	struct cfg_text_lines it;
 	const char *p;
 	size_t n;
@@ -295,7 +296,8 @@ int bls_compare(const struct entry *a, const struct entry *b)
 		return 0;
 	if (a->tries_left != b->tries_left)
 		return a->tries_left > b->tries_left ? -1 : 1;
-	return (a->tries_done > b->tries_done) - (a->tries_done < b->tries_done);
+	return (a->tries_done > b->tries_done) -
+	       (a->tries_done < b->tries_done);
 }
 
 static int bls_qsort_cmp(const void *x, const void *y)
@@ -377,7 +379,8 @@ static int bls_read_dir(struct cfg_ctx *ctx, const char *dir,
 					   "cannot read: %s", strerror(-rc));
 			continue;
 		}
-		e = bls_parse_entry(ctx, dir, names[i], buf, len, fmt, expand, data);
+		e = bls_parse_entry(ctx, dir, names[i], buf, len, fmt, expand,
+				    data);
 		free(buf);
 		if (e) {
 			bls_vec_push(ctx->a, vec, e);
@@ -397,9 +400,10 @@ static int bls_add_all(struct cfg_ctx *ctx, struct bls_vec *vec)
 		/* the boot counter ran out: systemd-boot sorts it last; say so,
 		 * the menu's mark for it */
 		if (e->tries_left == 0)
-			entry_warn(ctx->out, ctx->fs, e->source, 0,
-				   "no boot tries left (%d failed): sorted last",
-				   e->tries_done);
+			entry_warn(
+			    ctx->out, ctx->fs, e->source, 0,
+			    "no boot tries left (%d failed): sorted last",
+			    e->tries_done);
 		if (entry_add(ctx->out, e) == 0)
 			added++;
 	}
@@ -409,7 +413,7 @@ static int bls_add_all(struct cfg_ctx *ctx, struct bls_vec *vec)
 int bls_collect(struct cfg_ctx *ctx, const char *dir, enum entry_format fmt,
 		bls_expand_fn expand, void *data)
 {
-	struct bls_vec vec = { 0 };
+	struct bls_vec vec = {0};
 	int rc = bls_read_dir(ctx, dir, fmt, expand, data, &vec);
 
 	if (rc < 0)
@@ -424,15 +428,17 @@ static bool bls_dir_taken(const struct cfg_ctx *ctx, const char *dir)
 	size_t n = strlen(dir);
 
 	for (const struct entry *e = ctx->out->head; e; e = e->next)
-		if (e->source && !strncmp(e->source, dir, n) && e->source[n] == '/')
+		if (e->source && !strncmp(e->source, dir, n) &&
+		    e->source[n] == '/')
 			return true;
 	return false;
 }
 
-static const char *const bls_dirs[] = { "/loader/entries", "/boot/loader/entries" };
-static const char *const bls_uki_dirs[] = { "/EFI/Linux", "/boot/EFI/Linux" };
-static const char *const bls_loader_confs[] = { "/loader/loader.conf",
-						"/boot/loader/loader.conf" };
+static const char *const bls_dirs[] = {"/loader/entries",
+				       "/boot/loader/entries"};
+static const char *const bls_uki_dirs[] = {"/EFI/Linux", "/boot/EFI/Linux"};
+static const char *const bls_loader_confs[] = {"/loader/loader.conf",
+					       "/boot/loader/loader.conf"};
 
 static void bls_loader_conf(struct cfg_ctx *ctx, struct loader_conf *lc)
 {
@@ -442,8 +448,8 @@ static void bls_loader_conf(struct cfg_ctx *ctx, struct loader_conf *lc)
 		char *buf;
 		size_t len;
 
-		if (fs_read_file(ctx->fs, bls_loader_confs[i], FS_CONFIG_MAX, &buf,
-				 &len) < 0)
+		if (fs_read_file(ctx->fs, bls_loader_confs[i], FS_CONFIG_MAX,
+				 &buf, &len) < 0)
 			continue;
 		loader_conf_parse(ctx, bls_loader_confs[i], buf, len, lc);
 		free(buf);
@@ -459,20 +465,23 @@ static bool bls_same_dir(struct cfg_ctx *ctx, const char *const *dirs, size_t i)
 	if (i == 0 || fs_realpath(ctx->fs, dirs[i], ctx->a, &b) < 0)
 		return false;
 	for (size_t j = 0; j < i; j++)
-		if (fs_realpath(ctx->fs, dirs[j], ctx->a, &a) == 0 && !strcmp(a, b))
+		if (fs_realpath(ctx->fs, dirs[j], ctx->a, &a) == 0 &&
+		    !strcmp(a, b))
 			return true;
 	return false;
 }
 
 int bls_parse_fs(struct cfg_ctx *ctx)
 {
-	struct bls_vec vec = { 0 };
+	struct bls_vec vec = {0};
 	struct loader_conf lc;
 	long d;
 
 	for (size_t i = 0; i < 2; i++)
-		if (!bls_dir_taken(ctx, bls_dirs[i]) && !bls_same_dir(ctx, bls_dirs, i))
-			bls_read_dir(ctx, bls_dirs[i], FMT_BLS, NULL, NULL, &vec);
+		if (!bls_dir_taken(ctx, bls_dirs[i]) &&
+		    !bls_same_dir(ctx, bls_dirs, i))
+			bls_read_dir(ctx, bls_dirs[i], FMT_BLS, NULL, NULL,
+				     &vec);
 	for (size_t i = 0; i < 2; i++)
 		if (!bls_same_dir(ctx, bls_uki_dirs, i))
 			uki_collect(ctx, bls_uki_dirs[i], &vec);

@@ -59,7 +59,7 @@ void bls_sort(struct entry **v, size_t n);
 /* /loader/loader.conf, as far as a menu needs it. */
 struct loader_conf {
 	const char *default_pattern; /* glob over entry ids, or NULL */
-	int timeout_ds;              /* -1 when unset or "menu-force" */
+	int timeout_ds;		     /* -1 when unset or "menu-force" */
 };
 
 /* Parse loader.conf contents buf[0..len) found at @path; unknown keys

@@ -13,7 +13,7 @@ struct arena;
 struct fs_root;
 
 /* Nesting limits shared by the formats. */
-#define CFG_INCLUDE_DEPTH 8   /* source/configfile/INCLUDE */
+#define CFG_INCLUDE_DEPTH 8 /* source/configfile/INCLUDE */
 #define CFG_SUBMENU_DEPTH 16
 #define CFG_STEPS_MAX 1000000 /* interpreter steps per config file */
 /* What the included files (INCLUDE, source, configfile, load_env) of one
@@ -26,13 +26,14 @@ struct fs_root;
 
 struct cfg_ctx {
 	struct arena *a;
-	const struct fs_root *fs;       /* the filesystem being read */
-	const struct fs_root *const *all; /* every known filesystem (grub search) */
+	const struct fs_root *fs; /* the filesystem being read */
+	const struct fs_root *const
+	    *all; /* every known filesystem (grub search) */
 	size_t n_all;
 	struct entry_list *out;
-	unsigned files;                 /* included files tried so far */
-	size_t bytes;                   /* and the bytes they held */
-	bool spent;                     /* past a limit: warned once */
+	unsigned files; /* included files tried so far */
+	size_t bytes;	/* and the bytes they held */
+	bool spent;	/* past a limit: warned once */
 };
 
 struct cfg_parser {

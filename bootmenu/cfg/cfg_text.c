@@ -5,8 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-void cfg_text_lines_init(struct cfg_text_lines *it, const char *buf,
-			 size_t len)
+void cfg_text_lines_init(struct cfg_text_lines *it, const char *buf, size_t len)
 {
 	const char *nul = buf ? memchr(buf, '\0', len) : NULL;
 

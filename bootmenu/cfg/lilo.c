@@ -102,7 +102,8 @@ static bool lilo_token(struct lilo_lex *lx, char *out, bool *is_eq, bool value)
 		for (lx->p++; lx->p < lx->end && *lx->p != '"'; lx->p++) {
 			char c = *lx->p;
 
-			if (c == '\\' && lx->p + 1 < lx->end && lx->p[1] == '\n') {
+			if (c == '\\' && lx->p + 1 < lx->end &&
+			    lx->p[1] == '\n') {
 				lx->p++; /* continued inside the quotes */
 				lx->line++;
 				continue;
@@ -117,7 +118,8 @@ static bool lilo_token(struct lilo_lex *lx, char *out, bool *is_eq, bool value)
 		lx->p += lx->p < lx->end; /* the closing quote */
 	} else {
 		while (lx->p < lx->end && !lilo_blank(*lx->p) &&
-		       (value || *lx->p != '=') && *lx->p != '#' && *lx->p != '"') {
+		       (value || *lx->p != '=') && *lx->p != '#' &&
+		       *lx->p != '"') {
 			if (n < LILO_VALUE_MAX)
 				out[n++] = *lx->p;
 			lx->p++;
@@ -130,30 +132,107 @@ static bool lilo_token(struct lilo_lex *lx, char *out, bool *is_eq, bool value)
 /* --- items */
 
 static const char *const lilo_ignored[] = {
-	/* install-time and display options: nothing to do for a kexec menu */
-	"boot", "map", "install", "message", "menu-title", "menu-scheme",
-	"bitmap", "bmp-colors", "bmp-table", "bmp-timer", "bmp-retain",
-	"backup", "force-backup", "compact", "linear", "lba32", "delay",
-	"serial", "large-memory", "nowarn", "verbose", "raid-extra-boot",
-	"static-bios-codes", "suppress-boot-time-BIOS-data", "unattended",
-	"fix-table", "ignore-table", "geometric", "noraid", "keytable",
-	"disk", "bios", "sectors", "heads", "cylinders", "inaccessible",
-	"max-partitions", "change-rules", "reset", "read-only-mbr", "el-torito-bootable-CD",
-	"mbr", "master-boot", "nodevcache", "noexec", "single-key", "lock",
-	"fallback", "range", "table", "loader", "boot-as", "map-drive", "to",
-	"change", "activate", "deactivate", "automatic", "set", "partition",
-	"start", "vmdefault", "vmdisable", "vmwarn", "nokbdefault",
-	"nokbdisable", "label-only", "master", "uuid", "label", "alias",
-	"password", "ramdisk", "optional", "restricted", "mandatory",
-	"bypass", "read-only", "read-write", "prompt", "timeout", "default",
-	"append", "addappend", "literal", "initrd", "root", "vga", "image",
-	"other", "ramdisk_size", "load-ramdisk", "prompt-ramdisk",
-	"ramdisk_start",
+    /* install-time and display options: nothing to do for a kexec menu */
+    "boot",
+    "map",
+    "install",
+    "message",
+    "menu-title",
+    "menu-scheme",
+    "bitmap",
+    "bmp-colors",
+    "bmp-table",
+    "bmp-timer",
+    "bmp-retain",
+    "backup",
+    "force-backup",
+    "compact",
+    "linear",
+    "lba32",
+    "delay",
+    "serial",
+    "large-memory",
+    "nowarn",
+    "verbose",
+    "raid-extra-boot",
+    "static-bios-codes",
+    "suppress-boot-time-BIOS-data",
+    "unattended",
+    "fix-table",
+    "ignore-table",
+    "geometric",
+    "noraid",
+    "keytable",
+    "disk",
+    "bios",
+    "sectors",
+    "heads",
+    "cylinders",
+    "inaccessible",
+    "max-partitions",
+    "change-rules",
+    "reset",
+    "read-only-mbr",
+    "el-torito-bootable-CD",
+    "mbr",
+    "master-boot",
+    "nodevcache",
+    "noexec",
+    "single-key",
+    "lock",
+    "fallback",
+    "range",
+    "table",
+    "loader",
+    "boot-as",
+    "map-drive",
+    "to",
+    "change",
+    "activate",
+    "deactivate",
+    "automatic",
+    "set",
+    "partition",
+    "start",
+    "vmdefault",
+    "vmdisable",
+    "vmwarn",
+    "nokbdefault",
+    "nokbdisable",
+    "label-only",
+    "master",
+    "uuid",
+    "label",
+    "alias",
+    "password",
+    "ramdisk",
+    "optional",
+    "restricted",
+    "mandatory",
+    "bypass",
+    "read-only",
+    "read-write",
+    "prompt",
+    "timeout",
+    "default",
+    "append",
+    "addappend",
+    "literal",
+    "initrd",
+    "root",
+    "vga",
+    "image",
+    "other",
+    "ramdisk_size",
+    "load-ramdisk",
+    "prompt-ramdisk",
+    "ramdisk_start",
 };
 
 static bool lilo_known(const char *k)
 {
-	for (size_t i = 0; i < sizeof(lilo_ignored) / sizeof(lilo_ignored[0]); i++)
+	for (size_t i = 0; i < sizeof(lilo_ignored) / sizeof(lilo_ignored[0]);
+	     i++)
 		if (!strcasecmp(k, lilo_ignored[i]))
 			return true;
 	return false;
@@ -166,33 +245,33 @@ static bool lilo_opt(struct arena *a, struct lilo_opts *o, const char *k,
 		const char *key;
 		size_t off;
 	} strs[] = {
-		{ "label", offsetof(struct lilo_opts, label) },
-		{ "alias", offsetof(struct lilo_opts, alias) },
-		{ "append", offsetof(struct lilo_opts, append) },
-		{ "addappend", offsetof(struct lilo_opts, addappend) },
-		{ "literal", offsetof(struct lilo_opts, literal) },
-		{ "initrd", offsetof(struct lilo_opts, initrd) },
-		{ "root", offsetof(struct lilo_opts, root) },
-		{ "vga", offsetof(struct lilo_opts, vga) },
-		{ "ramdisk", offsetof(struct lilo_opts, ramdisk) },
-		{ "password", offsetof(struct lilo_opts, password) },
+	    {"label", offsetof(struct lilo_opts, label)},
+	    {"alias", offsetof(struct lilo_opts, alias)},
+	    {"append", offsetof(struct lilo_opts, append)},
+	    {"addappend", offsetof(struct lilo_opts, addappend)},
+	    {"literal", offsetof(struct lilo_opts, literal)},
+	    {"initrd", offsetof(struct lilo_opts, initrd)},
+	    {"root", offsetof(struct lilo_opts, root)},
+	    {"vga", offsetof(struct lilo_opts, vga)},
+	    {"ramdisk", offsetof(struct lilo_opts, ramdisk)},
+	    {"password", offsetof(struct lilo_opts, password)},
 	};
 	static const struct {
 		const char *key;
 		size_t off;
 	} flags[] = {
-		{ "read-only", offsetof(struct lilo_opts, ro) },
-		{ "read-write", offsetof(struct lilo_opts, rw) },
-		{ "restricted", offsetof(struct lilo_opts, restricted) },
-		{ "mandatory", offsetof(struct lilo_opts, mandatory) },
-		{ "optional", offsetof(struct lilo_opts, optional) },
-		{ "bypass", offsetof(struct lilo_opts, bypass) },
+	    {"read-only", offsetof(struct lilo_opts, ro)},
+	    {"read-write", offsetof(struct lilo_opts, rw)},
+	    {"restricted", offsetof(struct lilo_opts, restricted)},
+	    {"mandatory", offsetof(struct lilo_opts, mandatory)},
+	    {"optional", offsetof(struct lilo_opts, optional)},
+	    {"bypass", offsetof(struct lilo_opts, bypass)},
 	};
 
 	for (size_t i = 0; v && i < sizeof(strs) / sizeof(strs[0]); i++)
 		if (!strcasecmp(k, strs[i].key)) {
 			*(const char **)((char *)o + strs[i].off) =
-				cfg_text_trimdup(a, v, strlen(v));
+			    cfg_text_trimdup(a, v, strlen(v));
 			return true;
 		}
 	for (size_t i = 0; !v && i < sizeof(flags) / sizeof(flags[0]); i++)
@@ -210,9 +289,10 @@ static void lilo_section_start(struct lilo_parse *s, bool other, const char *v,
 
 	if (s->n_sec == LILO_SECTIONS_MAX) {
 		if (!s->too_many)
-			entry_warn(s->ctx->out, s->ctx->fs, s->file, line,
-				   "more than %d sections: the rest are ignored",
-				   LILO_SECTIONS_MAX);
+			entry_warn(
+			    s->ctx->out, s->ctx->fs, s->file, line,
+			    "more than %d sections: the rest are ignored",
+			    LILO_SECTIONS_MAX);
 		s->too_many = true;
 		return;
 	}
@@ -259,7 +339,8 @@ static void lilo_file(struct lilo_parse *s, const char *root, const char *p,
 {
 	*path = cfg_text_path(s->ctx->a, "/", p);
 	*dev = NULL;
-	if (!fs_is_file(s->ctx->fs, *path) && root && strcasecmp(root, "current"))
+	if (!fs_is_file(s->ctx->fs, *path) && root &&
+	    strcasecmp(root, "current"))
 		*dev = root;
 }
 
@@ -281,8 +362,9 @@ static const char *lilo_cmdline(struct lilo_parse *s, const struct lilo_opts *o,
 	if (o->rw || g->rw)
 		c = cfg_text_join(a, c, "rw");
 	if (root && !strcasecmp(root, "current"))
-		entry_warn(s->ctx->out, s->ctx->fs, s->file, line,
-			   "root=current names the running system's root: left out");
+		entry_warn(
+		    s->ctx->out, s->ctx->fs, s->file, line,
+		    "root=current names the running system's root: left out");
 	else if (root)
 		c = cfg_text_join(a, c, arena_printf(a, "root=%s", root));
 	if (rd)
@@ -301,11 +383,12 @@ static void lilo_access(struct lilo_parse *s, struct entry *e,
 
 	e->password = o->password || (g->password && !o->bypass);
 	e->mandatory = e->password && (o->mandatory || g->mandatory);
-	e->restricted = e->password && !e->mandatory &&
-			(o->restricted || g->restricted);
+	e->restricted =
+	    e->password && !e->mandatory && (o->restricted || g->restricted);
 }
 
-static struct entry *lilo_entry(struct lilo_parse *s, const struct lilo_section *sec)
+static struct entry *lilo_entry(struct lilo_parse *s,
+				const struct lilo_section *sec)
 {
 	struct arena *a = s->ctx->a;
 	const struct lilo_opts *o = &sec->o;
@@ -320,8 +403,10 @@ static struct entry *lilo_entry(struct lilo_parse *s, const struct lilo_section 
 	e->line = sec->line;
 	lilo_access(s, e, o);
 	if (sec->other) {
-		e->disabled = arena_printf(a, "chainloads another OS (other=%s): "
-					   "not bootable with kexec", sec->path);
+		e->disabled = arena_printf(a,
+					   "chainloads another OS (other=%s): "
+					   "not bootable with kexec",
+					   sec->path);
 		return e;
 	}
 	lilo_file(s, root, sec->path, &e->kernel.dev, &e->kernel.path);
@@ -336,7 +421,8 @@ static struct entry *lilo_entry(struct lilo_parse *s, const struct lilo_section 
 }
 
 static bool lilo_is_default(const struct lilo_parse *s,
-			    const struct lilo_section *sec, const struct entry *e)
+			    const struct lilo_section *sec,
+			    const struct entry *e)
 {
 	/* lilo is built with IGNORECASE: labels match without case */
 	return !strcasecmp(s->dflt, e->title) ||
@@ -364,9 +450,10 @@ static int lilo_emit(struct lilo_parse *s)
 		added++;
 	}
 	if (s->dflt && !found)
-		entry_warn(s->ctx->out, s->ctx->fs, s->file, 0,
-			   "default=%s names no image: the first one is the default",
-			   s->dflt);
+		entry_warn(
+		    s->ctx->out, s->ctx->fs, s->file, 0,
+		    "default=%s names no image: the first one is the default",
+		    s->dflt);
 	if (!found && first)
 		first->is_default = true;
 	return added;
@@ -377,7 +464,7 @@ int lilo_parse_buf(struct cfg_ctx *ctx, const char *path, const char *buf,
 {
 	struct lilo_parse *s = calloc(1, sizeof(*s));
 	char *k = malloc(LILO_VALUE_MAX + 1), *v = malloc(LILO_VALUE_MAX + 1);
-	struct lilo_lex lx = { buf, buf + len, 1 };
+	struct lilo_lex lx = {buf, buf + len, 1};
 	bool eq, have = false;
 	int added = 0;
 
@@ -430,8 +517,8 @@ int lilo_parse_fs(struct cfg_ctx *ctx)
 
 	if (rc < 0) {
 		if (rc != -ENOENT && rc != -ENOTDIR)
-			entry_warn(ctx->out, ctx->fs, path, 0, "cannot read: %s",
-				   strerror(-rc));
+			entry_warn(ctx->out, ctx->fs, path, 0,
+				   "cannot read: %s", strerror(-rc));
 		return 0;
 	}
 	lilo_parse_buf(ctx, path, buf, len);

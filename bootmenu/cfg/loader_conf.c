@@ -15,10 +15,21 @@
 #define LOADER_TIMEOUT_MAX (INT_MAX / 10)
 
 static const char *const loader_other_keys[] = {
-	"editor", "auto-entries", "auto-firmware", "auto-poweroff",
-	"auto-reboot", "console-mode", "random-seed-mode", "beep",
-	"secure-boot-enroll", "reboot-for-bitlocker", "reboot-on-error",
-	"preserve-efivars", "log-level", "sysfail", "windows-no-redirect",
+    "editor",
+    "auto-entries",
+    "auto-firmware",
+    "auto-poweroff",
+    "auto-reboot",
+    "console-mode",
+    "random-seed-mode",
+    "beep",
+    "secure-boot-enroll",
+    "reboot-for-bitlocker",
+    "reboot-on-error",
+    "preserve-efivars",
+    "log-level",
+    "sysfail",
+    "windows-no-redirect",
 };
 
 static void loader_timeout(struct cfg_ctx *ctx, const char *path, int line,
@@ -41,7 +52,8 @@ static void loader_timeout(struct cfg_ctx *ctx, const char *path, int line,
 			   "timeout '%.64s' is not a number of seconds", v);
 		return;
 	}
-	lc->timeout_ds = (int)(s > LOADER_TIMEOUT_MAX ? LOADER_TIMEOUT_MAX : s) * 10;
+	lc->timeout_ds =
+	    (int)(s > LOADER_TIMEOUT_MAX ? LOADER_TIMEOUT_MAX : s) * 10;
 }
 
 static void loader_key(struct cfg_ctx *ctx, const char *path, int line,
@@ -50,9 +62,11 @@ static void loader_key(struct cfg_ctx *ctx, const char *path, int line,
 {
 	if (cfg_text_eq_nocase(w, wn, "default")) {
 		if (v[0] == '@') {
-			entry_warn(ctx->out, ctx->fs, path, line,
-				   "default %.64s needs EFI variables: the first "
-				   "entry is the default", v);
+			entry_warn(
+			    ctx->out, ctx->fs, path, line,
+			    "default %.64s needs EFI variables: the first "
+			    "entry is the default",
+			    v);
 			lc->default_pattern = NULL;
 			return;
 		}
@@ -63,7 +77,8 @@ static void loader_key(struct cfg_ctx *ctx, const char *path, int line,
 		loader_timeout(ctx, path, line, v, lc);
 		return;
 	}
-	for (size_t i = 0; i < sizeof(loader_other_keys) / sizeof(loader_other_keys[0]); i++)
+	for (size_t i = 0;
+	     i < sizeof(loader_other_keys) / sizeof(loader_other_keys[0]); i++)
 		if (cfg_text_eq_nocase(w, wn, loader_other_keys[i]))
 			return;
 	entry_warn(ctx->out, ctx->fs, path, line, "unknown key '%.*s' ignored",

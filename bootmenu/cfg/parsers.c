@@ -2,12 +2,12 @@
 #include "cfg/cfg.h"
 
 const struct cfg_parser cfg_parsers[] = {
-	{ "grub", FMT_GRUB, grub_parse_fs },
-	{ "syslinux", FMT_SYSLINUX, syslinux_parse_fs },
-	{ "bls", FMT_BLS, bls_parse_fs },
-	{ "uki", FMT_UKI, uki_parse_fs },
-	{ "lilo", FMT_LILO, lilo_parse_fs },
-	{ "bare", FMT_BARE, bare_parse_fs },
+    {"grub", FMT_GRUB, grub_parse_fs},
+    {"syslinux", FMT_SYSLINUX, syslinux_parse_fs},
+    {"bls", FMT_BLS, bls_parse_fs},
+    {"uki", FMT_UKI, uki_parse_fs},
+    {"lilo", FMT_LILO, lilo_parse_fs},
+    {"bare", FMT_BARE, bare_parse_fs},
 };
 
 const size_t cfg_n_parsers = sizeof(cfg_parsers) / sizeof(cfg_parsers[0]);

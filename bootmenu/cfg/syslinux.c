@@ -23,8 +23,14 @@
 #include <strings.h>
 
 enum sl_type {
-	SL_LINUX, SL_COM32, SL_COMBOOT, SL_BOOTSECT, SL_PXE, SL_FDIMAGE,
-	SL_CONFIG, SL_LOCALBOOT,
+	SL_LINUX,
+	SL_COM32,
+	SL_COMBOOT,
+	SL_BOOTSECT,
+	SL_PXE,
+	SL_FDIMAGE,
+	SL_CONFIG,
+	SL_LOCALBOOT,
 };
 
 /* The LABEL being defined. */
@@ -60,7 +66,7 @@ struct sl_parse {
 	const char *append; /* global APPEND */
 	const char *dflt, *ontimeout;
 	int timeout, totaltimeout; /* tenths, -1 unset */
-	const char *group_base;    /* group of a CONFIG'd config */
+	const char *group_base;	   /* group of a CONFIG'd config */
 	const char *groups[CFG_SUBMENU_DEPTH + 1];
 	bool labelled[CFG_SUBMENU_DEPTH + 1]; /* MENU LABEL named the group */
 	int menu_depth;
@@ -141,10 +147,9 @@ static enum sl_type sl_type_by_name(const char *file)
 		const char *ext;
 		enum sl_type type;
 	} exts[] = {
-		{ ".c32", SL_COM32 },  { ".cbt", SL_COMBOOT },
-		{ ".com", SL_COMBOOT }, { ".bs", SL_BOOTSECT },
-		{ ".bss", SL_BOOTSECT }, { ".bin", SL_BOOTSECT },
-		{ ".0", SL_PXE },      { ".img", SL_FDIMAGE },
+	    {".c32", SL_COM32},	  {".cbt", SL_COMBOOT},	 {".com", SL_COMBOOT},
+	    {".bs", SL_BOOTSECT}, {".bss", SL_BOOTSECT}, {".bin", SL_BOOTSECT},
+	    {".0", SL_PXE},	  {".img", SL_FDIMAGE},
 	};
 	const char *dot = strrchr(cfg_text_basename(file), '.');
 
@@ -167,16 +172,23 @@ static const char *sl_disabled_reason(struct arena *a, enum sl_type t,
 		return NULL;
 	case SL_COM32:
 		if (!strcasecmp(base, "chain.c32"))
-			return "chainloads another OS (chain.c32): not bootable "
+			return "chainloads another OS (chain.c32): not "
+			       "bootable "
 			       "with kexec";
-		return arena_printf(a, "COM32 module %s: not a Linux kernel, "
-				       "not bootable with kexec", base);
+		return arena_printf(a,
+				    "COM32 module %s: not a Linux kernel, "
+				    "not bootable with kexec",
+				    base);
 	case SL_COMBOOT:
-		return arena_printf(a, "COMBOOT program %s: not bootable with "
-				       "kexec", base);
+		return arena_printf(a,
+				    "COMBOOT program %s: not bootable with "
+				    "kexec",
+				    base);
 	case SL_BOOTSECT:
-		return arena_printf(a, "boot sector image %s: not bootable "
-				       "with kexec", base);
+		return arena_printf(a,
+				    "boot sector image %s: not bootable "
+				    "with kexec",
+				    base);
 	case SL_PXE:
 		return "PXE bootstrap program: not bootable with kexec";
 	case SL_FDIMAGE:
@@ -207,8 +219,9 @@ static void sl_initrds(struct sl_parse *s, struct entry *e, const char *cmdline)
 		if (n) {
 			char *name = arena_strndup(s->ctx->a, p, n);
 
-			entry_add_initrd(s->ctx->out, e, NULL,
-					 cfg_text_path(s->ctx->a, s->cwd, name));
+			entry_add_initrd(
+			    s->ctx->out, e, NULL,
+			    cfg_text_path(s->ctx->a, s->cwd, name));
 		}
 		p += n;
 	} while (*p == ',');
@@ -256,8 +269,8 @@ static struct entry *sl_make_entry(struct sl_parse *s, const struct sl_label *l)
 	if (l->type == SL_LOCALBOOT)
 		return e;
 	e->kernel.path = cfg_text_path(a, s->cwd, file);
-	e->cmdline = cfg_text_join(a, arena_printf(a, "BOOT_IMAGE=%s", file),
-				   args);
+	e->cmdline =
+	    cfg_text_join(a, arena_printf(a, "BOOT_IMAGE=%s", file), args);
 	if (l->type == SL_LINUX)
 		sl_initrds(s, e, e->cmdline);
 	if (l->fdt)
@@ -270,7 +283,7 @@ static void sl_config_label(struct sl_parse *s, const struct sl_label *l);
 static void sl_record(struct sl_parse *s)
 {
 	struct sl_label *l = &s->cur;
-	struct sl_rec r = { 0 };
+	struct sl_rec r = {0};
 
 	if (!l->active)
 		return;
@@ -349,12 +362,12 @@ static void kw_kernel(struct sl_parse *s, const char *file, int line,
 	(void)file, (void)line;
 }
 
-#define SL_KERNEL_KW(name, type)                                           \
-	static void kw_##name(struct sl_parse *s, const char *file, int line, \
-			      const char *arg, size_t n)                   \
-	{                                                                  \
-		(void)file, (void)line;                                    \
-		sl_set_kernel(s, type, arg, n);                            \
+#define SL_KERNEL_KW(name, type)                                               \
+	static void kw_##name(struct sl_parse *s, const char *file, int line,  \
+			      const char *arg, size_t n)                       \
+	{                                                                      \
+		(void)file, (void)line;                                        \
+		sl_set_kernel(s, type, arg, n);                                \
 	}
 SL_KERNEL_KW(linux, SL_LINUX)
 SL_KERNEL_KW(com32, SL_COM32)
@@ -440,10 +453,12 @@ static void sl_include(struct sl_parse *s, const char *file, int line,
 	cfg_text_split_word(arg, n, &w, &wn, &r, &rn);
 	if (!wn)
 		return;
-	path = cfg_text_path(s->ctx->a, s->cwd, arena_strndup(s->ctx->a, w, wn));
+	path =
+	    cfg_text_path(s->ctx->a, s->cwd, arena_strndup(s->ctx->a, w, wn));
 	/* the main config plus CFG_INCLUDE_DEPTH levels of INCLUDE */
 	if (s->depth > CFG_INCLUDE_DEPTH) {
-		sl_warn(s, file, line, "INCLUDE nested too deep, not read", w, wn);
+		sl_warn(s, file, line, "INCLUDE nested too deep, not read", w,
+			wn);
 		return;
 	}
 	if (!cfg_budget(s->ctx, path, 1, 0))
@@ -456,7 +471,8 @@ static void sl_include(struct sl_parse *s, const char *file, int line,
 		menu_begin(s, tag, strlen(tag));
 	rc = sl_read_file(s, path);
 	if (rc == -ENOENT)
-		sl_warn(s, file, line, "INCLUDE: no such file", path, strlen(path));
+		sl_warn(s, file, line, "INCLUDE: no such file", path,
+			strlen(path));
 	if (tag)
 		menu_end(s);
 }
@@ -483,29 +499,50 @@ static const struct {
 	const char *kw;
 	sl_kw_fn fn;
 } sl_keywords[] = {
-	{ "label", kw_label },       { "kernel", kw_kernel },
-	{ "linux", kw_linux },       { "com32", kw_com32 },
-	{ "comboot", kw_comboot },   { "boot", kw_boot },
-	{ "bss", kw_boot },          { "pxe", kw_pxe },
-	{ "fdimage", kw_fdimage },   { "config", kw_config_label },
-	{ "localboot", kw_localboot }, { "append", kw_append },
-	{ "initrd", kw_initrd },     { "fdt", kw_fdt },
-	{ "devicetree", kw_fdt },    { "default", kw_default },
-	{ "ontimeout", kw_ontimeout }, { "timeout", kw_timeout },
-	{ "totaltimeout", kw_totaltimeout }, { "include", kw_include },
-	{ "menu", kw_menu },         { "text", kw_text },
-	/* accepted; nothing for a kexec menu to do with them */
-	{ "say", kw_ignore },        { "prompt", kw_ignore },
-	{ "ui", kw_ignore },         { "display", kw_ignore },
-	{ "font", kw_ignore },       { "kbdmap", kw_ignore },
-	{ "serial", kw_ignore },     { "console", kw_ignore },
-	{ "noescape", kw_ignore },   { "nocomplete", kw_ignore },
-	{ "nohalt", kw_ignore },     { "allowoptions", kw_ignore },
-	{ "implicit", kw_ignore },   { "onerror", kw_ignore },
-	{ "pxeretry", kw_ignore },   { "sendcookies", kw_ignore },
-	{ "ipappend", kw_ignore },   { "sysappend", kw_ignore },
-	{ "path", kw_ignore },       { "fdtdir", kw_ignore },
-	{ "endtext", kw_ignore },
+    {"label", kw_label},
+    {"kernel", kw_kernel},
+    {"linux", kw_linux},
+    {"com32", kw_com32},
+    {"comboot", kw_comboot},
+    {"boot", kw_boot},
+    {"bss", kw_boot},
+    {"pxe", kw_pxe},
+    {"fdimage", kw_fdimage},
+    {"config", kw_config_label},
+    {"localboot", kw_localboot},
+    {"append", kw_append},
+    {"initrd", kw_initrd},
+    {"fdt", kw_fdt},
+    {"devicetree", kw_fdt},
+    {"default", kw_default},
+    {"ontimeout", kw_ontimeout},
+    {"timeout", kw_timeout},
+    {"totaltimeout", kw_totaltimeout},
+    {"include", kw_include},
+    {"menu", kw_menu},
+    {"text", kw_text},
+    /* accepted; nothing for a kexec menu to do with them */
+    {"say", kw_ignore},
+    {"prompt", kw_ignore},
+    {"ui", kw_ignore},
+    {"display", kw_ignore},
+    {"font", kw_ignore},
+    {"kbdmap", kw_ignore},
+    {"serial", kw_ignore},
+    {"console", kw_ignore},
+    {"noescape", kw_ignore},
+    {"nocomplete", kw_ignore},
+    {"nohalt", kw_ignore},
+    {"allowoptions", kw_ignore},
+    {"implicit", kw_ignore},
+    {"onerror", kw_ignore},
+    {"pxeretry", kw_ignore},
+    {"sendcookies", kw_ignore},
+    {"ipappend", kw_ignore},
+    {"sysappend", kw_ignore},
+    {"path", kw_ignore},
+    {"fdtdir", kw_ignore},
+    {"endtext", kw_ignore},
 };
 
 /* --- MENU subcommands */
@@ -513,11 +550,12 @@ static const struct {
 /* The group path of the submenu being defined, named @name. */
 static void sl_name_group(struct sl_parse *s, const char *name)
 {
-	const char *up = s->menu_depth > 1 ? s->groups[s->menu_depth - 1]
-					   : s->group_base;
+	const char *up =
+	    s->menu_depth > 1 ? s->groups[s->menu_depth - 1] : s->group_base;
 
-	s->groups[s->menu_depth] = up ? arena_printf(s->ctx->a, "%s>%s", up, name)
-				      : arena_strdup(s->ctx->a, name);
+	s->groups[s->menu_depth] =
+	    up ? arena_printf(s->ctx->a, "%s>%s", up, name)
+	       : arena_strdup(s->ctx->a, name);
 }
 
 /* MENU LABEL names the label being defined, or outside one the submenu
@@ -618,14 +656,16 @@ static void sl_line(struct sl_parse *s, const char *file, int line,
 	cfg_text_split_word(p, n, &w, &wn, &r, &rn);
 	if (!wn || w[0] == '#')
 		return;
-	for (size_t i = 0; i < sizeof(sl_keywords) / sizeof(sl_keywords[0]); i++) {
+	for (size_t i = 0; i < sizeof(sl_keywords) / sizeof(sl_keywords[0]);
+	     i++) {
 		if (cfg_text_eq_nocase(w, wn, sl_keywords[i].kw)) {
 			sl_keywords[i].fn(s, file, line, r, rn);
 			return;
 		}
 	}
 	/* F1..F12 name help files */
-	if (wn >= 2 && wn <= 3 && (w[0] | 0x20) == 'f' && w[1] >= '0' && w[1] <= '9')
+	if (wn >= 2 && wn <= 3 && (w[0] | 0x20) == 'f' && w[1] >= '0' &&
+	    w[1] <= '9')
 		return;
 	sl_warn(s, file, line, "unknown keyword ignored:", w, wn);
 }
@@ -654,7 +694,8 @@ static int sl_parse_text(struct sl_parse *s, const char *path, const char *buf,
 
 		if (n >= SYSLINUX_LINE_MAX) {
 			entry_warn(s->ctx->out, s->ctx->fs, file, it.line,
-				   "line longer than %d bytes cut", SYSLINUX_LINE_MAX);
+				   "line longer than %d bytes cut",
+				   SYSLINUX_LINE_MAX);
 			n = SYSLINUX_LINE_MAX - 1;
 		}
 		if (in_text) {
@@ -747,7 +788,8 @@ static void sl_pick_default(struct sl_parse *s)
 		r = NULL;
 	for (size_t i = 0; !r && i < s->n_recs; i++)
 		if (s->recs[s->n_recs - 1 - i].menudefault &&
-		    s->recs[s->n_recs - 1 - i].added && s->recs[s->n_recs - 1 - i].top)
+		    s->recs[s->n_recs - 1 - i].added &&
+		    s->recs[s->n_recs - 1 - i].top)
 			r = &s->recs[s->n_recs - 1 - i];
 	for (size_t i = 0; !r && i < s->n_recs; i++)
 		if (s->recs[i].added)
@@ -777,8 +819,9 @@ static void sl_init(struct sl_parse *s, struct cfg_ctx *ctx,
 	s->ctx = ctx;
 	s->parent = parent;
 	s->seen = seen;
-	s->cwd = cwd ? cfg_text_path(ctx->a, "/", cwd)
-		     : cfg_text_dirname(ctx->a, cfg_text_path(ctx->a, "/", path));
+	s->cwd =
+	    cwd ? cfg_text_path(ctx->a, "/", cwd)
+		: cfg_text_dirname(ctx->a, cfg_text_path(ctx->a, "/", path));
 	s->timeout = s->totaltimeout = -1;
 }
 
@@ -793,7 +836,8 @@ static void sl_config_label(struct sl_parse *s, const struct sl_label *l)
 	char *path;
 
 	cfg_text_split_word(l->kernel, strlen(l->kernel), &w, &wn, &r, &rn);
-	path = cfg_text_path(s->ctx->a, s->cwd, arena_strndup(s->ctx->a, w, wn));
+	path =
+	    cfg_text_path(s->ctx->a, s->cwd, arena_strndup(s->ctx->a, w, wn));
 	if (s->depth + 1 >= CFG_INCLUDE_DEPTH ||
 	    !cfg_budget(s->ctx, path, 1, 0) ||
 	    (s->seen && seen_has(s->seen, sl_canon(s, path))))
@@ -804,14 +848,15 @@ static void sl_config_label(struct sl_parse *s, const struct sl_label *l)
 	/* no directory given: the working directory stays (d-i's netboot
 	 * prompt.cfg names its files from the TFTP root after CONFIG) */
 	sl_init(sub, s->ctx, s, s->seen, path,
-		rn ? arena_strndup(s->ctx->a, r, rn) :
-		l->append ? l->append : s->cwd);
+		rn	    ? arena_strndup(s->ctx->a, r, rn)
+		: l->append ? l->append
+			    : s->cwd);
 	sub->depth = 0;
-	sub->group_base = l->menulabel ? sl_strip_caret(s->ctx->a, l->menulabel)
-				       : l->label;
+	sub->group_base =
+	    l->menulabel ? sl_strip_caret(s->ctx->a, l->menulabel) : l->label;
 	if (l->group)
-		sub->group_base = arena_printf(s->ctx->a, "%s>%s", l->group,
-					       sub->group_base);
+		sub->group_base =
+		    arena_printf(s->ctx->a, "%s>%s", l->group, sub->group_base);
 	if (sl_read_file(sub, path) == -ENOENT)
 		sl_warn(s, l->file, l->line, "CONFIG: no such file", path,
 			strlen(path));
@@ -846,14 +891,14 @@ static int sl_run(struct cfg_ctx *ctx, struct sl_seen *seen, const char *path,
 int syslinux_parse_buf(struct cfg_ctx *ctx, const char *path, const char *cwd,
 		       const char *buf, size_t len)
 {
-	struct sl_seen seen = { 0 };
+	struct sl_seen seen = {0};
 
 	return sl_run(ctx, &seen, path, cwd, buf ? buf : "", buf ? len : 0);
 }
 
 int syslinux_parse_file(struct cfg_ctx *ctx, const char *path, const char *cwd)
 {
-	struct sl_seen seen = { 0 };
+	struct sl_seen seen = {0};
 
 	return sl_run(ctx, &seen, path, cwd, NULL, 0);
 }
@@ -861,19 +906,25 @@ int syslinux_parse_file(struct cfg_ctx *ctx, const char *path, const char *cwd)
 /* --- where the configs are */
 
 static const char *const sl_configs[] = {
-	"/boot/extlinux/extlinux.conf", "/boot/extlinux/syslinux.cfg",
-	"/extlinux/extlinux.conf",      "/extlinux/syslinux.cfg",
-	"/extlinux.conf",               "/boot/syslinux/syslinux.cfg",
-	"/boot/syslinux/extlinux.conf", "/syslinux/syslinux.cfg",
-	"/syslinux/extlinux.conf",      "/syslinux.cfg",
-	"/isolinux/isolinux.cfg",       "/boot/isolinux/isolinux.cfg",
-	"/isolinux.cfg",
+    "/boot/extlinux/extlinux.conf",
+    "/boot/extlinux/syslinux.cfg",
+    "/extlinux/extlinux.conf",
+    "/extlinux/syslinux.cfg",
+    "/extlinux.conf",
+    "/boot/syslinux/syslinux.cfg",
+    "/boot/syslinux/extlinux.conf",
+    "/syslinux/syslinux.cfg",
+    "/syslinux/extlinux.conf",
+    "/syslinux.cfg",
+    "/isolinux/isolinux.cfg",
+    "/boot/isolinux/isolinux.cfg",
+    "/isolinux.cfg",
 };
 
 /* pxelinux.cfg/ sits in the TFTP root; paths in it are relative to that
  * root. */
 static const char *const sl_tftp_roots[] = {
-	"/", "/boot", "/srv/tftp", "/tftpboot", "/var/lib/tftpboot",
+    "/", "/boot", "/srv/tftp", "/tftpboot", "/var/lib/tftpboot",
 };
 
 /* PXELINUX tries pxelinux.cfg/<client UUID>, 01-<MAC>, the hex IP
@@ -900,9 +951,10 @@ static void sl_pxe(struct cfg_ctx *ctx, struct sl_seen *seen, const char *root)
 
 int syslinux_parse_fs(struct cfg_ctx *ctx)
 {
-	struct sl_seen seen = { 0 };
+	struct sl_seen seen = {0};
 
-	for (size_t i = 0; i < sizeof(sl_configs) / sizeof(sl_configs[0]); i++) {
+	for (size_t i = 0; i < sizeof(sl_configs) / sizeof(sl_configs[0]);
+	     i++) {
 		char *real;
 
 		if (!fs_is_file(ctx->fs, sl_configs[i]))
@@ -913,7 +965,8 @@ int syslinux_parse_fs(struct cfg_ctx *ctx)
 			continue;
 		sl_run(ctx, &seen, sl_configs[i], NULL, NULL, 0);
 	}
-	for (size_t i = 0; i < sizeof(sl_tftp_roots) / sizeof(sl_tftp_roots[0]); i++)
+	for (size_t i = 0; i < sizeof(sl_tftp_roots) / sizeof(sl_tftp_roots[0]);
+	     i++)
 		sl_pxe(ctx, &seen, sl_tftp_roots[i]);
 	return 0;
 }

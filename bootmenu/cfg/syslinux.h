@@ -18,8 +18,7 @@
 /* Parse the config at @path on ctx->fs; relative paths inside resolve
  * against @cwd (the config's directory when NULL). Returns the number of
  * entries added, or -errno when @path cannot be read. */
-int syslinux_parse_file(struct cfg_ctx *ctx, const char *path,
-			const char *cwd);
+int syslinux_parse_file(struct cfg_ctx *ctx, const char *path, const char *cwd);
 
 /* The same for a config already in memory (buf[0..len), need not be
  * NUL-terminated) that claims to live at @path. INCLUDEs still read

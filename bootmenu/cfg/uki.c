@@ -54,13 +54,13 @@ static void osrel_parse(struct arena *a, const char *buf, size_t len,
 		const char *key;
 		size_t off;
 	} keys[] = {
-		{ "PRETTY_NAME", offsetof(struct uki_osrel, pretty_name) },
-		{ "NAME", offsetof(struct uki_osrel, name) },
-		{ "IMAGE_ID", offsetof(struct uki_osrel, image_id) },
-		{ "ID", offsetof(struct uki_osrel, id) },
-		{ "IMAGE_VERSION", offsetof(struct uki_osrel, image_version) },
-		{ "VERSION", offsetof(struct uki_osrel, version) },
-		{ "VERSION_ID", offsetof(struct uki_osrel, version_id) },
+	    {"PRETTY_NAME", offsetof(struct uki_osrel, pretty_name)},
+	    {"NAME", offsetof(struct uki_osrel, name)},
+	    {"IMAGE_ID", offsetof(struct uki_osrel, image_id)},
+	    {"ID", offsetof(struct uki_osrel, id)},
+	    {"IMAGE_VERSION", offsetof(struct uki_osrel, image_version)},
+	    {"VERSION", offsetof(struct uki_osrel, version)},
+	    {"VERSION_ID", offsetof(struct uki_osrel, version_id)},
 	};
 	struct cfg_text_lines it;
 	const char *p;
@@ -78,7 +78,8 @@ static void osrel_parse(struct arena *a, const char *buf, size_t len,
 			if (strlen(keys[i].key) == (size_t)(eq - p) &&
 			    !strncmp(p, keys[i].key, (size_t)(eq - p)))
 				*(const char **)((char *)o + keys[i].off) =
-					osrel_value(a, eq + 1, n - (size_t)(eq + 1 - p));
+				    osrel_value(a, eq + 1,
+						n - (size_t)(eq + 1 - p));
 	}
 }
 
@@ -119,8 +120,10 @@ static void uki_fill(struct cfg_ctx *ctx, struct entry *e, const char *path,
 			 &e->tries_done);
 	e->title = o->pretty_name ? o->pretty_name : o->name ? o->name : e->id;
 	e->sort_key = o->image_id ? o->image_id : o->id;
-	e->version = uname ? uname : o->image_version ? o->image_version :
-		     o->version ? o->version : o->version_id;
+	e->version = uname		? uname
+		     : o->image_version ? o->image_version
+		     : o->version	? o->version
+					: o->version_id;
 	e->kernel.path = arena_strdup(ctx->a, path);
 	e->source = e->kernel.path;
 	e->line = 0;
@@ -129,9 +132,10 @@ static void uki_fill(struct cfg_ctx *ctx, struct entry *e, const char *path,
 int uki_parse(struct cfg_ctx *ctx, const char *path, const struct uki_src *src,
 	      struct entry **out)
 {
-	size_t hlen = src->size < PE_HEADERS_READ ? (size_t)src->size : PE_HEADERS_READ;
+	size_t hlen =
+	    src->size < PE_HEADERS_READ ? (size_t)src->size : PE_HEADERS_READ;
 	size_t off, size;
-	struct uki_osrel o = { 0 };
+	struct uki_osrel o = {0};
 	char *hdr = malloc(hlen ? hlen : 1), *cmdline, *osrel, *uname;
 	struct entry *e;
 	int rc;
@@ -181,8 +185,8 @@ static int uki_mem_read(void *p, uint64_t off, void *buf, size_t n)
 int uki_parse_mem(struct cfg_ctx *ctx, const char *path, const void *buf,
 		  size_t len, struct entry **out)
 {
-	struct uki_mem m = { buf, len };
-	struct uki_src src = { uki_mem_read, &m, len };
+	struct uki_mem m = {buf, len};
+	struct uki_src src = {uki_mem_read, &m, len};
 
 	return uki_parse(ctx, path, &src, out);
 }
@@ -210,7 +214,7 @@ static int uki_parse_file(struct cfg_ctx *ctx, const char *path,
 {
 	struct stat st;
 	int fd = fs_open(ctx->fs, path, false), rc;
-	struct uki_src src = { uki_fd_read, &fd, 0 };
+	struct uki_src src = {uki_fd_read, &fd, 0};
 
 	if (fd < 0)
 		return fd;
@@ -251,7 +255,8 @@ int uki_collect(struct cfg_ctx *ctx, const char *dir, struct bls_vec *vec)
 		if (rc < 0) {
 			entry_warn(ctx->out, ctx->fs, path, 0,
 				   "not a unified kernel image: %s",
-				   rc == -ENOEXEC ? "no .linux section" : strerror(-rc));
+				   rc == -ENOEXEC ? "no .linux section"
+						  : strerror(-rc));
 			continue;
 		}
 		bls_vec_push(ctx->a, vec, e);

@@ -90,7 +90,7 @@ static int v_word(const char **a, const char **b)
 
 int cfg_verscmp(const char *a, const char *b)
 {
-	static const char order[] = { '-', '^', '.' };
+	static const char order[] = {'-', '^', '.'};
 	int r;
 
 	if (!a || !*a || !b || !*b)

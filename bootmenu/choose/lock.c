@@ -11,14 +11,16 @@ static bool lilo_asks(const struct entry *e, enum choose_act act)
 	return act == CHOOSE_ACT_BOOT && !e->restricted;
 }
 
-enum choose_lock choose_lock_need(const char *hash, bool unlocked, enum choose_act act,
-			  const struct entry *e, const struct entry *def)
+enum choose_lock choose_lock_need(const char *hash, bool unlocked,
+				  enum choose_act act, const struct entry *e,
+				  const struct entry *def)
 {
 	bool have = hash && *hash, ask;
 
 	if (unlocked)
 		return CHOOSE_LOCK_FREE;
-	if (e && e->password && (act == CHOOSE_ACT_BOOT || act == CHOOSE_ACT_EDIT))
+	if (e && e->password &&
+	    (act == CHOOSE_ACT_BOOT || act == CHOOSE_ACT_EDIT))
 		ask = lilo_asks(e, act);
 	else if (act == CHOOSE_ACT_BOOT)
 		ask = have && e != def;

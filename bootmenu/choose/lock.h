@@ -16,7 +16,12 @@
 
 struct entry;
 
-enum choose_act { CHOOSE_ACT_BOOT, CHOOSE_ACT_EDIT, CHOOSE_ACT_SHELL, CHOOSE_ACT_SAVE };
+enum choose_act {
+	CHOOSE_ACT_BOOT,
+	CHOOSE_ACT_EDIT,
+	CHOOSE_ACT_SHELL,
+	CHOOSE_ACT_SAVE
+};
 
 enum choose_lock {
 	CHOOSE_LOCK_FREE,   /* go ahead */
@@ -27,7 +32,8 @@ enum choose_lock {
 /* What @act on entry @e (NULL for the shell) needs, when bootmenu.conf's
  * hash is @hash ("" none), @def is the default entry and @unlocked says the
  * password was already given in this menu. */
-enum choose_lock choose_lock_need(const char *hash, bool unlocked, enum choose_act act,
-			  const struct entry *e, const struct entry *def);
+enum choose_lock choose_lock_need(const char *hash, bool unlocked,
+				  enum choose_act act, const struct entry *e,
+				  const struct entry *def);
 
 #endif

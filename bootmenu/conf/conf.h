@@ -17,8 +17,9 @@
 #define CONF_PASSWORD_LOCKED "!"
 
 struct conf {
-	double timeout;        /* seconds; -1 waits; -2 when not set */
-	char default_pat[256]; /* fnmatch(3) pattern over titles and ids; "" unset */
+	double timeout;	       /* seconds; -1 waits; -2 when not set */
+	char default_pat[256]; /* fnmatch(3) pattern over titles and ids; ""
+				  unset */
 	/* password = HASH: a crypt(3) SHA-512 hash ("$6$..."); "" none.
 	 * When set, editing, the shell and booting anything but the default
 	 * ask for it (auth.h). A value that is not a "$6$" hash is reported

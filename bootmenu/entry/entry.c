@@ -11,9 +11,9 @@
 const char *entry_format_name(enum entry_format f)
 {
 	static const char *const names[] = {
-		[FMT_GRUB] = "grub", [FMT_SYSLINUX] = "syslinux",
-		[FMT_BLS] = "bls",   [FMT_UKI] = "uki",
-		[FMT_LILO] = "lilo", [FMT_BARE] = "bare",
+	    [FMT_GRUB] = "grub", [FMT_SYSLINUX] = "syslinux",
+	    [FMT_BLS] = "bls",	 [FMT_UKI] = "uki",
+	    [FMT_LILO] = "lilo", [FMT_BARE] = "bare",
 	};
 
 	return (unsigned)f < sizeof(names) / sizeof(names[0]) ? names[f] : "?";
@@ -116,10 +116,10 @@ static bool spec_matches(const char *spec, const struct fs_root *fs)
 		const char *key;
 		size_t off;
 	} keys[] = {
-		{ "UUID=", offsetof(struct fs_root, uuid) },
-		{ "LABEL=", offsetof(struct fs_root, label) },
-		{ "PARTUUID=", offsetof(struct fs_root, partuuid) },
-		{ "PARTLABEL=", offsetof(struct fs_root, partlabel) },
+	    {"UUID=", offsetof(struct fs_root, uuid)},
+	    {"LABEL=", offsetof(struct fs_root, label)},
+	    {"PARTUUID=", offsetof(struct fs_root, partuuid)},
+	    {"PARTLABEL=", offsetof(struct fs_root, partlabel)},
 	};
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
@@ -136,9 +136,8 @@ static bool spec_matches(const char *spec, const struct fs_root *fs)
 	       (fs->name && !strcmp(spec, fs->name));
 }
 
-const struct fs_root *entry_find_fs(const char *spec,
-				    const struct fs_root *const *fss,
-				    size_t n_fss)
+const struct fs_root *
+entry_find_fs(const char *spec, const struct fs_root *const *fss, size_t n_fss)
 {
 	for (size_t i = 0; spec && i < n_fss; i++)
 		if (spec_matches(spec, fss[i]))
@@ -156,11 +155,12 @@ static void resolve_file(struct entry *e, struct entry_file *f,
 
 static bool same_kernel(const struct entry *a, const struct entry *b)
 {
-	return a->kernel.fs == b->kernel.fs && a->kernel.path && b->kernel.path &&
-	       !strcmp(a->kernel.path, b->kernel.path);
+	return a->kernel.fs == b->kernel.fs && a->kernel.path &&
+	       b->kernel.path && !strcmp(a->kernel.path, b->kernel.path);
 }
 
-static bool named_elsewhere(const struct entry_list *l, const struct entry *bare)
+static bool named_elsewhere(const struct entry_list *l,
+			    const struct entry *bare)
 {
 	for (const struct entry *e = l->head; e; e = e->next)
 		if (e->format != FMT_BARE && same_kernel(e, bare))
@@ -187,9 +187,11 @@ void entry_finish(struct entry_list *l, const struct fs_root *const *fss,
 			continue;
 		}
 		if (e->initrds_over && !e->disabled)
-			e->disabled = arena_printf(l->a, "names more than %d initrds, "
-						   "the most one boot loads",
-						   ENTRY_INITRD_MAX);
+			e->disabled =
+			    arena_printf(l->a,
+					 "names more than %d initrds, "
+					 "the most one boot loads",
+					 ENTRY_INITRD_MAX);
 		if (e->is_default && have_default)
 			e->is_default = false;
 		have_default |= e->is_default;

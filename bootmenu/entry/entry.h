@@ -14,7 +14,14 @@
 struct arena;
 struct fs_root;
 
-enum entry_format { FMT_GRUB, FMT_SYSLINUX, FMT_BLS, FMT_UKI, FMT_LILO, FMT_BARE };
+enum entry_format {
+	FMT_GRUB,
+	FMT_SYSLINUX,
+	FMT_BLS,
+	FMT_UKI,
+	FMT_LILO,
+	FMT_BARE
+};
 
 /* "grub", "syslinux", "bls", "uki", "lilo", "bare" */
 const char *entry_format_name(enum entry_format f);
@@ -31,23 +38,23 @@ struct entry_file {
 
 struct entry {
 	struct entry *next;
-	const char *id;        /* stable: format-specific id, unique per fs */
+	const char *id; /* stable: format-specific id, unique per fs */
 	const char *title;
-	const char *group;     /* submenu path "Advanced options>...", or NULL */
+	const char *group; /* submenu path "Advanced options>...", or NULL */
 	enum entry_format format;
 	const struct fs_root *fs; /* the filesystem the config is on */
 	struct entry_file kernel; /* for a UKI: the .efi file itself */
 	struct entry_file *initrds;
 	size_t n_initrds;
-	bool initrds_over;     /* named more than ENTRY_INITRD_MAX: disabled */
-	const char *cmdline;   /* "" when none */
+	bool initrds_over;   /* named more than ENTRY_INITRD_MAX: disabled */
+	const char *cmdline; /* "" when none */
 	const char *devicetree;
-	const char *arch;      /* BLS architecture, or NULL */
-	const char *version;   /* kernel version, when known */
-	const char *source;    /* config file, absolute within @fs */
-	int line;              /* 1-based line of the entry in @source */
-	bool is_default;       /* the config names this entry as its default */
-	const char *disabled;  /* why it cannot be booted, or NULL */
+	const char *arch;     /* BLS architecture, or NULL */
+	const char *version;  /* kernel version, when known */
+	const char *source;   /* config file, absolute within @fs */
+	int line;	      /* 1-based line of the entry in @source */
+	bool is_default;      /* the config names this entry as its default */
+	const char *disabled; /* why it cannot be booted, or NULL */
 	/* BLS ordering and boot counting */
 	const char *sort_key, *machine_id;
 	int tries_left, tries_done; /* -1 when the name has no counter */
@@ -58,7 +65,7 @@ struct entry {
 struct warning {
 	struct warning *next;
 	const char *file; /* absolute within the filesystem */
-	int line;         /* 0 when not tied to a line */
+	int line;	  /* 0 when not tied to a line */
 	const char *msg;
 	const struct fs_root *fs;
 };
@@ -70,7 +77,8 @@ struct entry_list {
 	size_t count;
 	struct warning *warnings, **wtail;
 	size_t n_warnings;
-	int timeout_ds;  /* the config's timeout in tenths of a second, -1 unset */
+	int timeout_ds; /* the config's timeout in tenths of a second, -1 unset
+			 */
 };
 
 /* Start an empty list whose memory comes from @a. */
@@ -92,7 +100,7 @@ void entry_add_initrd(struct entry_list *l, struct entry *e, const char *dev,
 /* Record a warning with its file and line (printf-style message). */
 void entry_warn(struct entry_list *l, const struct fs_root *fs,
 		const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
+    __attribute__((format(printf, 5, 6)));
 /* Move every entry and warning of @from to the end of @to. */
 void entry_list_splice(struct entry_list *to, struct entry_list *from);
 
@@ -107,8 +115,7 @@ void entry_finish(struct entry_list *l, const struct fs_root *const *fss,
 		  size_t n_fss);
 
 /* Find a filesystem by a "UUID=..."-style spec; NULL when none matches. */
-const struct fs_root *entry_find_fs(const char *spec,
-				    const struct fs_root *const *fss,
-				    size_t n_fss);
+const struct fs_root *
+entry_find_fs(const char *spec, const struct fs_root *const *fss, size_t n_fss);
 
 #endif

@@ -11,7 +11,8 @@ static const char *fs_name(const struct fs_root *fs)
 
 /* "path" on the entry's own filesystem, "name:path" on another one, and
  * "?spec:path" when the other one has not been found. */
-static void print_file(FILE *f, const struct entry *e, const struct entry_file *x)
+static void print_file(FILE *f, const struct entry *e,
+		       const struct entry_file *x)
 {
 	if (x->fs && x->fs != e->fs)
 		fprintf(f, "%s:", x->fs->name);
@@ -25,8 +26,9 @@ void entry_print_text(FILE *f, const struct entry_list *l)
 	int n = 0;
 
 	for (const struct entry *e = l->head; e; e = e->next) {
-		fprintf(f, "%d%s %s%s%s [%s] %s:", n++, e->is_default ? "*" : " ",
-			e->group ? e->group : "", e->group ? ">" : "", e->title,
+		fprintf(f, "%d%s %s%s%s [%s] %s:", n++,
+			e->is_default ? "*" : " ", e->group ? e->group : "",
+			e->group ? ">" : "", e->title,
 			entry_format_name(e->format), fs_name(e->fs));
 		print_file(f, e, &e->kernel);
 		for (size_t i = 0; i < e->n_initrds; i++) {
@@ -43,7 +45,8 @@ void entry_print_text(FILE *f, const struct entry_list *l)
 			w->file ? w->file : "-", w->line, w->msg);
 }
 
-static void json_file(FILE *f, const struct entry *e, const struct entry_file *x)
+static void json_file(FILE *f, const struct entry *e,
+		      const struct entry_file *x)
 {
 	fputs("{\"path\":", f);
 	json_str(f, x->path);

@@ -120,7 +120,7 @@ static int wait_for(pid_t pid)
 
 static void run_shell(void)
 {
-	char *argv[] = { INIT_SHELL, NULL };
+	char *argv[] = {INIT_SHELL, NULL};
 
 	say("rescue shell: type `exit` to go back to the menu");
 	wait_for(spawn(INIT_SHELL, argv));
@@ -138,7 +138,7 @@ static void describe_exit(int status, long ran_ms)
 
 static void supervise(const struct init_cmdline *cl)
 {
-	char *argv[] = { INIT_BOOTMENU, NULL };
+	char *argv[] = {INIT_BOOTMENU, NULL};
 	long backoff = INIT_BACKOFF_MIN_MS;
 	int fails = 0;
 
@@ -172,7 +172,8 @@ int main(void)
 	int fd;
 
 	if (getpid() != 1) {
-		fputs("init: this is bootmenu's /init, meant to run as PID 1\n", stderr);
+		fputs("init: this is bootmenu's /init, meant to run as PID 1\n",
+		      stderr);
 		return 1;
 	}
 	mount_all();

@@ -47,7 +47,8 @@ static int read_all(int fd, char *dst, size_t len, struct kexec_progress *pr)
 	off_t pos = 0;
 
 	while (len) {
-		ssize_t got = pread(fd, dst, len < BLOB_CHUNK ? len : BLOB_CHUNK, pos);
+		ssize_t got =
+		    pread(fd, dst, len < BLOB_CHUNK ? len : BLOB_CHUNK, pos);
 
 		if (got < 0 && errno == EINTR)
 			continue;

@@ -19,7 +19,8 @@
 #define KEXEC_BLOB_MAX (2ull << 30)
 
 struct kexec_progress {
-	void (*fn)(void *data, unsigned long long done, unsigned long long total);
+	void (*fn)(void *data, unsigned long long done,
+		   unsigned long long total);
 	void *data;
 	unsigned long long done, total; /* total: set by the caller */
 };

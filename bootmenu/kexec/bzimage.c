@@ -34,13 +34,15 @@ int kexec_bzimage_parse(const void *buf, size_t len, struct kexec_bzimage *bz,
 	get_le16(buf, len, BZ_BOOT_FLAG, &flag);
 	if (flag != 0xaa55 || len < BZ_HEADER + 4 ||
 	    memcmp((const char *)buf + BZ_HEADER, "HdrS", 4) != 0) {
-		snprintf(err, errlen, "not a bzImage (no boot sector "
+		snprintf(err, errlen,
+			 "not a bzImage (no boot sector "
 			 "signature or \"HdrS\" setup header)");
 		return -ENOEXEC;
 	}
 	get_le16(buf, len, BZ_VERSION, &bz->version);
 	if (bz->version < BZ_MIN_VERSION) {
-		snprintf(err, errlen, "boot protocol %u.%02u is too old: "
+		snprintf(err, errlen,
+			 "boot protocol %u.%02u is too old: "
 			 "2.12 or later is needed for a 64-bit kexec",
 			 bz->version >> 8, bz->version & 0xff);
 		return -ENOEXEC;
@@ -54,21 +56,26 @@ int kexec_bzimage_parse(const void *buf, size_t len, struct kexec_bzimage *bz,
 		bz->hdr_end = BZ_HDR_LIMIT;
 	if (setup >= len || bz_fields(buf, len, bz) < 0 ||
 	    bz->hdr_end < BZ_INIT_SIZE + 4) {
-		snprintf(err, errlen, "the bzImage is truncated (%zu bytes, "
-			 "its setup code alone is %zu)", len, setup);
+		snprintf(err, errlen,
+			 "the bzImage is truncated (%zu bytes, "
+			 "its setup code alone is %zu)",
+			 len, setup);
 		return -ENOEXEC;
 	}
 	/* boot.rst: syssize (0x1f4, 2.04+) is the protected-mode code in
 	 * 16-byte paragraphs; a shorter file would be jumped into half-read */
 	get_le32(buf, len, BZ_SYSSIZE, &syssize);
 	if ((uint64_t)syssize * 16 > len - setup) {
-		snprintf(err, errlen, "the bzImage is truncated (%zu bytes, "
-			 "its header says %llu)", len,
+		snprintf(err, errlen,
+			 "the bzImage is truncated (%zu bytes, "
+			 "its header says %llu)",
+			 len,
 			 (unsigned long long)setup + (uint64_t)syssize * 16);
 		return -ENOEXEC;
 	}
 	if (!(bz->xloadflags & XLF_KERNEL_64)) {
-		snprintf(err, errlen, "a 32-bit-only kernel: it has no "
+		snprintf(err, errlen,
+			 "a 32-bit-only kernel: it has no "
 			 "64-bit entry point (XLF_KERNEL_64)");
 		return -ENOEXEC;
 	}

@@ -46,17 +46,17 @@
 #define LOADED_HIGH (1u << 0)
 
 struct kexec_bzimage {
-	uint16_t version;        /* 0x020f for 2.15 */
+	uint16_t version; /* 0x020f for 2.15 */
 	uint8_t loadflags;
 	uint16_t xloadflags;
 	uint8_t relocatable;
 	uint32_t kernel_alignment;
 	uint32_t init_size;
-	uint32_t cmdline_size;    /* longest command line, NUL excluded */
+	uint32_t cmdline_size;	  /* longest command line, NUL excluded */
 	uint32_t initrd_addr_max; /* highest byte an initrd may occupy */
 	uint64_t pref_address;
-	size_t hdr_end;           /* setup header is [0x1f1, hdr_end) */
-	size_t pm_off, pm_size;   /* protected-mode kernel in the file */
+	size_t hdr_end;		/* setup header is [0x1f1, hdr_end) */
+	size_t pm_off, pm_size; /* protected-mode kernel in the file */
 };
 
 /* Parse the setup header of buf[0..len). Returns 0, or -ENOEXEC with a

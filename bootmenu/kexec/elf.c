@@ -46,22 +46,23 @@ static int elf_phdr(const void *buf, size_t len, size_t at,
 
 	if (get_le32(buf, len, at, &type) || type != PT_LOAD)
 		return 0;
-	if (get_le64(buf, len, at + 8, &off) || get_le64(buf, len, at + 16, &va) ||
+	if (get_le64(buf, len, at + 8, &off) ||
+	    get_le64(buf, len, at + 16, &va) ||
 	    get_le64(buf, len, at + 24, &pa) ||
 	    get_le64(buf, len, at + 32, &filesz) ||
 	    get_le64(buf, len, at + 40, &memsz))
 		return -ENOEXEC;
 	/* A segment past KEXEC_ELF_SEG_MAX is no kernel, and keeps the page
 	 * rounding of paddr + memsz from wrapping around. */
-	if (el->n_load == KEXEC_ELF_LOAD_MAX || filesz > memsz ||
-	    off > len || filesz > len - off || memsz > KEXEC_ELF_SEG_MAX ||
+	if (el->n_load == KEXEC_ELF_LOAD_MAX || filesz > memsz || off > len ||
+	    filesz > len - off || memsz > KEXEC_ELF_SEG_MAX ||
 	    pa > UINT64_MAX - KEXEC_ELF_SEG_MAX)
 		return -ENOEXEC;
 	if (memsz == 0)
 		return 0;
 	vaddr[el->n_load] = va;
 	l = &el->load[el->n_load++];
-	*l = (struct kexec_elf_load){ pa, memsz, (size_t)off, (size_t)filesz };
+	*l = (struct kexec_elf_load){pa, memsz, (size_t)off, (size_t)filesz};
 	return 0;
 }
 
@@ -73,8 +74,10 @@ int kexec_elf_parse(const void *buf, size_t len, struct kexec_elf *el,
 	uint16_t type = 0, machine = 0, phentsize = 0, phnum = 0;
 
 	memset(el, 0, sizeof(*el));
-	if (!kexec_elf_is(buf, len) || len < EHDR_SIZE || p[4] != 2 || p[5] != 1) {
-		snprintf(err, errlen, "not an x86_64 ELF kernel (ELF64, "
+	if (!kexec_elf_is(buf, len) || len < EHDR_SIZE || p[4] != 2 ||
+	    p[5] != 1) {
+		snprintf(err, errlen,
+			 "not an x86_64 ELF kernel (ELF64, "
 			 "little-endian)");
 		return -ENOEXEC;
 	}
@@ -85,20 +88,25 @@ int kexec_elf_parse(const void *buf, size_t len, struct kexec_elf *el,
 	get_le16(buf, len, 54, &phentsize);
 	get_le16(buf, len, 56, &phnum);
 	if (type != ET_EXEC || machine != EM_X86_64 || phentsize != PHDR_SIZE) {
-		snprintf(err, errlen, "not an x86_64 ELF kernel (type %u, "
-			 "machine %u)", type, machine);
+		snprintf(err, errlen,
+			 "not an x86_64 ELF kernel (type %u, "
+			 "machine %u)",
+			 type, machine);
 		return -ENOEXEC;
 	}
 	for (size_t i = 0; i < phnum; i++) {
 		if (phoff > len || i * PHDR_SIZE > len - phoff ||
-		    elf_phdr(buf, len, (size_t)phoff + i * PHDR_SIZE, el, vaddr)) {
-			snprintf(err, errlen, "the ELF kernel is truncated or "
+		    elf_phdr(buf, len, (size_t)phoff + i * PHDR_SIZE, el,
+			     vaddr)) {
+			snprintf(err, errlen,
+				 "the ELF kernel is truncated or "
 				 "its program headers are malformed");
 			return -ENOEXEC;
 		}
 	}
 	if (el->n_load == 0 || elf_entry(el, entry, vaddr)) {
-		snprintf(err, errlen, "the ELF kernel's entry point 0x%llx is "
+		snprintf(err, errlen,
+			 "the ELF kernel's entry point 0x%llx is "
 			 "in none of its %zu segments",
 			 (unsigned long long)entry, el->n_load);
 		return -ENOEXEC;

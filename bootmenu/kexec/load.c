@@ -24,9 +24,12 @@ static int plan_request(const struct kexec_request *rq, struct kexec_plan *p,
 {
 	struct kexec_machine m;
 	struct kexec_plan_in in = {
-		.kernel = rq->kernel, .initrd = rq->initrd,
-		.cmdline = rq->cmdline, .m = &m, .crash = rq->crash,
-		.sha256 = rq->sha256,
+	    .kernel = rq->kernel,
+	    .initrd = rq->initrd,
+	    .cmdline = rq->cmdline,
+	    .m = &m,
+	    .crash = rq->crash,
+	    .sha256 = rq->sha256,
 	};
 	int rc;
 
@@ -49,12 +52,14 @@ static void print_file_only(const struct kexec_request *rq, FILE *out)
 {
 	fprintf(out, "cmdline:  \"%s\"\n", rq->cmdline ? rq->cmdline : "");
 	fprintf(out, "initrd:   %zu bytes\n", rq->initrd.len);
-	fprintf(out, "syscall:  kexec_file_load%s (the kernel places the "
-		"segments)\n", rq->crash ? " (panic kernel)" : "");
+	fprintf(out,
+		"syscall:  kexec_file_load%s (the kernel places the "
+		"segments)\n",
+		rq->crash ? " (panic kernel)" : "");
 }
 
-static int load_plain(const struct kexec_request *rq,
-		      enum kexec_syscall *used, char *err, size_t errlen)
+static int load_plain(const struct kexec_request *rq, enum kexec_syscall *used,
+		      char *err, size_t errlen)
 {
 	enum kexec_syscall first = kexec_syscall_first(rq->syscall);
 	FILE *out = rq->plan_out ? rq->plan_out : stdout;
@@ -84,8 +89,8 @@ static int load_plain(const struct kexec_request *rq,
 	return rc;
 }
 
-int kexec_load_request(const struct kexec_request *rq,
-		       enum kexec_syscall *used, char *err, size_t errlen)
+int kexec_load_request(const struct kexec_request *rq, enum kexec_syscall *used,
+		       char *err, size_t errlen)
 {
 	struct kexec_request r = *rq;
 	const char *format;
@@ -98,16 +103,17 @@ int kexec_load_request(const struct kexec_request *rq,
 	if (rc)
 		return rc;
 	if (format && rq->dry_run)
-		fprintf(rq->plan_out ? rq->plan_out : stdout, "kernel:   "
-			"%s-compressed, %zu bytes once decompressed\n", format,
-			r.kernel.len);
+		fprintf(rq->plan_out ? rq->plan_out : stdout,
+			"kernel:   "
+			"%s-compressed, %zu bytes once decompressed\n",
+			format, r.kernel.len);
 	rc = load_plain(&r, used, err, errlen);
 	if (rc == -ENOEXEC && format && errlen) {
 		char inner[512];
 
 		snprintf(inner, sizeof(inner), "%s", err);
-		snprintf(err, errlen, "inside the %s-compressed file: %s", format,
-			 inner);
+		snprintf(err, errlen, "inside the %s-compressed file: %s",
+			 format, inner);
 	}
 	free(owned);
 	return rc;

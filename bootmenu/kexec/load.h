@@ -17,12 +17,12 @@
 struct kexec_request {
 	struct kexec_blob kernel;
 	struct kexec_blob initrd;   /* initrds already concatenated */
-	const char *cmdline;        /* NULL: "" */
+	const char *cmdline;	    /* NULL: "" */
 	enum kexec_syscall syscall; /* AUTO, LOAD (-c) or FILE (-s) */
-	bool crash;                 /* panic kernel (-p) */
-	bool sha256;                /* purgatory checks the segments */
-	bool dry_run;               /* print the plan to @plan_out only */
-	FILE *plan_out;             /* NULL: stdout */
+	bool crash;		    /* panic kernel (-p) */
+	bool sha256;		    /* purgatory checks the segments */
+	bool dry_run;		    /* print the plan to @plan_out only */
+	FILE *plan_out;		    /* NULL: stdout */
 	const struct kexec_machine_paths *paths; /* NULL: this machine */
 };
 
@@ -31,7 +31,7 @@ struct kexec_request {
  * (kexec/unpack.h). *used (may be NULL) names the syscall that loaded,
  * or would load. Returns 0, or -errno with a sentence in @err. No
  * syscall is made when the plan fails. */
-int kexec_load_request(const struct kexec_request *rq,
-		       enum kexec_syscall *used, char *err, size_t errlen);
+int kexec_load_request(const struct kexec_request *rq, enum kexec_syscall *used,
+		       char *err, size_t errlen);
 
 #endif

@@ -55,8 +55,8 @@ static void read_params(struct kexec_machine *m, const char *path)
 
 static int efi_entry(int dfd, unsigned idx, struct kexec_efi_desc *d)
 {
-	static const char *const names[] = { "type", "phys_addr", "virt_addr",
-					     "num_pages", "attribute" };
+	static const char *const names[] = {"type", "phys_addr", "virt_addr",
+					    "num_pages", "attribute"};
 	uint64_t v[5];
 	char p[64];
 
@@ -68,7 +68,7 @@ static int efi_entry(int dfd, unsigned idx, struct kexec_efi_desc *d)
 		if (rc)
 			return rc;
 	}
-	*d = (struct kexec_efi_desc){ (uint32_t)v[0], v[1], v[2], v[3], v[4] };
+	*d = (struct kexec_efi_desc){(uint32_t)v[0], v[1], v[2], v[3], v[4]};
 	return 0;
 }
 
@@ -101,7 +101,8 @@ static int read_efi(struct kexec_machine *m, const char *dir)
 	m->acpi_rsdp = systab_value(dfd, "ACPI20");
 	if (!m->acpi_rsdp)
 		m->acpi_rsdp = systab_value(dfd, "ACPI");
-	if (!rc && !(m->efi_map = calloc(KEXEC_EFI_MAP_MAX, sizeof(*m->efi_map))))
+	if (!rc &&
+	    !(m->efi_map = calloc(KEXEC_EFI_MAP_MAX, sizeof(*m->efi_map))))
 		rc = -ENOMEM;
 	/* runtime-map/0, 1, ... until the first gap */
 	for (unsigned i = 0; !rc && i < KEXEC_EFI_MAP_MAX; i++) {
@@ -151,9 +152,10 @@ int kexec_machine_read(struct kexec_machine *m,
 	if (p->iomem || !p->memmap)
 		kexec_memmap_read_crash(p->iomem, &m->crash);
 	if (p->meminfo || !p->memmap)
-		m->mem_total = read_meminfo(p->meminfo ? p->meminfo
-					    : KEXEC_MEMINFO_PATH, "MemTotal:");
-	read_params(m, p->boot_params ? p->boot_params : KEXEC_BOOT_PARAMS_PATH);
+		m->mem_total = read_meminfo(
+		    p->meminfo ? p->meminfo : KEXEC_MEMINFO_PATH, "MemTotal:");
+	read_params(m,
+		    p->boot_params ? p->boot_params : KEXEC_BOOT_PARAMS_PATH);
 	if (read_efi(m, p->efi_dir ? p->efi_dir : KEXEC_EFI_DIR) == 0) {
 		m->efi = true;
 	} else {

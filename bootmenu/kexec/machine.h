@@ -30,27 +30,27 @@ struct kexec_efi_desc {
 };
 
 struct kexec_machine {
-	struct kexec_memmap mm;    /* the firmware's map: e820 and RAM */
+	struct kexec_memmap mm;	   /* the firmware's map: e820 and RAM */
 	struct kexec_memmap crash; /* "Crash kernel" ranges; n may be 0 */
 	uint8_t params[KEXEC_BOOT_PARAMS_SIZE]; /* zeros when unreadable */
 	bool have_params;
-	bool efi;                  /* EFI-booted with a readable runtime map */
+	bool efi; /* EFI-booted with a readable runtime map */
 	uint64_t efi_fw_vendor, efi_tables, efi_smbios;
-	uint64_t acpi_rsdp;        /* ACPI20= (or ACPI=) of the systab, or 0 */
-	uint64_t mem_total;        /* bytes the kernel manages (MemTotal), 0:
-				    * unknown */
+	uint64_t acpi_rsdp; /* ACPI20= (or ACPI=) of the systab, or 0 */
+	uint64_t mem_total; /* bytes the kernel manages (MemTotal), 0:
+			     * unknown */
 	struct kexec_efi_desc *efi_map; /* malloc'd, runtime-map order */
 	size_t n_efi_map;
 };
 
 /* Where to read from; a NULL field means the running machine's file. */
 struct kexec_machine_paths {
-	const char *memmap;      /* directory (sysfs layout) or iomem file */
-	const char *iomem;       /* for "Crash kernel"; NULL with @memmap
+	const char *memmap;	 /* directory (sysfs layout) or iomem file */
+	const char *iomem;	 /* for "Crash kernel"; NULL with @memmap
 				  * set means none (a fixture is not this host) */
 	const char *boot_params; /* a 4096-byte boot_params image */
-	const char *efi_dir;     /* /sys/firmware/efi layout */
-	const char *meminfo;     /* for MemTotal; NULL with @memmap set means
+	const char *efi_dir;	 /* /sys/firmware/efi layout */
+	const char *meminfo;	 /* for MemTotal; NULL with @memmap set means
 				  * unknown, as for @iomem */
 };
 

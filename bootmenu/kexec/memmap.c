@@ -19,15 +19,15 @@ static const struct {
 	const char *name;
 	uint32_t type;
 } e820_names[] = {
-	{ "System RAM", E820_RAM },
-	{ "Reserved", E820_RESERVED },
-	{ "reserved", E820_RESERVED },
-	{ "ACPI Tables", E820_ACPI },
-	{ "ACPI Non-volatile Storage", E820_NVS },
-	{ "Unusable memory", E820_UNUSABLE },
-	{ "Persistent Memory (legacy)", E820_PRAM },
-	{ "Persistent Memory", E820_PMEM },
-	{ "Soft Reserved", E820_SOFT_RESERVED },
+    {"System RAM", E820_RAM},
+    {"Reserved", E820_RESERVED},
+    {"reserved", E820_RESERVED},
+    {"ACPI Tables", E820_ACPI},
+    {"ACPI Non-volatile Storage", E820_NVS},
+    {"Unusable memory", E820_UNUSABLE},
+    {"Persistent Memory (legacy)", E820_PRAM},
+    {"Persistent Memory", E820_PMEM},
+    {"Soft Reserved", E820_SOFT_RESERVED},
 };
 
 uint32_t kexec_e820_type(const char *name)
@@ -58,7 +58,7 @@ static int memmap_add(struct kexec_memmap *m, uint64_t start, uint64_t last,
 	if (!r)
 		return -ENOMEM;
 	m->r = r;
-	m->r[m->n++] = (struct kexec_range){ start, last + 1, type };
+	m->r[m->n++] = (struct kexec_range){start, last + 1, type};
 	return 0;
 }
 
@@ -212,9 +212,12 @@ int kexec_memmap_read(const char *path, struct kexec_memmap *m, char *err,
 	if (rc < 0) {
 		kexec_memmap_free(m);
 		snprintf(err, errlen, "cannot read the memory map from %s: %s",
-			 used, rc == -EACCES ? "its addresses are hidden "
-			 "(not root)" : rc == -E2BIG ? "too many ranges"
-			 : rc == -ENOENT ? "no ranges" : strerror(-rc));
+			 used,
+			 rc == -EACCES	 ? "its addresses are hidden "
+					   "(not root)"
+			 : rc == -E2BIG	 ? "too many ranges"
+			 : rc == -ENOENT ? "no ranges"
+					 : strerror(-rc));
 		return rc;
 	}
 	if (m->n)

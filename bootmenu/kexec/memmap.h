@@ -25,7 +25,7 @@
 
 struct kexec_range {
 	uint64_t start, end; /* [start, end): end is exclusive */
-	uint32_t type;       /* E820_* */
+	uint32_t type;	     /* E820_* */
 };
 
 struct kexec_memmap {

@@ -13,7 +13,7 @@
 
 #define MIB (1024ull * 1024)
 #define GIB (1024ull * MIB)
-#define LOW_LIMIT MIB      /* nothing of ours below 1 MiB */
+#define LOW_LIMIT MIB /* nothing of ours below 1 MiB */
 #define FOUR_G (4 * GIB)
 #define LOW_640K 0xa0000ull
 
@@ -85,7 +85,8 @@ static uint64_t place_down(const struct place *pl, uint64_t lo, uint64_t hi,
 
 /* Find room for @size in [min, max) over every usable range. */
 static uint64_t place_find(const struct place *pl, uint64_t size,
-			   uint64_t align, uint64_t min, uint64_t max, bool down)
+			   uint64_t align, uint64_t min, uint64_t max,
+			   bool down)
 {
 	for (size_t k = 0; k < pl->n; k++) {
 		const struct kexec_range *r = &pl->r[down ? pl->n - 1 - k : k];
@@ -114,7 +115,7 @@ static int seg_add(struct kexec_plan *p, const void *buf, size_t bufsz,
 		p->seg[i] = p->seg[i - 1];
 		i--;
 	}
-	p->seg[i] = (struct kexec_seg){ buf, bufsz, mem, memsz, what };
+	p->seg[i] = (struct kexec_seg){buf, bufsz, mem, memsz, what};
 	p->n_seg++;
 	return 0;
 }
@@ -123,26 +124,31 @@ static int plan_kernel(const struct kexec_plan_in *in, struct kexec_plan *p,
 		       const struct place *pl, char *err, size_t errlen)
 {
 	const struct kexec_bzimage *bz = &p->bz;
-	uint64_t need = bz->init_size > bz->pm_size ? bz->init_size : bz->pm_size;
-	uint64_t min = bz->pref_address > LOW_LIMIT ? bz->pref_address : LOW_LIMIT;
-	uint64_t max = bz->xloadflags & XLF_CAN_BE_LOADED_ABOVE_4G ? UINT64_MAX
-								   : FOUR_G;
+	uint64_t need =
+	    bz->init_size > bz->pm_size ? bz->init_size : bz->pm_size;
+	uint64_t min =
+	    bz->pref_address > LOW_LIMIT ? bz->pref_address : LOW_LIMIT;
+	uint64_t max =
+	    bz->xloadflags & XLF_CAN_BE_LOADED_ABOVE_4G ? UINT64_MAX : FOUR_G;
 	uint64_t at;
 
 	need = align_up(need, KEXEC_PAGE);
 	if (bz->relocatable) {
-		at = place_find(pl, need, bz->kernel_alignment, min, max, false);
+		at =
+		    place_find(pl, need, bz->kernel_alignment, min, max, false);
 	} else {
-		/* boot.rst: a non-relocatable kernel runs where it was linked */
+		/* boot.rst: a non-relocatable kernel runs where it was linked
+		 */
 		at = place_find(pl, need, KEXEC_PAGE, min, min + need, false);
 		if (at != min)
 			at = 0;
 	}
 	if (!at) {
-		snprintf(err, errlen, "no room in RAM for the kernel: it needs "
+		snprintf(err, errlen,
+			 "no room in RAM for the kernel: it needs "
 			 "%" PRIu64 " MiB (init_size) at or above 0x%" PRIx64
-			 " aligned to 0x%" PRIx32, (uint64_t)(need / MIB + 1), min,
-			 bz->kernel_alignment);
+			 " aligned to 0x%" PRIx32,
+			 (uint64_t)(need / MIB + 1), min, bz->kernel_alignment);
 		return -ENOSPC;
 	}
 	p->kernel_addr = at;
@@ -164,18 +170,24 @@ static int plan_elf(const struct kexec_plan_in *in, struct kexec_plan *p,
 		int rc;
 
 		/* The first MiB holds the real-mode and BIOS areas, and our
-		 * boot_params and purgatory go just above it: never load there. */
+		 * boot_params and purgatory go just above it: never load there.
+		 */
 		if (mem < 0x100000) {
-			snprintf(err, errlen, "the ELF kernel's segment at 0x%"
-				 PRIx64 " is below 1 MiB", l->paddr);
+			snprintf(err, errlen,
+				 "the ELF kernel's segment at 0x%" PRIx64
+				 " is below 1 MiB",
+				 l->paddr);
 			return -ENOEXEC;
 		}
 		if (l->off % KEXEC_PAGE != lead ||
-		    place_find(pl, size, KEXEC_PAGE, mem, mem + size, false) != mem) {
-			snprintf(err, errlen, "no room in RAM for the ELF "
-				 "kernel's segment at 0x%" PRIx64 " (%" PRIu64
-				 " bytes): it is not free RAM or not page-aligned",
-				 l->paddr, l->memsz);
+		    place_find(pl, size, KEXEC_PAGE, mem, mem + size, false) !=
+			mem) {
+			snprintf(
+			    err, errlen,
+			    "no room in RAM for the ELF "
+			    "kernel's segment at 0x%" PRIx64 " (%" PRIu64
+			    " bytes): it is not free RAM or not page-aligned",
+			    l->paddr, l->memsz);
 			return -ENOSPC;
 		}
 		rc = seg_add(p, (const uint8_t *)in->kernel.buf + l->off - lead,
@@ -212,7 +224,8 @@ static void elf_header_put(uint8_t *bp, const struct kexec_bzimage *bz)
 	put_le16(bp, BOOT_PARAMS_SIZE, BZ_XLOADFLAGS, bz->xloadflags);
 	put_le32(bp, BOOT_PARAMS_SIZE, BZ_CMDLINE_SIZE, bz->cmdline_size);
 	put_le32(bp, BOOT_PARAMS_SIZE, BZ_INITRD_ADDR_MAX, bz->initrd_addr_max);
-	put_le32(bp, BOOT_PARAMS_SIZE, BZ_KERNEL_ALIGNMENT, bz->kernel_alignment);
+	put_le32(bp, BOOT_PARAMS_SIZE, BZ_KERNEL_ALIGNMENT,
+		 bz->kernel_alignment);
 }
 
 static int plan_initrd(const struct kexec_plan_in *in, struct kexec_plan *p,
@@ -230,11 +243,13 @@ static int plan_initrd(const struct kexec_plan_in *in, struct kexec_plan *p,
 	if (!at && (p->bz.xloadflags & XLF_CAN_BE_LOADED_ABOVE_4G))
 		at = place_find(pl, size, KEXEC_PAGE, FOUR_G, UINT64_MAX, true);
 	if (!at) {
-		snprintf(err, errlen, "the initrd is too large: %zu bytes do "
+		snprintf(err, errlen,
+			 "the initrd is too large: %zu bytes do "
 			 "not fit in the free RAM below 0x%" PRIx64 "%s",
 			 in->initrd.len, max,
 			 p->bz.xloadflags & XLF_CAN_BE_LOADED_ABOVE_4G
-				 ? " nor above 4 GiB" : "");
+			     ? " nor above 4 GiB"
+			     : "");
 		return -ENOSPC;
 	}
 	p->initrd_addr = at;
@@ -303,7 +318,8 @@ static void params_layout(const struct kexec_plan *p, size_t n_e820,
 	if (n_e820 > BP_E820_MAX) {
 		l->e820_ext = off;
 		off = align_up(off + SETUP_HDR +
-				       (n_e820 - BP_E820_MAX) * E820_ENTRY_SIZE, 16);
+				   (n_e820 - BP_E820_MAX) * E820_ENTRY_SIZE,
+			       16);
 	}
 	if (p->efi) {
 		l->efi_setup = off;
@@ -316,8 +332,8 @@ static void params_layout(const struct kexec_plan *p, size_t n_e820,
 }
 
 /* Chain a setup_data header at @off in front of hdr.setup_data. */
-static void setup_data_link(uint8_t *bp, size_t len, uint64_t base,
-			    size_t off, uint32_t type, uint32_t dlen)
+static void setup_data_link(uint8_t *bp, size_t len, uint64_t base, size_t off,
+			    uint32_t type, uint32_t dlen)
 {
 	uint64_t head = 0;
 
@@ -338,10 +354,11 @@ static void params_e820(struct kexec_plan *p, const struct kexec_range *r,
 	for (size_t i = 0; i < n; i++) {
 		size_t off = i < low ? BP_E820_TABLE + i * E820_ENTRY_SIZE
 				     : l->e820_ext + SETUP_HDR +
-					       (i - low) * E820_ENTRY_SIZE;
+					   (i - low) * E820_ENTRY_SIZE;
 		e820_put(bp, len, off, &r[i]);
 		/* zero-page.rst: alt_mem_k, KiB of RAM above 1 MiB */
-		if (r[i].type == E820_RAM && r[i].start <= MIB && r[i].end > MIB)
+		if (r[i].type == E820_RAM && r[i].start <= MIB &&
+		    r[i].end > MIB)
 			mem_k = (r[i].end - MIB) >> 10;
 	}
 	bp[BP_E820_ENTRIES] = (uint8_t)low;
@@ -349,7 +366,8 @@ static void params_e820(struct kexec_plan *p, const struct kexec_range *r,
 		setup_data_link(bp, len, p->params_addr, l->e820_ext,
 				SETUP_E820_EXT,
 				(uint32_t)((n - low) * E820_ENTRY_SIZE));
-	put_le16(bp, len, BP_EXT_MEM_K, mem_k > 0xfc00 ? 0xfc00 : (uint16_t)mem_k);
+	put_le16(bp, len, BP_EXT_MEM_K,
+		 mem_k > 0xfc00 ? 0xfc00 : (uint16_t)mem_k);
 	put_le32(bp, len, BP_ALT_MEM_K,
 		 mem_k > 0xffffffffu ? 0xffffffffu : (uint32_t)mem_k);
 	p->e820_entries = n;
@@ -363,7 +381,8 @@ static void params_efi(struct kexec_plan *p, const struct kexec_machine *m,
 {
 	uint8_t *bp = p->params;
 	size_t len = p->params_len, d = l->efi_desc_size;
-	uint64_t map = p->params_addr + l->efi_map, sd = l->efi_setup + SETUP_HDR;
+	uint64_t map = p->params_addr + l->efi_map,
+		 sd = l->efi_setup + SETUP_HDR;
 
 	for (size_t i = 0; i < m->n_efi_map; i++) {
 		size_t off = l->efi_map + i * d;
@@ -386,7 +405,7 @@ static void params_efi(struct kexec_plan *p, const struct kexec_machine *m,
 }
 
 static bool efi_ok(const struct kexec_plan_in *in,
-			   const struct kexec_bzimage *bz)
+		   const struct kexec_bzimage *bz)
 {
 	uint32_t sig = 0, systab = 0;
 
@@ -452,11 +471,14 @@ static void params_loader(struct kexec_plan *p, const char *cmdline,
 	memcpy(bp + l->cmdline, cmdline, strlen(cmdline) + 1);
 	p->cmdline_addr = p->params_addr + l->cmdline;
 	put_le32(bp, len, BZ_CMD_LINE_PTR, (uint32_t)p->cmdline_addr);
-	put_le32(bp, len, BP_EXT_CMD_LINE_PTR, (uint32_t)(p->cmdline_addr >> 32));
+	put_le32(bp, len, BP_EXT_CMD_LINE_PTR,
+		 (uint32_t)(p->cmdline_addr >> 32));
 	put_le32(bp, len, BZ_RAMDISK_IMAGE, (uint32_t)p->initrd_addr);
-	put_le32(bp, len, BP_EXT_RAMDISK_IMAGE, (uint32_t)(p->initrd_addr >> 32));
+	put_le32(bp, len, BP_EXT_RAMDISK_IMAGE,
+		 (uint32_t)(p->initrd_addr >> 32));
 	put_le32(bp, len, BZ_RAMDISK_SIZE, (uint32_t)p->initrd_size);
-	put_le32(bp, len, BP_EXT_RAMDISK_SIZE, (uint32_t)(p->initrd_size >> 32));
+	put_le32(bp, len, BP_EXT_RAMDISK_SIZE,
+		 (uint32_t)(p->initrd_size >> 32));
 }
 
 /* PML5 -> PML4 -> PDPT -> 4 PDs of 2 MiB pages: 0-4 GiB mapped 1:1,
@@ -517,8 +539,8 @@ static void purg_patch(struct kexec_plan *p, uint64_t at)
 
 	put_le64(b, len, PURG_RSI, p->params_addr);
 	put_le64(b, len, PURG_RIP, p->kernel_entry);
-	put_le64(b, len, PURG_STACK, at + align_up(len, KEXEC_PAGE) +
-					     PURG_STACK_SIZE - 16);
+	put_le64(b, len, PURG_STACK,
+		 at + align_up(len, KEXEC_PAGE) + PURG_STACK_SIZE - 16);
 	put_le64(b, len, PURG_GDTR + 2, at + PURG_GDT);
 	if (p->sha256)
 		kexec_sha256_init(&s);
@@ -555,25 +577,29 @@ static int plan_params(const struct kexec_plan_in *in, struct kexec_plan *p,
 {
 	const char *cmdline = in->cmdline ? in->cmdline : "";
 	struct params_layout l;
-	uint64_t max = p->bz.xloadflags & XLF_CAN_BE_LOADED_ABOVE_4G
-			       ? UINT64_MAX : FOUR_G;
+	uint64_t max =
+	    p->bz.xloadflags & XLF_CAN_BE_LOADED_ABOVE_4G ? UINT64_MAX : FOUR_G;
 	uint64_t size;
 
 	p->efi = efi_ok(in, &p->bz);
 	l.efi_desc_size = efi_desc_size(in);
-	params_layout(p, n_e820, p->efi ? in->m->n_efi_map : 0,
-		      strlen(cmdline), &l);
+	params_layout(p, n_e820, p->efi ? in->m->n_efi_map : 0, strlen(cmdline),
+		      &l);
 	size = align_up(l.total, KEXEC_PAGE);
 	p->params = calloc(1, size);
 	if (!p->params)
 		return -ENOMEM;
 	p->params_len = l.total;
-	p->params_addr = place_find(pl, size, KEXEC_PAGE, LOW_LIMIT, FOUR_G, false);
+	p->params_addr =
+	    place_find(pl, size, KEXEC_PAGE, LOW_LIMIT, FOUR_G, false);
 	if (!p->params_addr)
-		p->params_addr = place_find(pl, size, KEXEC_PAGE, FOUR_G, max, false);
+		p->params_addr =
+		    place_find(pl, size, KEXEC_PAGE, FOUR_G, max, false);
 	if (!p->params_addr) {
-		snprintf(err, errlen, "no room in RAM for boot_params and the "
-			 "command line (%" PRIu64 " bytes)", size);
+		snprintf(err, errlen,
+			 "no room in RAM for boot_params and the "
+			 "command line (%" PRIu64 " bytes)",
+			 size);
 		return -ENOSPC;
 	}
 	params_base(in, p);
@@ -616,9 +642,10 @@ static int plan_cmdline_check(const struct kexec_plan_in *in,
 
 	if (n <= p->bz.cmdline_size)
 		return 0;
-	snprintf(err, errlen, "the command line is too long: %zu bytes, "
-		 "this kernel takes at most %" PRIu32 " (cmdline_size)", n,
-		 p->bz.cmdline_size);
+	snprintf(err, errlen,
+		 "the command line is too long: %zu bytes, "
+		 "this kernel takes at most %" PRIu32 " (cmdline_size)",
+		 n, p->bz.cmdline_size);
 	return -E2BIG;
 }
 
@@ -626,8 +653,8 @@ static int plan_cmdline_check(const struct kexec_plan_in *in,
  * (EINVAL) segments whose pages, one or all together, are more than half
  * of totalram_pages(), which MemTotal shows. The file syscall's kernel
  * segment spans init_size whatever we do. */
-int kexec_plan_fits(const struct kexec_plan *p, bool file_syscall,
-		    char *err, size_t errlen)
+int kexec_plan_fits(const struct kexec_plan *p, bool file_syscall, char *err,
+		    size_t errlen)
 {
 	uint64_t half = p->mem_total / KEXEC_PAGE / 2, bytes = 0, kern = 0;
 
@@ -642,7 +669,8 @@ int kexec_plan_fits(const struct kexec_plan *p, bool file_syscall,
 	}
 	if (!p->mem_total || bytes / KEXEC_PAGE <= half)
 		return 0;
-	snprintf(err, errlen, "the new kernel needs %" PRIu64 " MiB to load "
+	snprintf(err, errlen,
+		 "the new kernel needs %" PRIu64 " MiB to load "
 		 "(the kernel %" PRIu64 " MiB%s, the initrd %" PRIu64 " MiB), "
 		 "more than half of the running kernel's %" PRIu64 " MiB "
 		 "(MemTotal), and kexec refuses that: give the machine more "
@@ -688,7 +716,8 @@ int kexec_plan_build(const struct kexec_plan_in *in, struct kexec_plan *p,
 	if (rc < 0)
 		return rc;
 	if (in->crash && in->m->crash.n == 0) {
-		snprintf(err, errlen, "no memory is reserved for a panic kernel "
+		snprintf(err, errlen,
+			 "no memory is reserved for a panic kernel "
 			 "(boot the running kernel with crashkernel=)");
 		return -EADDRNOTAVAIL;
 	}
@@ -700,8 +729,7 @@ int kexec_plan_build(const struct kexec_plan_in *in, struct kexec_plan *p,
 	pl.p = p;
 	rc = p->elf ? plan_elf(in, p, &pl, &el, err, errlen)
 		    : plan_kernel(in, p, &pl, err, errlen);
-	if (rc < 0 ||
-	    (rc = plan_initrd(in, p, &pl, err, errlen)) < 0 ||
+	if (rc < 0 || (rc = plan_initrd(in, p, &pl, err, errlen)) < 0 ||
 	    (rc = plan_params(in, p, &pl, e820, n_e820, err, errlen)) < 0 ||
 	    (rc = plan_purgatory(p, &pl, err, errlen)) < 0)
 		goto err_place;
@@ -712,8 +740,10 @@ int kexec_plan_build(const struct kexec_plan_in *in, struct kexec_plan *p,
 
 err_place:
 	if (rc == -ENOMEM || rc == -E2BIG)
-		snprintf(err, errlen, rc == -ENOMEM ? "out of memory while "
-			 "planning the load" : "more than %d segments",
+		snprintf(err, errlen,
+			 rc == -ENOMEM ? "out of memory while "
+					 "planning the load"
+				       : "more than %d segments",
 			 KEXEC_SEGMENT_MAX);
 	free(e820);
 err_e820:

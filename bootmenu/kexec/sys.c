@@ -21,14 +21,16 @@ static const struct {
 	const char *name;
 	int err;
 } fault_names[] = {
-	{ "EPERM", EPERM },   { "EBUSY", EBUSY },   { "ENOMEM", ENOMEM },
-	{ "EINVAL", EINVAL }, { "ENOSYS", ENOSYS }, { "ENOEXEC", ENOEXEC },
-	{ "EACCES", EACCES }, { "EKEYREJECTED", EKEYREJECTED },
+    {"EPERM", EPERM},	{"EBUSY", EBUSY},
+    {"ENOMEM", ENOMEM}, {"EINVAL", EINVAL},
+    {"ENOSYS", ENOSYS}, {"ENOEXEC", ENOEXEC},
+    {"EACCES", EACCES}, {"EKEYREJECTED", EKEYREJECTED},
 };
 
 static int fault_errno(const char *e, size_t n)
 {
-	for (size_t i = 0; i < sizeof(fault_names) / sizeof(fault_names[0]); i++)
+	for (size_t i = 0; i < sizeof(fault_names) / sizeof(fault_names[0]);
+	     i++)
 		if (strlen(fault_names[i].name) == n &&
 		    memcmp(fault_names[i].name, e, n) == 0)
 			return -fault_names[i].err;
@@ -103,8 +105,10 @@ static int real_load(uint64_t entry, unsigned long nr,
 
 	if (f)
 		return f;
-	return syscall(SYS_kexec_load, (unsigned long)entry, nr, segs, flags) < 0
-		       ? -errno : 0;
+	return syscall(SYS_kexec_load, (unsigned long)entry, nr, segs, flags) <
+		       0
+		   ? -errno
+		   : 0;
 }
 
 static int real_file_load(int kfd, int ifd, unsigned long cmdline_len,
@@ -115,7 +119,9 @@ static int real_file_load(int kfd, int ifd, unsigned long cmdline_len,
 	if (f)
 		return f;
 	return syscall(SYS_kexec_file_load, kfd, ifd, cmdline_len, cmdline,
-		       flags) < 0 ? -errno : 0;
+		       flags) < 0
+		   ? -errno
+		   : 0;
 }
 
 static int real_reboot(void)
@@ -125,11 +131,16 @@ static int real_reboot(void)
 	if (f)
 		return f;
 	return syscall(SYS_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
-		       LINUX_REBOOT_CMD_KEXEC, NULL) < 0 ? -errno : 0;
+		       LINUX_REBOOT_CMD_KEXEC, NULL) < 0
+		   ? -errno
+		   : 0;
 }
 
 static const struct kexec_sys_ops real_ops = {
-	real_load, real_file_load, real_reboot, NULL,
+    real_load,
+    real_file_load,
+    real_reboot,
+    NULL,
 };
 static const struct kexec_sys_ops *ops = &real_ops;
 
@@ -140,8 +151,9 @@ void kexec_sys_set_ops(const struct kexec_sys_ops *o)
 
 const char *kexec_syscall_name(enum kexec_syscall s)
 {
-	return s == KEXEC_SYSCALL_LOAD ? "kexec_load"
-	       : s == KEXEC_SYSCALL_FILE ? "kexec_file_load" : "automatic";
+	return s == KEXEC_SYSCALL_LOAD	 ? "kexec_load"
+	       : s == KEXEC_SYSCALL_FILE ? "kexec_file_load"
+					 : "automatic";
 }
 
 static bool read_word(const char *path, char *buf, size_t cap)
@@ -181,7 +193,7 @@ enum kexec_syscall kexec_syscall_first(enum kexec_syscall want)
 }
 
 static int say(char *err, size_t errlen, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 
 static int say(char *err, size_t errlen, int rc, const char *fmt, ...)
 {
@@ -200,16 +212,22 @@ static int explain_eperm(enum kexec_syscall s, char *err, size_t errlen)
 	char buf[16];
 
 	if (geteuid() != 0)
-		return say(err, errlen, -EPERM, "%s refused: loading a kernel "
-			   "needs root (CAP_SYS_BOOT)", kexec_syscall_name(s));
+		return say(err, errlen, -EPERM,
+			   "%s refused: loading a kernel "
+			   "needs root (CAP_SYS_BOOT)",
+			   kexec_syscall_name(s));
 	if (kexec_locked_down())
-		return say(err, errlen, -EPERM, s == KEXEC_SYSCALL_LOAD
-			   ? "kernel is locked down: use the file syscall (-s)"
-			   : "kernel is locked down: kexec_file_load takes only "
-			     "a kernel signed with a trusted key");
-	if (read_word("/proc/sys/kernel/kexec_load_disabled", buf, sizeof(buf)) &&
+		return say(
+		    err, errlen, -EPERM,
+		    s == KEXEC_SYSCALL_LOAD
+			? "kernel is locked down: use the file syscall (-s)"
+			: "kernel is locked down: kexec_file_load takes only "
+			  "a kernel signed with a trusted key");
+	if (read_word("/proc/sys/kernel/kexec_load_disabled", buf,
+		      sizeof(buf)) &&
 	    buf[0] == '1')
-		return say(err, errlen, -EPERM, "kexec is disabled on this "
+		return say(err, errlen, -EPERM,
+			   "kexec is disabled on this "
 			   "kernel (kernel.kexec_load_disabled = 1)");
 	return say(err, errlen, -EPERM, "%s refused: operation not permitted",
 		   kexec_syscall_name(s));
@@ -225,30 +243,41 @@ static int explain(int rc, enum kexec_syscall s, bool crash, char *err,
 	case EPERM:
 		return explain_eperm(s, err, errlen);
 	case EBUSY:
-		return say(err, errlen, rc, "%s refused: a kexec load is "
+		return say(err, errlen, rc,
+			   "%s refused: a kexec load is "
 			   "already in progress or the loaded kernel is in use "
-			   "(EBUSY); try again", n);
+			   "(EBUSY); try again",
+			   n);
 	case ENOMEM:
-		return say(err, errlen, rc, crash
-			   ? "%s failed: the crashkernel= reservation is too "
-			     "small for this panic kernel (ENOMEM)"
-			   : "%s failed: the running kernel is out of memory "
-			     "for the segments (ENOMEM)", n);
+		return say(
+		    err, errlen, rc,
+		    crash ? "%s failed: the crashkernel= reservation is too "
+			    "small for this panic kernel (ENOMEM)"
+			  : "%s failed: the running kernel is out of memory "
+			    "for the segments (ENOMEM)",
+		    n);
 	case EINVAL:
-		return say(err, errlen, rc, "%s refused the image or its "
-			   "segments as invalid (EINVAL)", n);
+		return say(err, errlen, rc,
+			   "%s refused the image or its "
+			   "segments as invalid (EINVAL)",
+			   n);
 	case ENOSYS:
-		return say(err, errlen, rc, "the running kernel has no %s "
-			   "(built without CONFIG_KEXEC%s)", n,
-			   s == KEXEC_SYSCALL_FILE ? "_FILE" : "");
+		return say(err, errlen, rc,
+			   "the running kernel has no %s "
+			   "(built without CONFIG_KEXEC%s)",
+			   n, s == KEXEC_SYSCALL_FILE ? "_FILE" : "");
 	case ENOEXEC:
-		return say(err, errlen, rc, "%s: the running kernel cannot load "
-			   "this image format (ENOEXEC)", n);
+		return say(err, errlen, rc,
+			   "%s: the running kernel cannot load "
+			   "this image format (ENOEXEC)",
+			   n);
 	case EKEYREJECTED:
 	case ENOKEY:
 	case EBADMSG:
-		return say(err, errlen, rc, "%s refused the image: its signature "
-			   "is missing or not trusted", n);
+		return say(err, errlen, rc,
+			   "%s refused the image: its signature "
+			   "is missing or not trusted",
+			   n);
 	}
 	return say(err, errlen, rc, "%s failed: %s", n, strerror(-rc));
 }
@@ -256,15 +285,15 @@ static int explain(int rc, enum kexec_syscall s, bool crash, char *err,
 static int do_load(const struct kexec_plan *p)
 {
 	struct kexec_sys_segment segs[KEXEC_SEGMENT_MAX];
-	unsigned long flags = KEXEC_ARCH_X86_64 | (p->crash ? KEXEC_ON_CRASH : 0);
+	unsigned long flags =
+	    KEXEC_ARCH_X86_64 | (p->crash ? KEXEC_ON_CRASH : 0);
 
 	if (p->n_seg == 0 || p->n_seg > KEXEC_SEGMENT_MAX)
 		return -ENOEXEC;
 	for (size_t i = 0; i < p->n_seg; i++)
-		segs[i] = (struct kexec_sys_segment){ p->seg[i].buf,
-						      p->seg[i].bufsz,
-						      p->seg[i].mem,
-						      p->seg[i].memsz };
+		segs[i] =
+		    (struct kexec_sys_segment){p->seg[i].buf, p->seg[i].bufsz,
+					       p->seg[i].mem, p->seg[i].memsz};
 	return ops->load(p->entry, p->n_seg, segs, flags);
 }
 
@@ -312,7 +341,8 @@ static int do_file_load(const struct kexec_plan *p)
 		flags |= KEXEC_FILE_NO_INITRAMFS;
 	}
 	/* the length counts the NUL */
-	rc = ops->file_load(kfd, ifd, strlen(p->cmdline) + 1, p->cmdline, flags);
+	rc =
+	    ops->file_load(kfd, ifd, strlen(p->cmdline) + 1, p->cmdline, flags);
 	if (ifd >= 0)
 		close(ifd);
 err_initrd:
@@ -337,12 +367,14 @@ int kexec_commit(const struct kexec_plan *p, enum kexec_syscall want,
 	enum kexec_syscall s = kexec_syscall_first(want);
 	int rc;
 
-	if (p->n_seg == 0 && s == KEXEC_SYSCALL_LOAD && want == KEXEC_SYSCALL_AUTO)
+	if (p->n_seg == 0 && s == KEXEC_SYSCALL_LOAD &&
+	    want == KEXEC_SYSCALL_AUTO)
 		s = KEXEC_SYSCALL_FILE;
 	rc = try_one(p, s);
 	if (rc && want == KEXEC_SYSCALL_AUTO && falls_back(s, rc) &&
 	    (s == KEXEC_SYSCALL_LOAD || p->n_seg)) {
-		s = s == KEXEC_SYSCALL_LOAD ? KEXEC_SYSCALL_FILE : KEXEC_SYSCALL_LOAD;
+		s = s == KEXEC_SYSCALL_LOAD ? KEXEC_SYSCALL_FILE
+					    : KEXEC_SYSCALL_LOAD;
 		rc = try_one(p, s);
 	}
 	if (used)
@@ -352,20 +384,22 @@ int kexec_commit(const struct kexec_plan *p, enum kexec_syscall want,
 	/* nothing may stay loaded after a failure, not an older image */
 	kexec_unload(p->crash, NULL, 0);
 	if (rc == -ENOEXEC && s == KEXEC_SYSCALL_LOAD && p->n_seg == 0)
-		return say(err, errlen, rc, "kexec_load needs a plan of "
+		return say(err, errlen, rc,
+			   "kexec_load needs a plan of "
 			   "segments, and this image has none");
 	return explain(rc, s, p->crash, err, errlen);
 }
 
 int kexec_unload(bool crash, char *err, size_t errlen)
 {
-	int rc = ops->load(0, 0, NULL, KEXEC_ARCH_X86_64 |
-				      (crash ? KEXEC_ON_CRASH : 0));
+	int rc = ops->load(0, 0, NULL,
+			   KEXEC_ARCH_X86_64 | (crash ? KEXEC_ON_CRASH : 0));
 
 	/* under lockdown only the file syscall may unload */
 	if (rc == -EPERM || rc == -ENOSYS)
-		rc = ops->file_load(-1, -1, 0, NULL, KEXEC_FILE_UNLOAD |
-				    (crash ? KEXEC_FILE_ON_CRASH : 0));
+		rc = ops->file_load(-1, -1, 0, NULL,
+				    KEXEC_FILE_UNLOAD |
+					(crash ? KEXEC_FILE_ON_CRASH : 0));
 	return rc ? explain(rc, KEXEC_SYSCALL_LOAD, crash, err, errlen) : 0;
 }
 
@@ -374,9 +408,10 @@ int kexec_jump(void (*unmount_all)(void), char *err, size_t errlen)
 	char buf[16];
 	int rc;
 
-	if (ops == &real_ops && read_word(KEXEC_LOADED_PATH, buf, sizeof(buf)) &&
-	    buf[0] == '0')
-		return say(err, errlen, -EINVAL, "no kernel is loaded: load "
+	if (ops == &real_ops &&
+	    read_word(KEXEC_LOADED_PATH, buf, sizeof(buf)) && buf[0] == '0')
+		return say(err, errlen, -EINVAL,
+			   "no kernel is loaded: load "
 			   "one first (kexload -l KERNEL)");
 	sync();
 	if (unmount_all)
@@ -386,10 +421,14 @@ int kexec_jump(void (*unmount_all)(void), char *err, size_t errlen)
 	 * new kernel owns the machine. */
 	rc = ops->reboot_kexec();
 	if (rc == -EPERM)
-		return say(err, errlen, rc, "reboot(LINUX_REBOOT_CMD_KEXEC) "
-			   "refused: booting a kernel needs root (CAP_SYS_BOOT)");
-	return say(err, errlen, rc, "reboot(LINUX_REBOOT_CMD_KEXEC) failed: "
-		   "%s (is a kernel loaded?)", strerror(-rc));
+		return say(
+		    err, errlen, rc,
+		    "reboot(LINUX_REBOOT_CMD_KEXEC) "
+		    "refused: booting a kernel needs root (CAP_SYS_BOOT)");
+	return say(err, errlen, rc,
+		   "reboot(LINUX_REBOOT_CMD_KEXEC) failed: "
+		   "%s (is a kernel loaded?)",
+		   strerror(-rc));
 }
 
 int kexec_power(bool off, void (*unmount_all)(void))

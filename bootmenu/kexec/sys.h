@@ -24,7 +24,11 @@
 
 #include "kexec/plan.h"
 
-enum kexec_syscall { KEXEC_SYSCALL_AUTO, KEXEC_SYSCALL_LOAD, KEXEC_SYSCALL_FILE };
+enum kexec_syscall {
+	KEXEC_SYSCALL_AUTO,
+	KEXEC_SYSCALL_LOAD,
+	KEXEC_SYSCALL_FILE
+};
 
 #define KEXEC_LOCKDOWN_PATH "/sys/kernel/security/lockdown"
 #define KEXEC_LOADED_PATH "/sys/kernel/kexec_loaded"
@@ -50,8 +54,9 @@ struct kexec_sys_segment {
 struct kexec_sys_ops {
 	int (*load)(uint64_t entry, unsigned long nr,
 		    const struct kexec_sys_segment *segs, unsigned long flags);
-	int (*file_load)(int kernel_fd, int initrd_fd, unsigned long cmdline_len,
-			 const char *cmdline, unsigned long flags);
+	int (*file_load)(int kernel_fd, int initrd_fd,
+			 unsigned long cmdline_len, const char *cmdline,
+			 unsigned long flags);
 	int (*reboot_kexec)(void);
 	const char *lockdown_path; /* NULL: KEXEC_LOCKDOWN_PATH */
 };

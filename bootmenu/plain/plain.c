@@ -25,7 +25,7 @@ static void unmount_hook(void)
  * -ETIMEDOUT, or -EPIPE when stdin is closed. */
 static int read_line(char *buf, size_t len, int ms)
 {
-	struct pollfd p = { .fd = 0, .events = POLLIN };
+	struct pollfd p = {.fd = 0, .events = POLLIN};
 	size_t got = 0;
 	int rc = poll(&p, 1, ms);
 
@@ -58,7 +58,8 @@ static const struct entry *ask(struct session *s, const struct entry *def,
 	entry_print_text(stdout, &s->list);
 	if (ms >= 0)
 		printf("Booting \"%s\" in %.0f s. Type a number and Enter to "
-		       "choose, Enter to boot it now.\n", def->title, timeout_s);
+		       "choose, Enter to boot it now.\n",
+		       def->title, timeout_s);
 	else
 		printf("Type a number and Enter to boot it (Enter: \"%s\").\n",
 		       def->title);
@@ -82,7 +83,7 @@ static const struct entry *ask(struct session *s, const struct entry *def,
 int plain_boot(struct session *s, const struct entry *e,
 	       const struct boot_opts *o)
 {
-	struct boot_opts bo = o ? *o : (struct boot_opts){ 0 };
+	struct boot_opts bo = o ? *o : (struct boot_opts){0};
 	const char *used = "kexec";
 	char err[512];
 

@@ -33,8 +33,8 @@ static int openat2_raw(int dirfd, const char *path, int flags)
 	/* openat2 refuses O_PATH with any flag but a few (O_NOCTTY too) */
 	int extra = (flags & O_PATH) ? O_CLOEXEC : O_CLOEXEC | O_NOCTTY;
 	struct open_how how = {
-		.flags = (unsigned long long)(flags | extra),
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	    .flags = (unsigned long long)(flags | extra),
+	    .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 	};
 	long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
 
@@ -62,11 +62,11 @@ bool fs_have_openat2(void)
 /* --- the component walk */
 
 struct walk {
-	int fds[FS_WALK_DEPTH + 1];     /* fds[0]: a dup of the root */
+	int fds[FS_WALK_DEPTH + 1];	/* fds[0]: a dup of the root */
 	size_t plen[FS_WALK_DEPTH + 1]; /* strlen(path) at each depth */
 	size_t depth;
-	char path[FS_PATH_MAX];         /* resolved so far: "/boot/grub" */
-	char rest[2 * FS_PATH_MAX];     /* still to resolve */
+	char path[FS_PATH_MAX];	    /* resolved so far: "/boot/grub" */
+	char rest[2 * FS_PATH_MAX]; /* still to resolve */
 	int links;
 	bool casefold;
 };
@@ -170,7 +170,8 @@ static int walk_follow(struct walk *w, int fd)
 	n = readlinkat(fd, "", link, sizeof(link));
 	if (n < 0)
 		return -errno;
-	if ((size_t)n >= sizeof(link) || (size_t)n + 1 + rest_len >= sizeof(w->rest))
+	if ((size_t)n >= sizeof(link) ||
+	    (size_t)n + 1 + rest_len >= sizeof(w->rest))
 		return -ENAMETOOLONG;
 	memmove(w->rest + n + 1, w->rest, rest_len + 1);
 	memcpy(w->rest, link, (size_t)n);
@@ -234,7 +235,8 @@ static int walk_step(struct walk *w, char *comp, int flags, int *out)
 	if (walk_at_end(w)) {
 		close(fd);
 		/* O_NOFOLLOW: a symlink swapped in since the lookup fails */
-		fd = openat(w->fds[w->depth], comp, flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+		fd = openat(w->fds[w->depth], comp,
+			    flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
 		if (fd < 0)
 			return -errno;
 		rc = walk_append(w, comp);
@@ -286,8 +288,10 @@ static int walk_open(struct walk *w, int root, const char *path, int flags,
 			break;
 	}
 	if (rc == 0 && fd < 0) {
-		/* the path ended on a directory already walked: "", ".", "a/.." */
-		fd = openat(w->fds[w->depth], ".", flags | O_CLOEXEC | O_NOCTTY);
+		/* the path ended on a directory already walked: "", ".", "a/.."
+		 */
+		fd =
+		    openat(w->fds[w->depth], ".", flags | O_CLOEXEC | O_NOCTTY);
 		if (fd < 0)
 			rc = -errno;
 	}

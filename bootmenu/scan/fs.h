@@ -28,7 +28,7 @@ struct arena;
 #define FS_WALK_DEPTH 64
 
 struct fs_root {
-	int root_fd;          /* O_PATH | O_DIRECTORY; owned by the creator */
+	int root_fd;	      /* O_PATH | O_DIRECTORY; owned by the creator */
 	const char *name;     /* shown to users: "sda2", or the --root label */
 	const char *device;   /* /dev/sda2, or NULL for a directory */
 	const char *fstype;   /* "ext4", "vfat", ...; NULL if unknown */
@@ -37,9 +37,9 @@ struct fs_root {
 	const char *partuuid; /* GPT/MBR partition UUID, or NULL */
 	const char *partlabel;
 	const char *mountpoint; /* where it is mounted, or the --root dir */
-	bool casefold;        /* FAT: look names up case-insensitively */
-	bool esp, xbootldr;   /* partition type says ESP / XBOOTLDR */
-	void *priv;           /* the scan room's; parsers leave it alone */
+	bool casefold;		/* FAT: look names up case-insensitively */
+	bool esp, xbootldr;	/* partition type says ESP / XBOOTLDR */
+	void *priv;		/* the scan room's; parsers leave it alone */
 };
 
 /* Open @path (absolute or relative to the root; both mean the same) for

@@ -16,8 +16,8 @@
 int hotplug_open(void)
 {
 	struct sockaddr_nl sa = {
-		.nl_family = AF_NETLINK,
-		.nl_groups = HOTPLUG_GROUP_KERNEL,
+	    .nl_family = AF_NETLINK,
+	    .nl_groups = HOTPLUG_GROUP_KERNEL,
 	};
 	int fd, size = HOTPLUG_RCVBUF;
 
@@ -41,7 +41,7 @@ int hotplug_recv(int fd, struct uevent *ev)
 {
 	char buf[UEVENT_MSG_MAX];
 	struct sockaddr_nl sa;
-	struct iovec iov = { buf, sizeof(buf) };
+	struct iovec iov = {buf, sizeof(buf)};
 	struct msghdr msg;
 	ssize_t n;
 
@@ -55,7 +55,8 @@ int hotplug_recv(int fd, struct uevent *ev)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -errno;
+			return errno == EAGAIN || errno == EWOULDBLOCK ? 0
+								       : -errno;
 		/* skip what is not the kernel's, cut, or malformed */
 		if (sa.nl_pid != 0 || (msg.msg_flags & MSG_TRUNC))
 			continue;

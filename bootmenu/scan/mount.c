@@ -25,29 +25,31 @@
 #define MOUNTINFO_LINE 4096
 
 struct mount_type {
-	const char *type;                      /* blkid's TYPE */
-	const char *kernel[MOUNT_TRIES];       /* mount(2) types, in order */
-	const char *opts[MOUNT_TRIES];         /* option strings, in order */
+	const char *type;		 /* blkid's TYPE */
+	const char *kernel[MOUNT_TRIES]; /* mount(2) types, in order */
+	const char *opts[MOUNT_TRIES];	 /* option strings, in order */
 };
 
 static const struct mount_type mount_types[] = {
-	{ "ext4", { "ext4" }, { "noload" } },
-	{ "ext3", { "ext3", "ext4" }, { "noload" } },
-	{ "ext2", { "ext2", "ext4" }, { "" } },
-	{ "xfs", { "xfs" }, { "norecovery" } },
-	{ "btrfs", { "btrfs" }, { "rescue=nologreplay", "norecovery" } },
-	{ "f2fs", { "f2fs" }, { "norecovery" } },
-	{ "vfat", { "vfat" },
-	  { "utf8,codepage=437,iocharset=iso8859-1", "utf8,codepage=437", "" } },
-	{ "iso9660", { "iso9660" }, { "" } },
-	{ "udf", { "udf" }, { "" } },
-	{ "squashfs", { "squashfs" }, { "" } },
-	{ "erofs", { "erofs" }, { "" } },
+    {"ext4", {"ext4"}, {"noload"}},
+    {"ext3", {"ext3", "ext4"}, {"noload"}},
+    {"ext2", {"ext2", "ext4"}, {""}},
+    {"xfs", {"xfs"}, {"norecovery"}},
+    {"btrfs", {"btrfs"}, {"rescue=nologreplay", "norecovery"}},
+    {"f2fs", {"f2fs"}, {"norecovery"}},
+    {"vfat",
+     {"vfat"},
+     {"utf8,codepage=437,iocharset=iso8859-1", "utf8,codepage=437", ""}},
+    {"iso9660", {"iso9660"}, {""}},
+    {"udf", {"udf"}, {""}},
+    {"squashfs", {"squashfs"}, {""}},
+    {"erofs", {"erofs"}, {""}},
 };
 
 static const struct mount_type *find_type(const char *fstype)
 {
-	for (size_t i = 0; fstype && i < sizeof(mount_types) / sizeof(mount_types[0]); i++)
+	for (size_t i = 0;
+	     fstype && i < sizeof(mount_types) / sizeof(mount_types[0]); i++)
 		if (!strcmp(mount_types[i].type, fstype))
 			return &mount_types[i];
 	return NULL;
@@ -76,7 +78,8 @@ const char *const *mount_kernel_types(const char *fstype)
  * device, whatever a filesystem driver decides. */
 static int set_blk_ro(const char *devnode)
 {
-	int fd = open(devnode, O_RDONLY | O_CLOEXEC | O_NONBLOCK), one = 1, rc = 0;
+	int fd = open(devnode, O_RDONLY | O_CLOEXEC | O_NONBLOCK), one = 1,
+	    rc = 0;
 
 	if (fd < 0)
 		return -errno;
@@ -111,14 +114,19 @@ static int try_mounts(const struct mount_type *t, const char *devnode,
 
 	for (int k = 0; k < MOUNT_TRIES && t->kernel[k]; k++) {
 		for (int o = 0; o < MOUNT_TRIES && t->opts[o]; o++) {
-			if (mount(devnode, target, t->kernel[k], MOUNT_FLAGS, t->opts[o]) == 0) {
-				snprintf(detail, MOUNT_DETAIL_MAX, "%s %s", t->kernel[k],
-					 *t->opts[o] ? t->opts[o] : "(no options)");
+			if (mount(devnode, target, t->kernel[k], MOUNT_FLAGS,
+				  t->opts[o]) == 0) {
+				snprintf(detail, MOUNT_DETAIL_MAX, "%s %s",
+					 t->kernel[k],
+					 *t->opts[o] ? t->opts[o]
+						     : "(no options)");
 				return 0;
 			}
 			rc = -errno;
-			snprintf(detail, MOUNT_DETAIL_MAX, "mount %s -o %s: %s", t->kernel[k],
-				 *t->opts[o] ? t->opts[o] : "(none)", strerror(-rc));
+			snprintf(detail, MOUNT_DETAIL_MAX, "mount %s -o %s: %s",
+				 t->kernel[k],
+				 *t->opts[o] ? t->opts[o] : "(none)",
+				 strerror(-rc));
 			/* only a refused option or type is worth another try */
 			if (rc != -EINVAL && rc != -ENODEV)
 				return rc;
@@ -137,19 +145,22 @@ int mount_fs(const char *devnode, const char *fstype, const char *target,
 
 	detail[0] = '\0';
 	if (!t) {
-		snprintf(detail, MOUNT_DETAIL_MAX, "no support for %s", fstype ? fstype : "?");
+		snprintf(detail, MOUNT_DETAIL_MAX, "no support for %s",
+			 fstype ? fstype : "?");
 		return -EPROTONOSUPPORT;
 	}
 	if (set_ro) {
 		rc = set_blk_ro(devnode);
 		if (rc < 0 && rc != -ENOTTY) {
-			snprintf(detail, MOUNT_DETAIL_MAX, "BLKROSET: %s", strerror(-rc));
+			snprintf(detail, MOUNT_DETAIL_MAX, "BLKROSET: %s",
+				 strerror(-rc));
 			return rc;
 		}
 	}
 	rc = make_dir(target);
 	if (rc < 0) {
-		snprintf(detail, MOUNT_DETAIL_MAX, "mkdir %s: %s", target, strerror(-rc));
+		snprintf(detail, MOUNT_DETAIL_MAX, "mkdir %s: %s", target,
+			 strerror(-rc));
 		return rc;
 	}
 	rc = try_mounts(t, devnode, target, detail);
@@ -164,14 +175,15 @@ static bool has_dir(int dirfd, const char *sub, const char *name)
 	struct stat st;
 
 	snprintf(p, sizeof(p), "%s%s%s", sub, *sub ? "/" : "", name);
-	return fstatat(dirfd, p, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
+	return fstatat(dirfd, p, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       S_ISDIR(st.st_mode);
 }
 
 void mount_pick_root(int mnt_fd, const char *fstype, char *out)
 {
 	/* Ubuntu/Debian installers: @ (and @/boot inside it); some: @rootfs;
 	 * Fedora: root. Subvolumes show as directories of the top level. */
-	static const char *const layouts[] = { "@", "@rootfs", "root" };
+	static const char *const layouts[] = {"@", "@rootfs", "root"};
 
 	out[0] = '\0';
 	if (!fstype || strcmp(fstype, "btrfs") || has_dir(mnt_fd, "", "boot"))
@@ -204,8 +216,10 @@ static void unescape(char *s)
 	char *d = s;
 
 	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] && s[3]) {
-			*d++ = (char)(((s[1] - '0') << 6) | ((s[2] - '0') << 3) | (s[3] - '0'));
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] &&
+		    s[3]) {
+			*d++ = (char)(((s[1] - '0') << 6) |
+				      ((s[2] - '0') << 3) | (s[3] - '0'));
 			s += 3;
 		} else {
 			*d++ = *s;

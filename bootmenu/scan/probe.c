@@ -20,7 +20,8 @@
 #define GPT_TYPE_XBOOTLDR "bc13c2ff-59e6-4262-a352-b275fd6f7172"
 #define MBR_TYPE_ESP "0xef"
 #define MBR_TYPE_XBOOTLDR "0xea"
-#define SECTOR 512ull /* blkid_partition_get_start/size count 512-byte sectors */
+#define SECTOR                                                                 \
+	512ull /* blkid_partition_get_start/size count 512-byte sectors */
 
 const char probe_skip_encrypted[] = "encrypted, not opened";
 const char probe_skip_swap[] = "swap space";
@@ -126,8 +127,9 @@ static void list_candidates(const char *path, uint64_t offset, uint64_t size,
 
 		if (blkid_probe_lookup_value(pr, "TYPE", &t, NULL) < 0)
 			continue;
-		len += (size_t)snprintf(r->detail + len, sizeof(r->detail) - len,
-					"%s%s", len ? " " : "", t);
+		len +=
+		    (size_t)snprintf(r->detail + len, sizeof(r->detail) - len,
+				     "%s%s", len ? " " : "", t);
 	}
 	probe_close(pr, fd);
 }
@@ -173,8 +175,9 @@ int probe_path(const char *path, uint64_t offset, uint64_t size,
 		return r->rc;
 	}
 	blkid_probe_enable_superblocks(pr, 1);
-	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_LABEL | BLKID_SUBLKS_UUID |
-						      BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE);
+	blkid_probe_set_superblocks_flags(
+	    pr, BLKID_SUBLKS_LABEL | BLKID_SUBLKS_UUID | BLKID_SUBLKS_TYPE |
+		    BLKID_SUBLKS_USAGE);
 	blkid_probe_enable_partitions(pr, 1);
 	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_ENTRY_DETAILS);
 	errno = 0;

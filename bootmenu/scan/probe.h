@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PROBE_NAME_MAX 32   /* kernel block device names (DISK_NAME_LEN) */
+#define PROBE_NAME_MAX 32 /* kernel block device names (DISK_NAME_LEN) */
 #define PROBE_PATH_MAX 160
 #define PROBE_TYPE_MAX 32
 #define PROBE_UUID_MAX 64
@@ -28,18 +28,18 @@ extern const char probe_skip_encrypted[]; /* "encrypted, not opened" */
 extern const char probe_skip_swap[];
 extern const char probe_skip_lvm[];
 extern const char probe_skip_raid[];
-extern const char probe_skip_table[];     /* whole disk holding partitions */
-extern const char probe_skip_nothing[];   /* no signature found */
+extern const char probe_skip_table[];	   /* whole disk holding partitions */
+extern const char probe_skip_nothing[];	   /* no signature found */
 extern const char probe_skip_ambivalent[]; /* several signatures */
-extern const char probe_skip_error[];     /* I/O or open error: see rc */
-extern const char probe_skip_other[];     /* a signature that is no fs */
-extern const char probe_skip_no_medium[]; /* size 0: empty drive */
-extern const char probe_skip_overlap[];   /* partition at 0 over a disk fs */
+extern const char probe_skip_error[];	   /* I/O or open error: see rc */
+extern const char probe_skip_other[];	   /* a signature that is no fs */
+extern const char probe_skip_no_medium[];  /* size 0: empty drive */
+extern const char probe_skip_overlap[];	   /* partition at 0 over a disk fs */
 
 struct probe_result {
-	int rc;                          /* 0, or -errno of open/read */
-	char type[PROBE_TYPE_MAX];       /* "ext4", "vfat", "crypto_LUKS"... */
-	char usage[PROBE_TYPE_MAX];      /* "filesystem", "crypto", "raid"... */
+	int rc;			    /* 0, or -errno of open/read */
+	char type[PROBE_TYPE_MAX];  /* "ext4", "vfat", "crypto_LUKS"... */
+	char usage[PROBE_TYPE_MAX]; /* "filesystem", "crypto", "raid"... */
 	char uuid[PROBE_UUID_MAX];
 	char label[PROBE_LABEL_MAX];
 	/* the table on a whole disk (type "gpt"/"dos", its id) */
@@ -49,11 +49,11 @@ struct probe_result {
 	char part_scheme[PROBE_TYPE_MAX]; /* table it is in: "gpt", "dos" */
 	char partuuid[PROBE_UUID_MAX];
 	char partlabel[PROBE_LABEL_MAX];
-	char parttype[PROBE_UUID_MAX];   /* GPT type GUID, or "0xef" */
-	int partno;                      /* 0: not a partition */
+	char parttype[PROBE_UUID_MAX]; /* GPT type GUID, or "0xef" */
+	int partno;		       /* 0: not a partition */
 	bool esp, xbootldr;
-	const char *skip;                /* why not to mount; NULL to mount */
-	char detail[PROBE_DETAIL_MAX];   /* more words: "xfs ext4" */
+	const char *skip;	       /* why not to mount; NULL to mount */
+	char detail[PROBE_DETAIL_MAX]; /* more words: "xfs ext4" */
 };
 
 /* Probe the device or image file @path, in the window @offset/@size
@@ -67,7 +67,7 @@ int probe_path(const char *path, uint64_t offset, uint64_t size,
 struct probe_part {
 	int partno;
 	uint64_t start, size; /* bytes */
-	bool extended;        /* an MBR extended container */
+	bool extended;	      /* an MBR extended container */
 	char uuid[PROBE_UUID_MAX];
 	char name[PROBE_LABEL_MAX];
 	char type[PROBE_UUID_MAX];
@@ -99,15 +99,15 @@ enum probe_sysfs_flags {
 };
 
 struct probe_dev {
-	char name[PROBE_NAME_MAX];    /* "sda2" */
-	char disk[PROBE_NAME_MAX];    /* its whole disk, "sda" (itself for one) */
+	char name[PROBE_NAME_MAX]; /* "sda2" */
+	char disk[PROBE_NAME_MAX]; /* its whole disk, "sda" (itself for one) */
 	char devnode[PROBE_PATH_MAX]; /* "/dev/sda2" */
 	unsigned major, minor;
-	uint64_t size;                /* bytes */
-	uint64_t start;               /* partition start, bytes */
-	int partno;                   /* 0: a whole disk */
+	uint64_t size;	/* bytes */
+	uint64_t start; /* partition start, bytes */
+	int partno;	/* 0: a whole disk */
 	bool removable, ro;
-	const char *skip;             /* not to probe: probe_skip_no_medium */
+	const char *skip; /* not to probe: probe_skip_no_medium */
 };
 
 /* One device by kernel name from @sysfs ("/sys") with nodes in @devdir

@@ -42,7 +42,8 @@ static unsigned long long attr_ull(const char *dir, const char *attr)
 {
 	char buf[64];
 
-	return read_attr(dir, attr, buf, sizeof(buf)) ? 0 : strtoull(buf, NULL, 10);
+	return read_attr(dir, attr, buf, sizeof(buf)) ? 0
+						      : strtoull(buf, NULL, 10);
 }
 
 /* ram disks, zram swap and unused loop devices are never boot media. */
@@ -62,7 +63,8 @@ static void dev_node(const char *dir, const char *devdir, const char *name,
 
 	if (read_attr(dir, "uevent", buf, sizeof(buf)) < 0)
 		buf[0] = '\0';
-	for (char *p = strtok_r(buf, "\n", &save); p; p = strtok_r(NULL, "\n", &save))
+	for (char *p = strtok_r(buf, "\n", &save); p;
+	     p = strtok_r(NULL, "\n", &save))
 		if (!strncmp(p, "DEVNAME=", 8) && p[8] && !strstr(p + 8, ".."))
 			node = p + 8;
 	snprintf(out, cap, "%s/%s", devdir, node);
@@ -102,8 +104,10 @@ int probe_sysfs_dev(const char *sysfs, const char *devdir, const char *name,
 		d->start = attr_ull(dir, "start") * SYSFS_SECTOR;
 		slash = strrchr(dir, '/');
 		if (slash && slash != dir) {
-			*slash = '\0'; /* the disk's directory holds its partitions */
-			snprintf(d->disk, sizeof(d->disk), "%s", strrchr(dir, '/') + 1);
+			*slash = '\0'; /* the disk's directory holds its
+					  partitions */
+			snprintf(d->disk, sizeof(d->disk), "%s",
+				 strrchr(dir, '/') + 1);
 		}
 	}
 	d->removable = attr_ull(dir, "removable") != 0;

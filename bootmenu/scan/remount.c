@@ -163,7 +163,8 @@ static bool mounted_at(const char *devnode, const char *mountpoint)
 
 static int fresh_mount(struct remount *r, char *err, size_t errlen)
 {
-	/* ext3/ext2 go through the ext4 driver too (CONFIG_EXT4_USE_FOR_EXT2) */
+	/* ext3/ext2 go through the ext4 driver too (CONFIG_EXT4_USE_FOR_EXT2)
+	 */
 	const char *type = is_ext(r->fstype) ? "ext4" : "vfat";
 	const char *opts =
 	    is_ext(r->fstype) ? "" : "utf8,codepage=437,iocharset=iso8859-1";

@@ -39,8 +39,8 @@ struct remount {
 	char devnode[REMOUNT_PATH_MAX];
 	char fstype[16];
 	char dir[REMOUNT_PATH_MAX]; /* where the writable filesystem is */
-	bool fresh;                 /* our own mount at dir (else a remount) */
-	bool active;                /* writable now: remount_ro() undoes it */
+	bool fresh;		    /* our own mount at dir (else a remount) */
+	bool active;		    /* writable now: remount_ro() undoes it */
 };
 
 /* True when @fstype is one remount_rw() writes (ext4, ext3, ext2, vfat). */

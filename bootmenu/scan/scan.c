@@ -44,21 +44,22 @@
 #define SCAN_HOSTS_MAX 16
 
 struct scan_job {
-	atomic_int refs;            /* the coordinator's and the worker's */
+	atomic_int refs; /* the coordinator's and the worker's */
 	pthread_mutex_t lock;
-	bool abandoned, finished;   /* under lock */
-	struct scan *s;             /* only while !abandoned */
+	bool abandoned, finished; /* under lock */
+	struct scan *s;		  /* only while !abandoned */
 	/* in */
 	char devnode[PROBE_PATH_MAX];
 	char target[PATH_MAX];
 	bool no_mount, set_ro;
 	int (*mount_fn)(void *, const char *, const char *, const char *);
 	void *mount_ctx;
-	const char *(*filter_fn)(void *, const char *, const char *, const char *);
+	const char *(*filter_fn)(void *, const char *, const char *,
+				 const char *);
 	void *filter_ctx;
 	char name[PROBE_NAME_MAX];
 	/* out */
-	const char *hidden;         /* filter_fn's reason: not mounted */
+	const char *hidden; /* filter_fn's reason: not mounted */
 	struct probe_result res;
 	int mount_rc;
 	bool mounted;
@@ -71,11 +72,11 @@ struct scan_rec {
 	struct scan_rec *next;
 	struct scan_dev pub;
 	struct probe_dev sys;
-	struct fs_root *fs;       /* while mounted */
-	struct scan_job *job;     /* running, or abandoned and maybe running */
-	int64_t deadline_ms;      /* of the running job */
-	int64_t pending_ms;       /* a probe is due then; 0: none */
-	bool removed;             /* gone: hidden from the views */
+	struct fs_root *fs;   /* while mounted */
+	struct scan_job *job; /* running, or abandoned and maybe running */
+	int64_t deadline_ms;  /* of the running job */
+	int64_t pending_ms;   /* a probe is due then; 0: none */
+	bool removed;	      /* gone: hidden from the views */
 };
 
 struct scan_fsnode {
@@ -103,16 +104,17 @@ struct scan_msg {
 struct scan {
 	struct scan_opts o;
 	pthread_mutex_t lock;
-	pthread_cond_t cond;      /* s->quiet became true */
+	pthread_cond_t cond; /* s->quiet became true */
 	struct arena a;
 	struct scan_rec *recs;
-	struct scan_fsnode *all_fs; /* every fs_root made, to close at the end */
+	struct scan_fsnode
+	    *all_fs; /* every fs_root made, to close at the end */
 	struct scan_evq *evq, **evq_tail;
 	struct scan_msg *inj, **inj_tail;
 	int ev_fd, wake_fd, nl_fd;
 	pthread_t thread;
 	bool thread_up, stop, frozen;
-	int running;              /* jobs not finished nor abandoned */
+	int running; /* jobs not finished nor abandoned */
 	int64_t last_activity_ms, settle_deadline_ms;
 	bool quiet, settled_sent;
 	struct scan_host hosts[SCAN_HOSTS_MAX]; /* USB hosts with no disk yet */
@@ -146,12 +148,13 @@ static void efd_drain(int fd)
 const char *scan_state_name(enum scan_state st)
 {
 	static const char *const names[] = {
-		[SCAN_DEV_PROBING] = "probing", [SCAN_DEV_MOUNTED] = "mounted",
-		[SCAN_DEV_SKIPPED] = "skipped", [SCAN_DEV_FAILED] = "failed",
-		[SCAN_DEV_TIMEOUT] = "timed out",
+	    [SCAN_DEV_PROBING] = "probing",   [SCAN_DEV_MOUNTED] = "mounted",
+	    [SCAN_DEV_SKIPPED] = "skipped",   [SCAN_DEV_FAILED] = "failed",
+	    [SCAN_DEV_TIMEOUT] = "timed out",
 	};
 
-	return (unsigned)st < sizeof(names) / sizeof(names[0]) ? names[st] : "?";
+	return (unsigned)st < sizeof(names) / sizeof(names[0]) ? names[st]
+							       : "?";
 }
 
 /* --- events (under s->lock) */
@@ -229,33 +232,40 @@ static void job_mount(struct scan_job *j)
 
 	if (!mount_supported(type)) {
 		j->mount_rc = -EPROTONOSUPPORT;
-		snprintf(j->detail, sizeof(j->detail), "no support for %s", type);
+		snprintf(j->detail, sizeof(j->detail), "no support for %s",
+			 type);
 		return;
 	}
 	if (j->mount_fn)
-		j->mount_rc = j->mount_fn(j->mount_ctx, j->devnode, type, j->target);
+		j->mount_rc =
+		    j->mount_fn(j->mount_ctx, j->devnode, type, j->target);
 	else
-		j->mount_rc = mount_fs(j->devnode, type, j->target, j->set_ro, j->detail);
+		j->mount_rc =
+		    mount_fs(j->devnode, type, j->target, j->set_ro, j->detail);
 	if (j->mount_rc < 0) {
 		if (!j->detail[0])
-			snprintf(j->detail, sizeof(j->detail), "mount: %s", strerror(-j->mount_rc));
+			snprintf(j->detail, sizeof(j->detail), "mount: %s",
+				 strerror(-j->mount_rc));
 		return;
 	}
 	j->mounted = true;
 	mnt = open(j->target, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (mnt < 0) {
 		j->mount_rc = -errno;
-		snprintf(j->detail, sizeof(j->detail), "open mount: %s", strerror(errno));
+		snprintf(j->detail, sizeof(j->detail), "open mount: %s",
+			 strerror(errno));
 		return;
 	}
 	mount_pick_root(mnt, type, j->sub);
 	j->root_fd = mnt;
 	if (j->sub[0]) {
-		j->root_fd = openat(mnt, j->sub, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		j->root_fd = openat(
+		    mnt, j->sub, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		close(mnt);
 		if (j->root_fd < 0) {
 			j->mount_rc = -errno;
-			snprintf(j->detail, sizeof(j->detail), "open subvolume: %s", strerror(errno));
+			snprintf(j->detail, sizeof(j->detail),
+				 "open subvolume: %s", strerror(errno));
 		}
 	}
 }
@@ -335,7 +345,8 @@ static int job_start(struct scan *s, struct scan_rec *r)
 	j->s = s;
 	j->root_fd = -1;
 	snprintf(j->devnode, sizeof(j->devnode), "%s", r->sys.devnode);
-	snprintf(j->target, sizeof(j->target), "%s/%s", s->o.mount_base, r->sys.name);
+	snprintf(j->target, sizeof(j->target), "%s/%s", s->o.mount_base,
+		 r->sys.name);
 	j->no_mount = s->o.no_mount;
 	j->set_ro = !s->o.keep_writable;
 	j->mount_fn = s->o.mount_fn;
@@ -386,8 +397,8 @@ static struct scan_rec *rec_get(struct scan *s, const char *name)
 	return r;
 }
 
-static void rec_set_state(struct scan *s, struct scan_rec *r, enum scan_state st,
-			  const char *reason)
+static void rec_set_state(struct scan *s, struct scan_rec *r,
+			  enum scan_state st, const char *reason)
 {
 	r->pub.state = st;
 	r->pub.reason = reason ? arena_strdup(&s->a, reason) : NULL;
@@ -438,7 +449,8 @@ static const char *dup0(struct scan *s, const char *v)
 	return arena_strdup(&s->a, v ? v : "");
 }
 
-static void rec_take_probe(struct scan *s, struct scan_rec *r, const struct probe_result *p)
+static void rec_take_probe(struct scan *s, struct scan_rec *r,
+			   const struct probe_result *p)
 {
 	r->pub.fstype = dup0(s, p->type);
 	r->pub.uuid = dup0(s, p->uuid);
@@ -452,7 +464,8 @@ static void rec_take_probe(struct scan *s, struct scan_rec *r, const struct prob
 	r->pub.xbootldr = p->xbootldr;
 }
 
-static struct fs_root *rec_make_fs(struct scan *s, struct scan_rec *r, struct scan_job *j)
+static struct fs_root *rec_make_fs(struct scan *s, struct scan_rec *r,
+				   struct scan_job *j)
 {
 	struct fs_root *fs = arena_alloc(&s->a, sizeof(*fs));
 	struct scan_fsnode *n = arena_alloc(&s->a, sizeof(*n));
@@ -467,8 +480,9 @@ static struct fs_root *rec_make_fs(struct scan *s, struct scan_rec *r, struct sc
 	fs->label = *d->label ? d->label : NULL;
 	fs->partuuid = *d->partuuid ? d->partuuid : NULL;
 	fs->partlabel = *d->partlabel ? d->partlabel : NULL;
-	fs->mountpoint = j->sub[0] ? arena_printf(&s->a, "%s/%s", j->target, j->sub)
-				   : arena_strdup(&s->a, j->target);
+	fs->mountpoint = j->sub[0]
+			     ? arena_printf(&s->a, "%s/%s", j->target, j->sub)
+			     : arena_strdup(&s->a, j->target);
 	fs->casefold = !strcmp(d->fstype, "vfat");
 	fs->esp = d->esp;
 	fs->xbootldr = d->xbootldr;
@@ -491,28 +505,34 @@ static void rec_reap(struct scan *s, struct scan_rec *r)
 	snprintf(why, sizeof(why), "%s%s%s", p->skip ? p->skip : j->detail,
 		 p->skip && p->detail[0] ? ": " : "", p->skip ? p->detail : "");
 	if (p->skip) {
-		rec_set_state(s, r, p->rc < 0 ? SCAN_DEV_FAILED : SCAN_DEV_SKIPPED, why);
+		rec_set_state(
+		    s, r, p->rc < 0 ? SCAN_DEV_FAILED : SCAN_DEV_SKIPPED, why);
 	} else if (j->hidden) {
 		rec_set_state(s, r, SCAN_DEV_SKIPPED, j->hidden);
 	} else if (s->o.no_mount) {
-		rec_set_state(s, r, SCAN_DEV_SKIPPED, "not mounted (probe only)");
+		rec_set_state(s, r, SCAN_DEV_SKIPPED,
+			      "not mounted (probe only)");
 	} else if (j->mount_rc < 0) {
 		if (j->root_fd >= 0)
 			close(j->root_fd);
 		j->root_fd = -1;
 		if (j->mounted && !j->mount_fn)
 			mount_release(j->target, true);
-		rec_set_state(s, r, j->mount_rc == -EPROTONOSUPPORT ? SCAN_DEV_SKIPPED
-								   : SCAN_DEV_FAILED, why);
+		rec_set_state(s, r,
+			      j->mount_rc == -EPROTONOSUPPORT ? SCAN_DEV_SKIPPED
+							      : SCAN_DEV_FAILED,
+			      why);
 	} else {
 		r->fs = rec_make_fs(s, r, j);
 		r->pub.fs = r->fs;
-		log_info("scan: %s: %s at %s", r->pub.name, r->pub.fstype, r->fs->mountpoint);
+		log_info("scan: %s: %s at %s", r->pub.name, r->pub.fstype,
+			 r->fs->mountpoint);
 		ev_push(s, SCAN_EV_FS_ADDED, r->fs, r->pub.name);
 		rec_set_state(s, r, SCAN_DEV_MOUNTED, j->detail);
 	}
 	if (r->pub.state != SCAN_DEV_MOUNTED)
-		log_info("scan: %s: %s: %s", r->pub.name, scan_state_name(r->pub.state),
+		log_info("scan: %s: %s: %s", r->pub.name,
+			 scan_state_name(r->pub.state),
 			 r->pub.reason ? r->pub.reason : "");
 	job_unref(j);
 }
@@ -543,7 +563,8 @@ static bool rec_start(struct scan *s, struct scan_rec *r, int64_t now)
 	}
 	r->pending_ms = 0;
 	rec_drop_fs(s, r, false); /* a change: probe again from scratch */
-	rc = probe_sysfs_dev(s->o.sysfs, s->o.devdir, r->pub.name, flags, &r->sys);
+	rc = probe_sysfs_dev(s->o.sysfs, s->o.devdir, r->pub.name, flags,
+			     &r->sys);
 	if (rc < 0) {
 		r->removed = true;
 		ev_push(s, SCAN_EV_DEVICE, NULL, r->pub.name);
@@ -558,7 +579,9 @@ static bool rec_start(struct scan *s, struct scan_rec *r, int64_t now)
 		rec_set_state(s, r, SCAN_DEV_SKIPPED, probe_skip_overlap);
 		return true;
 	}
-	hidden = s->o.filter_fn ? s->o.filter_fn(s->o.filter_ctx, r->pub.name, NULL, NULL) : NULL;
+	hidden = s->o.filter_fn
+		     ? s->o.filter_fn(s->o.filter_ctx, r->pub.name, NULL, NULL)
+		     : NULL;
 	if (hidden) { /* by name: not even probed */
 		rec_set_state(s, r, SCAN_DEV_SKIPPED, hidden);
 		return true;
@@ -585,13 +608,15 @@ static void step_jobs(struct scan *s, int64_t now)
 				char why[64];
 
 				job_abandon(s, j);
-				snprintf(why, sizeof(why), "no answer within %g s", s->o.timeout_s);
+				snprintf(why, sizeof(why),
+					 "no answer within %g s",
+					 s->o.timeout_s);
 				log_warn("scan: %s: %s", r->pub.name, why);
 				rec_set_state(s, r, SCAN_DEV_TIMEOUT, why);
 			}
 		}
-		if (r->pending_ms && r->pending_ms <= now && s->running < SCAN_WORKERS_MAX &&
-		    !rec_start(s, r, now))
+		if (r->pending_ms && r->pending_ms <= now &&
+		    s->running < SCAN_WORKERS_MAX && !rec_start(s, r, now))
 			r->pending_ms = now + SCAN_STUCK_RETRY_MS;
 	}
 }
@@ -634,7 +659,8 @@ static void host_expect(struct scan *s, const char *devpath, int64_t now)
 			return;
 	if (s->n_hosts == SCAN_HOSTS_MAX)
 		return;
-	snprintf(s->hosts[s->n_hosts].devpath, sizeof(s->hosts[0].devpath), "%s", devpath);
+	snprintf(s->hosts[s->n_hosts].devpath, sizeof(s->hosts[0].devpath),
+		 "%s", devpath);
 	s->hosts[s->n_hosts++].since_ms = now;
 	log_debug("scan: %s: waiting for its disks", devpath);
 }
@@ -697,10 +723,10 @@ static void hosts_from_sysfs(struct scan *s, int64_t now)
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "%s/class/scsi_host/%s/device", s->o.sysfs,
-			 de->d_name);
-		if (realpath(path, dir) && !strncmp(dir, base, n) && strstr(dir + n, "/usb") &&
-		    !has_target(dir))
+		snprintf(path, sizeof(path), "%s/class/scsi_host/%s/device",
+			 s->o.sysfs, de->d_name);
+		if (realpath(path, dir) && !strncmp(dir, base, n) &&
+		    strstr(dir + n, "/usb") && !has_target(dir))
 			host_expect(s, dir + n, now);
 	}
 	closedir(d);
@@ -729,7 +755,8 @@ static void on_uevent(struct scan *s, const struct uevent *ev, int64_t now)
 
 	if (on_host_uevent(s, ev, now))
 		return;
-	if (!uevent_is_block(ev) || strchr(name, '/') || strlen(name) >= PROBE_NAME_MAX)
+	if (!uevent_is_block(ev) || strchr(name, '/') ||
+	    strlen(name) >= PROBE_NAME_MAX)
 		return;
 	s->last_activity_ms = now;
 	if (ev->action == UEVENT_ADD || ev->action == UEVENT_CHANGE)
@@ -738,12 +765,14 @@ static void on_uevent(struct scan *s, const struct uevent *ev, int64_t now)
 	log_debug("scan: uevent %s %s", ev->action_name, name);
 	switch (ev->action) {
 	case UEVENT_ADD:
-		/* one we already follow (listed at start as it appeared): a duplicate */
+		/* one we already follow (listed at start as it appeared): a
+		 * duplicate */
 		if (!r || r->removed)
 			rec_schedule(rec_get(s, name), now + SCAN_COALESCE_MS);
 		break;
 	case UEVENT_CHANGE:
-		/* a mounted device changes only by new media; the rest is noise */
+		/* a mounted device changes only by new media; the rest is noise
+		 */
 		if (r && !r->removed && r->fs && !ev->media_change)
 			break;
 		rec_schedule(rec_get(s, name), now + SCAN_COALESCE_MS);
@@ -774,7 +803,8 @@ static void step_inputs(struct scan *s, int64_t now)
 	s->inj_tail = &s->inj;
 	while (s->nl_fd >= 0 && (rc = hotplug_recv(s->nl_fd, &ev)) != 0) {
 		if (rc == -ENOBUFS) {
-			log_warn("scan: uevents were lost; looking at sysfs again");
+			log_warn(
+			    "scan: uevents were lost; looking at sysfs again");
 			step_resync(s, now);
 		} else if (rc < 0) {
 			log_warn("scan: uevent socket: %s", strerror(-rc));
@@ -796,7 +826,7 @@ static bool scan_busy(const struct scan *s)
 /* A uevent the coordinator has not read yet (it came after step_inputs). */
 static bool uevent_pending(const struct scan *s)
 {
-	struct pollfd p = { .fd = s->nl_fd, .events = POLLIN };
+	struct pollfd p = {.fd = s->nl_fd, .events = POLLIN};
 
 	return s->nl_fd >= 0 && poll(&p, 1, 0) > 0;
 }
@@ -806,7 +836,8 @@ static bool uevent_pending(const struct scan *s)
 static void step_settle(struct scan *s, int64_t now)
 {
 	bool quiet = !scan_busy(s) && !hosts_waiting(s, now) &&
-		     now - s->last_activity_ms >= SCAN_QUIET_MS && !uevent_pending(s);
+		     now - s->last_activity_ms >= SCAN_QUIET_MS &&
+		     !uevent_pending(s);
 
 	if (quiet && !s->quiet)
 		pthread_cond_broadcast(&s->cond);
@@ -847,8 +878,8 @@ static void *scan_thread(void *arg)
 	step_resync(s, now_ms());
 	while (!s->stop) {
 		struct pollfd p[2] = {
-			{ .fd = s->wake_fd, .events = POLLIN },
-			{ .fd = s->nl_fd, .events = POLLIN },
+		    {.fd = s->wake_fd, .events = POLLIN},
+		    {.fd = s->nl_fd, .events = POLLIN},
 		};
 		int64_t now = now_ms();
 		int ms;
@@ -879,11 +910,14 @@ static int scan_start(struct scan *s)
 	if (s->o.hotplug) {
 		s->nl_fd = hotplug_open();
 		if (s->nl_fd < 0)
-			log_warn("scan: no uevents (%s): devices plugged in later are not seen",
+			log_warn("scan: no uevents (%s): devices plugged in "
+				 "later are not seen",
 				 strerror(-s->nl_fd));
 	}
-	if (!s->o.no_mount && !s->o.mount_fn && (rc = mount_cleanup(s->o.mount_base)) > 0)
-		log_info("scan: detached %d stale mounts under %s", rc, s->o.mount_base);
+	if (!s->o.no_mount && !s->o.mount_fn &&
+	    (rc = mount_cleanup(s->o.mount_base)) > 0)
+		log_info("scan: detached %d stale mounts under %s", rc,
+			 s->o.mount_base);
 	/* with a uevent stream, settling waits for it to be quiet a moment */
 	s->last_activity_ms = now_ms() - (s->nl_fd >= 0 ? 0 : SCAN_QUIET_MS);
 	s->settle_deadline_ms = now_ms() + (int64_t)(s->o.settle_s * 1000);
@@ -912,7 +946,8 @@ struct scan *scan_new(const struct scan_opts *opts)
 		s->o = *opts;
 	s->o.sysfs = arena_strdup(&s->a, s->o.sysfs ? s->o.sysfs : "/sys");
 	s->o.devdir = arena_strdup(&s->a, s->o.devdir ? s->o.devdir : "/dev");
-	s->o.mount_base = arena_strdup(&s->a, s->o.mount_base ? s->o.mount_base : MOUNT_BASE);
+	s->o.mount_base =
+	    arena_strdup(&s->a, s->o.mount_base ? s->o.mount_base : MOUNT_BASE);
 	if (s->o.settle_s <= 0)
 		s->o.settle_s = SCAN_SETTLE_DEFAULT_S;
 	if (s->o.timeout_s <= 0)
@@ -1070,7 +1105,8 @@ int scan_unmount_all(struct scan *s)
 
 		if (!r->fs)
 			continue;
-		snprintf(target, sizeof(target), "%s/%s", s->o.mount_base, r->pub.name);
+		snprintf(target, sizeof(target), "%s/%s", s->o.mount_base,
+			 r->pub.name);
 		e = s->o.mount_fn ? 0 : mount_release(target, false);
 		if (e < 0 && !rc)
 			rc = e;

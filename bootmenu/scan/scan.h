@@ -37,22 +37,22 @@
 
 struct fs_root;
 
-#define SCAN_SETTLE_DEFAULT_S 5.0  /* bootmenu.settle= overrides */
+#define SCAN_SETTLE_DEFAULT_S 5.0   /* bootmenu.settle= overrides */
 #define SCAN_TIMEOUT_DEFAULT_S 10.0 /* one device's probe + mount */
-#define SCAN_QUIET_MS 500          /* no uevent for this long: settled */
-#define SCAN_COALESCE_MS 25        /* events of one device within: one */
-#define SCAN_WORKERS_MAX 8         /* devices probed at once */
+#define SCAN_QUIET_MS 500	    /* no uevent for this long: settled */
+#define SCAN_COALESCE_MS 25	    /* events of one device within: one */
+#define SCAN_WORKERS_MAX 8	    /* devices probed at once */
 
 struct scan_opts {
-	const char *sysfs;      /* "/sys" when NULL */
-	const char *devdir;     /* "/dev" when NULL */
+	const char *sysfs;	/* "/sys" when NULL */
+	const char *devdir;	/* "/dev" when NULL */
 	const char *mount_base; /* MOUNT_BASE ("/run/bootmenu") when NULL */
-	double settle_s;        /* bound for SCAN_EV_SETTLED; 0: default */
-	double timeout_s;       /* per device; 0: SCAN_TIMEOUT_DEFAULT_S */
-	bool hotplug;           /* listen to NETLINK_KOBJECT_UEVENT */
-	bool loop;              /* loop devices too */
-	bool no_mount;          /* probe only: a device listing */
-	bool keep_writable;     /* do not BLKROSET block devices */
+	double settle_s;	/* bound for SCAN_EV_SETTLED; 0: default */
+	double timeout_s;	/* per device; 0: SCAN_TIMEOUT_DEFAULT_S */
+	bool hotplug;		/* listen to NETLINK_KOBJECT_UEVENT */
+	bool loop;		/* loop devices too */
+	bool no_mount;		/* probe only: a device listing */
+	bool keep_writable;	/* do not BLKROSET block devices */
 	/* Tests: stands in for mount_fs() (the scan then opens @target as
 	 * the root); may sleep to stand for a dead device. 0 or -errno. */
 	int (*mount_fn)(void *ctx, const char *devnode, const char *fstype,
@@ -70,39 +70,40 @@ struct scan_opts {
 };
 
 enum scan_state {
-	SCAN_DEV_PROBING,  /* queued or in its worker */
-	SCAN_DEV_MOUNTED,  /* dev->fs is usable */
-	SCAN_DEV_SKIPPED,  /* nothing to mount: reason says why */
-	SCAN_DEV_FAILED,   /* probe or mount failed: reason */
-	SCAN_DEV_TIMEOUT,  /* gave up waiting for it */
+	SCAN_DEV_PROBING, /* queued or in its worker */
+	SCAN_DEV_MOUNTED, /* dev->fs is usable */
+	SCAN_DEV_SKIPPED, /* nothing to mount: reason says why */
+	SCAN_DEV_FAILED,  /* probe or mount failed: reason */
+	SCAN_DEV_TIMEOUT, /* gave up waiting for it */
 };
 
 /* One block device, for a devices view. Copied out by scan_devices(). */
 struct scan_dev {
-	const char *name;       /* "sda2" */
-	const char *disk;       /* "sda" */
-	const char *devnode;    /* "/dev/sda2" */
+	const char *name;		   /* "sda2" */
+	const char *disk;		   /* "sda" */
+	const char *devnode;		   /* "/dev/sda2" */
 	const char *fstype, *uuid, *label; /* "" when unknown */
 	const char *partuuid, *partlabel, *pttype;
 	int partno;
-	uint64_t size;          /* bytes */
+	uint64_t size; /* bytes */
 	bool removable, esp, xbootldr;
 	enum scan_state state;
-	const char *reason;     /* "encrypted, not opened", "timed out" ... */
+	const char *reason;	  /* "encrypted, not opened", "timed out" ... */
 	const struct fs_root *fs; /* when SCAN_DEV_MOUNTED */
 };
 
 enum scan_event_type {
 	SCAN_EV_FS_ADDED,   /* ev.fs is mounted and open */
 	SCAN_EV_FS_REMOVED, /* ev.fs is gone; its root_fd is closed now */
-	SCAN_EV_DEVICE,     /* ev.name's entry in the device list changed */
-	SCAN_EV_SETTLED,    /* once: start-up devices are done or the bound passed */
+	SCAN_EV_DEVICE,	    /* ev.name's entry in the device list changed */
+	SCAN_EV_SETTLED, /* once: start-up devices are done or the bound passed
+			  */
 };
 
 struct scan_event {
 	enum scan_event_type type;
 	const struct fs_root *fs; /* FS_ADDED, FS_REMOVED */
-	const char *name;         /* the device, owned by the scan; NULL for SETTLED */
+	const char *name; /* the device, owned by the scan; NULL for SETTLED */
 };
 
 /* Start a scan (opts may be NULL: all defaults, no hotplug). Returns NULL

@@ -7,15 +7,16 @@
 #include <string.h>
 
 static const char *const uevent_actions[] = {
-	[UEVENT_ADD] = "add", [UEVENT_REMOVE] = "remove",
-	[UEVENT_CHANGE] = "change", [UEVENT_MOVE] = "move",
-	[UEVENT_ONLINE] = "online", [UEVENT_OFFLINE] = "offline",
-	[UEVENT_BIND] = "bind", [UEVENT_UNBIND] = "unbind",
+    [UEVENT_ADD] = "add",	[UEVENT_REMOVE] = "remove",
+    [UEVENT_CHANGE] = "change", [UEVENT_MOVE] = "move",
+    [UEVENT_ONLINE] = "online", [UEVENT_OFFLINE] = "offline",
+    [UEVENT_BIND] = "bind",	[UEVENT_UNBIND] = "unbind",
 };
 
 static enum uevent_action action_of(const char *s)
 {
-	for (size_t i = 1; i < sizeof(uevent_actions) / sizeof(uevent_actions[0]); i++)
+	for (size_t i = 1;
+	     i < sizeof(uevent_actions) / sizeof(uevent_actions[0]); i++)
 		if (!strcmp(s, uevent_actions[i]))
 			return (enum uevent_action)i;
 	return UEVENT_OTHER;
@@ -39,7 +40,8 @@ static unsigned long long num(const char *s, size_t len)
 }
 
 /* One KEY=VALUE field of @len bytes (not NUL-terminated). */
-static void field(struct uevent *ev, const char *f, size_t len, bool *act, bool *path)
+static void field(struct uevent *ev, const char *f, size_t len, bool *act,
+		  bool *path)
 {
 	const char *eq = memchr(f, '=', len);
 	size_t klen, vlen;
@@ -96,7 +98,8 @@ int uevent_parse(const void *buf, size_t len, struct uevent *ev)
 	put(head_action, sizeof(head_action), p, (size_t)(at - p));
 	for (p = nul ? nul + 1 : end; p < end; p = nul ? nul + 1 : end) {
 		nul = memchr(p, '\0', (size_t)(end - p));
-		field(ev, p, nul ? (size_t)(nul - p) : (size_t)(end - p), &act, &path);
+		field(ev, p, nul ? (size_t)(nul - p) : (size_t)(end - p), &act,
+		      &path);
 	}
 	if (!act || !path || strcmp(head_action, ev->action_name))
 		return -EINVAL;
@@ -107,5 +110,6 @@ int uevent_parse(const void *buf, size_t len, struct uevent *ev)
 bool uevent_is_block(const struct uevent *ev)
 {
 	return !strcmp(ev->subsystem, "block") && ev->devname[0] &&
-	       (!strcmp(ev->devtype, "disk") || !strcmp(ev->devtype, "partition"));
+	       (!strcmp(ev->devtype, "disk") ||
+		!strcmp(ev->devtype, "partition"));
 }

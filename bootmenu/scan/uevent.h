@@ -1,8 +1,8 @@
 /* uevent.h - the kernel's uevent messages (NETLINK_KOBJECT_UEVENT), parsed.
  *
- * A message is "ACTION@DEVPATH\0KEY=VALUE\0KEY=VALUE\0..." (lib/kobject_uevent.c).
- * The parser is pure: bytes in, a fixed struct out, no allocation; it is
- * what tests/fuzz/fuzz_uevent.c feeds.
+ * A message is "ACTION@DEVPATH\0KEY=VALUE\0KEY=VALUE\0..."
+ * (lib/kobject_uevent.c). The parser is pure: bytes in, a fixed struct out, no
+ * allocation; it is what tests/fuzz/fuzz_uevent.c feeds.
  */
 #ifndef BM_UEVENT_H
 #define BM_UEVENT_H
@@ -15,8 +15,15 @@
 #define UEVENT_FIELD_MAX 256
 
 enum uevent_action {
-	UEVENT_OTHER, UEVENT_ADD, UEVENT_REMOVE, UEVENT_CHANGE, UEVENT_MOVE,
-	UEVENT_ONLINE, UEVENT_OFFLINE, UEVENT_BIND, UEVENT_UNBIND,
+	UEVENT_OTHER,
+	UEVENT_ADD,
+	UEVENT_REMOVE,
+	UEVENT_CHANGE,
+	UEVENT_MOVE,
+	UEVENT_ONLINE,
+	UEVENT_OFFLINE,
+	UEVENT_BIND,
+	UEVENT_UNBIND,
 };
 
 struct uevent {

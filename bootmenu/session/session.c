@@ -42,9 +42,9 @@
 
 struct session_part {
 	const struct fs_root *fs;
-	unsigned gen;           /* s->gen when parsed; 0: not parsed yet */
+	unsigned gen; /* s->gen when parsed; 0: not parsed yet */
 	struct entry **ents;
-	bool *defs;             /* is_default as the parser set it */
+	bool *defs; /* is_default as the parser set it */
 	size_t n_ents;
 	struct warning **warns;
 	size_t n_warns;
@@ -103,7 +103,8 @@ static int name_cmp(const char *a, const char *b)
 	while (*a && *b) {
 		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
 			char *ea, *eb;
-			unsigned long x = strtoul(a, &ea, 10), y = strtoul(b, &eb, 10);
+			unsigned long x = strtoul(a, &ea, 10),
+				      y = strtoul(b, &eb, 10);
 
 			if (x != y)
 				return x < y ? -1 : 1;
@@ -141,7 +142,8 @@ static bool part_add(struct session *s, const struct fs_root *fs)
 			 SESSION_MAX_FS);
 		return false;
 	}
-	for (i = s->n_fss; i > 0 && name_cmp(s->fss[i - 1]->name, fs->name) > 0; i--) {
+	for (i = s->n_fss; i > 0 && name_cmp(s->fss[i - 1]->name, fs->name) > 0;
+	     i--) {
 		s->fss[i] = s->fss[i - 1];
 		s->parts[i] = s->parts[i - 1];
 	}
@@ -162,7 +164,8 @@ static bool part_remove(struct session *s, const struct fs_root *fs)
 		return false;
 	s->n_fss--;
 	memmove(&s->fss[i], &s->fss[i + 1], (s->n_fss - i) * sizeof(s->fss[0]));
-	memmove(&s->parts[i], &s->parts[i + 1], (s->n_fss - i) * sizeof(s->parts[0]));
+	memmove(&s->parts[i], &s->parts[i + 1],
+		(s->n_fss - i) * sizeof(s->parts[0]));
 	return true;
 }
 
@@ -171,8 +174,11 @@ static void part_parse(struct session *s, struct session_part *p)
 {
 	struct entry_list one;
 	struct cfg_ctx ctx = {
-		.a = &s->arena, .fs = p->fs, .out = &one,
-		.all = s->fss, .n_all = s->n_fss,
+	    .a = &s->arena,
+	    .fs = p->fs,
+	    .out = &one,
+	    .all = s->fss,
+	    .n_all = s->n_fss,
 	};
 	size_t k = 0;
 
@@ -187,8 +193,10 @@ static void part_parse(struct session *s, struct session_part *p)
 	}
 	p->n_ents = k;
 	k = 0;
-	p->warns = arena_alloc(&s->arena, (one.n_warnings + 1) * sizeof(*p->warns));
-	for (struct warning *w = one.warnings; w && k < one.n_warnings; w = w->next)
+	p->warns =
+	    arena_alloc(&s->arena, (one.n_warnings + 1) * sizeof(*p->warns));
+	for (struct warning *w = one.warnings; w && k < one.n_warnings;
+	     w = w->next)
 		p->warns[k++] = w;
 	p->n_warns = k;
 	p->timeout_ds = one.timeout_ds;
@@ -246,7 +254,7 @@ static void list_rebuild(struct session *s)
 
 static int session_begin(struct session *s)
 {
-	struct scan_opts o = { .hotplug = true };
+	struct scan_opts o = {.hotplug = true};
 
 	if (s->opts_copy)
 		o = *s->opts_copy;
@@ -355,11 +363,13 @@ size_t session_status(const struct session *s, char *buf, size_t len)
 	n = scan_devices(s->scan, devs, SESSION_MAX_FS);
 	for (size_t i = 0; i < n && i < SESSION_MAX_FS; i++)
 		if (devs[i].state == SCAN_DEV_PROBING)
-			used = status_put(buf, len, used, "%s%s", used ? ", " : "probing ",
-					  devs[i].name);
+			used =
+			    status_put(buf, len, used, "%s%s",
+				       used ? ", " : "probing ", devs[i].name);
 	n = scan_hosts_waiting(s->scan);
 	if (n == 1)
-		used = status_put(buf, len, used, "%swaiting for a USB disk", used ? "; " : "");
+		used = status_put(buf, len, used, "%swaiting for a USB disk",
+				  used ? "; " : "");
 	else if (n > 1)
 		used = status_put(buf, len, used, "%swaiting for %zu USB disks",
 				  used ? "; " : "", n);
@@ -398,7 +408,7 @@ int session_scan_devices(struct session *s, double settle_s)
 		return rc;
 	session_update(s);
 	while (!s->settled) {
-		struct pollfd p = { .fd = session_fd(s), .events = POLLIN };
+		struct pollfd p = {.fd = session_fd(s), .events = POLLIN};
 		double left = end - mono_s();
 
 		if (left <= 0) {
@@ -502,8 +512,11 @@ int session_open_roots(struct session *s, const char *const *roots, size_t n)
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct cfg_ctx ctx = {
-			.a = &s->arena, .fs = s->fss[i], .out = &one,
-			.all = s->fss, .n_all = n,
+		    .a = &s->arena,
+		    .fs = s->fss[i],
+		    .out = &one,
+		    .all = s->fss,
+		    .n_all = n,
 		};
 
 		entry_list_init(&one, &s->arena);

@@ -39,10 +39,10 @@ struct session {
 	const struct scan_opts *scan_opts;
 	/* The session's own: one parsed filesystem per fss[i]. */
 	struct session_part *parts[SESSION_MAX_FS];
-	char *hide_copy;          /* malloc'd; session_free() frees it */
+	char *hide_copy;	     /* malloc'd; session_free() frees it */
 	struct scan_opts *opts_copy; /* malloc'd, for session_rescan() */
 	double settle_s;
-	unsigned gen;             /* bumped by every filesystem that arrives */
+	unsigned gen; /* bumped by every filesystem that arrives */
 	bool settled;
 };
 
@@ -85,7 +85,7 @@ void session_close_roots(struct session *s);
  * them are safe until rebuilt. */
 #define SESSION_CHANGED_ENTRIES 1 /* s->list was rebuilt */
 #define SESSION_CHANGED_DEVICES 2 /* a device's state changed (status line) */
-#define SESSION_SETTLED 4         /* once: start-up probing is over */
+#define SESSION_SETTLED 4	  /* once: start-up probing is over */
 
 /* Start a scan with hotplug and return at once. 0 or -errno. */
 int session_start(struct session *s, double settle_s);
@@ -116,6 +116,7 @@ const struct entry *session_nth(const struct entry_list *l, long n);
 
 /* Seconds from "bootmenu.NAME=VALUE" in the kernel command line text
  * @cmdline; @def when absent or not a number. "-1" means wait forever. */
-double session_cmdline_number(const char *cmdline, const char *name, double def);
+double session_cmdline_number(const char *cmdline, const char *name,
+			      double def);
 
 #endif

@@ -19,7 +19,8 @@ static bool name_ok(const char *s, size_t n)
 
 		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 		      (c >= '0' && c <= '9') || c == '_' || c == '.' ||
-		      c == '-') || (c == '.' && i + 1 < n && s[i + 1] == '.'))
+		      c == '-') ||
+		    (c == '.' && i + 1 < n && s[i + 1] == '.'))
 			return false;
 	}
 	return true;
@@ -33,8 +34,7 @@ static bool seen(char paths[][UI_CONSOLE_PATH], int n, const char *p)
 	return false;
 }
 
-int ui_console_parse(const char *text, char paths[][UI_CONSOLE_PATH],
-		     int max)
+int ui_console_parse(const char *text, char paths[][UI_CONSOLE_PATH], int max)
 {
 	static const char sep[] = " ,\t\n";
 	int n = 0;
@@ -46,8 +46,8 @@ int ui_console_parse(const char *text, char paths[][UI_CONSOLE_PATH],
 		text += strspn(text, sep);
 		k = strcspn(text, sep);
 		if (k && name_ok(text, k) && k + 6 < sizeof(p)) {
-			snprintf(p, sizeof(p), "%s%.*s", *text == '/' ? "" : "/dev/",
-				 (int)k, text);
+			snprintf(p, sizeof(p), "%s%.*s",
+				 *text == '/' ? "" : "/dev/", (int)k, text);
 			if (!seen(paths, n, p))
 				memcpy(paths[n++], p, sizeof(p));
 		}

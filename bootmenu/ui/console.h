@@ -10,16 +10,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define UI_CONSOLE_MAX 8       /* terminals drawn on at once */
-#define UI_CONSOLE_PATH 64     /* "/dev/ttyS0", "/dev/pts/3" */
+#define UI_CONSOLE_MAX 8   /* terminals drawn on at once */
+#define UI_CONSOLE_PATH 64 /* "/dev/ttyS0", "/dev/pts/3" */
 #define UI_CONSOLE_ACTIVE "/sys/class/tty/console/active"
 
 /* Split @text (names separated by spaces, commas or newlines) into device
  * paths: a bare name "ttyS0" becomes "/dev/ttyS0", a path must start with
  * "/dev/" and hold no "..". Bad or repeated names are skipped; at most
  * @max are kept. Returns how many were written to @paths. */
-int ui_console_parse(const char *text, char paths[][UI_CONSOLE_PATH],
-		     int max);
+int ui_console_parse(const char *text, char paths[][UI_CONSOLE_PATH], int max);
 
 /* The value of "bootmenu.@key=VALUE" in the kernel command line @cmdline
  * into out[0..len); false (and "") when absent or too long. */

@@ -46,7 +46,7 @@ static void paint_box(struct ui *u, const void *arg)
 void ui_dialog(struct ui *u, enum ui_role role, const char *title,
 	       const char *text)
 {
-	struct box b = { role, title, text, "Press any key" };
+	struct box b = {role, title, text, "Press any key"};
 
 	ui_wait_key(u, paint_box, &b);
 }
@@ -75,8 +75,12 @@ static void paint_info(struct ui *u, const void *arg)
 
 	erase();
 	ui_line(u, 0, 0, UI_R_TITLE, e->title);
-#define INFO(...) do { snprintf(buf, sizeof(buf), __VA_ARGS__); \
-		if (y < LINES - 1) ui_line(u, y++, 0, UI_R_TEXT, buf); } while (0)
+#define INFO(...)                                                              \
+	do {                                                                   \
+		snprintf(buf, sizeof(buf), __VA_ARGS__);                       \
+		if (y < LINES - 1)                                             \
+			ui_line(u, y++, 0, UI_R_TEXT, buf);                    \
+	} while (0)
 	INFO("device:  %s (%s)", fs->device ? fs->device : fs->name,
 	     fs->fstype ? fs->fstype : "?");
 	INFO("uuid:    %s  label: %s", fs->uuid ? fs->uuid : "-",
@@ -93,8 +97,8 @@ static void paint_info(struct ui *u, const void *arg)
 	if (e->disabled)
 		INFO("cannot boot: %s", e->disabled);
 	if (e->password)
-		INFO("lilo.conf: password, %s", e->restricted ? "restricted"
-						: "mandatory");
+		INFO("lilo.conf: password, %s",
+		     e->restricted ? "restricted" : "mandatory");
 	for (const struct warning *w = u->s->list.warnings; w; w = w->next)
 		if (w->fs == fs)
 			INFO("warning: %s:%d: %s", w->file ? w->file : "-",
@@ -111,16 +115,16 @@ void ui_info(struct ui *u, const struct entry *e)
 static void paint_help(struct ui *u, const void *arg)
 {
 	static const char *const lines[] = {
-		"Up/Down j/k PgUp/PgDn Home/End  move",
-		"Right/Left  open or close a submenu",
-		"Enter       boot the selected entry",
-		"e           edit the command line, kernel and initrd;",
-		"            Tab or Up/Down moves between them, Enter boots",
-		"i           details: device, files, source line",
-		"d           make the selected entry the saved default",
-		"r           scan the disks again",
-		"s           rescue shell (exit returns here)",
-		"p / b       power off / reboot",
+	    "Up/Down j/k PgUp/PgDn Home/End  move",
+	    "Right/Left  open or close a submenu",
+	    "Enter       boot the selected entry",
+	    "e           edit the command line, kernel and initrd;",
+	    "            Tab or Up/Down moves between them, Enter boots",
+	    "i           details: device, files, source line",
+	    "d           make the selected entry the saved default",
+	    "r           scan the disks again",
+	    "s           rescue shell (exit returns here)",
+	    "p / b       power off / reboot",
 	};
 
 	erase();
@@ -180,7 +184,7 @@ static bool read_password(struct ui *u, struct prompt *p, char *buf)
 
 bool ui_password(struct ui *u, const char *why)
 {
-	struct prompt p = { .why = why };
+	struct prompt p = {.why = why};
 	char buf[PASS_MAX];
 	bool ok = false;
 
@@ -191,8 +195,8 @@ bool ui_password(struct ui *u, const char *why)
 			break;
 		}
 		ok = auth_check(u->uo->conf->password, buf);
-		snprintf(p.note, sizeof(p.note), "Wrong password, try %d of %d.",
-			 i + 2, PASS_TRIES);
+		snprintf(p.note, sizeof(p.note),
+			 "Wrong password, try %d of %d.", i + 2, PASS_TRIES);
 		if (!ok && i + 1 == PASS_TRIES) {
 			snprintf(u->msg, sizeof(u->msg),
 				 "Wrong password %d times: back to the menu",
@@ -233,9 +237,11 @@ static void draw_field(struct ui *u, const struct formview *v, int i, int y)
 		snprintf(label, sizeof(label), "kernel (on %s)",
 			 file_where(e, &e->kernel));
 	else if (i == UI_FORM_INITRD)
-		snprintf(label, sizeof(label), "initrd (on %s; several: "
-			 "separated by spaces)", e->n_initrds ?
-			 file_where(e, &e->initrds[0]) : file_where(e, &e->kernel));
+		snprintf(label, sizeof(label),
+			 "initrd (on %s; several: "
+			 "separated by spaces)",
+			 e->n_initrds ? file_where(e, &e->initrds[0])
+				      : file_where(e, &e->kernel));
 	else
 		snprintf(label, sizeof(label), "%s", ui_form_label(i));
 	off = ed->cur >= (size_t)w ? (int)ed->cur - w + 1 : 0;
@@ -251,13 +257,15 @@ static void paint_form(struct ui *u, const void *arg)
 
 	erase();
 	ui_line(u, 0, 0, UI_R_TITLE, v->e->title);
-	ui_line(u, 1, 0, UI_R_TEXT, "Edit the command line, kernel and initrd "
+	ui_line(u, 1, 0, UI_R_TEXT,
+		"Edit the command line, kernel and initrd "
 		"(Tab moves between them):");
 	for (int i = 0; i < UI_FORM_FIELDS; i++)
 		draw_field(u, v, i, 3 + 3 * i);
 	if (v->err)
 		ui_line(u, LINES - 2, 0, UI_R_ERROR, v->err);
-	ui_line(u, LINES - 1, 0, UI_R_KEYS, "Enter boot  Esc cancel  "
+	ui_line(u, LINES - 1, 0, UI_R_KEYS,
+		"Enter boot  Esc cancel  "
 		"Tab/Up/Down field  Ctrl-U/Ctrl-K cut");
 	off = ed->cur >= (size_t)w ? (int)ed->cur - w + 1 : 0;
 	move(3 + 3 * v->f->cur + 1, 2 + (int)ed->cur - off);
@@ -268,7 +276,7 @@ bool ui_edit_form(struct ui *u, const struct entry *e, struct ui_form *f,
 		  struct entry *out, struct entry_file *files)
 {
 	char err[300];
-	struct formview v = { .e = e, .f = f };
+	struct formview v = {.e = e, .f = f};
 
 	ui_form_init(f, e);
 	for (;;) {
@@ -282,7 +290,8 @@ bool ui_edit_form(struct ui *u, const struct entry *e, struct ui_form *f,
 		case UI_EDIT_CANCEL:
 			return false;
 		case UI_EDIT_DONE:
-			if (ui_form_apply(f, e, out, files, err, sizeof(err)) == 0)
+			if (ui_form_apply(f, e, out, files, err, sizeof(err)) ==
+			    0)
 				return true;
 			v.err = err;
 			break;

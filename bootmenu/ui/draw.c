@@ -83,10 +83,12 @@ static void draw_row(struct ui *u, int y, const struct ui_row *r, bool sel)
 	} else {
 		snprintf(buf, sizeof(buf), "%*s%c %s%s%s%s", 2 + 2 * r->depth,
 			 "", e == u->m.def ? '*' : ' ', e->title,
-			 e->disabled ? "  (" : "", e->disabled ? e->disabled : "",
+			 e->disabled ? "  (" : "",
+			 e->disabled ? e->disabled : "",
 			 e->disabled ? ")" : "");
-		role = e->disabled ? UI_R_DISABLED
-		       : e == u->m.def ? UI_R_DEFAULT : UI_R_TEXT;
+		role = e->disabled     ? UI_R_DISABLED
+		       : e == u->m.def ? UI_R_DEFAULT
+				       : UI_R_TEXT;
 	}
 	if (sel) {
 		/* dim stays visible under the bar in black and white */
@@ -94,8 +96,9 @@ static void draw_row(struct ui *u, int y, const struct ui_row *r, bool sel)
 
 		ui_line(u, y, 0, UI_R_SEL, buf);
 		if (extra)
-			mvchgat(y, 0, -1, ui_term_attr(u->cur, UI_R_SEL) | extra,
-				0, NULL);
+			mvchgat(y, 0, -1,
+				ui_term_attr(u->cur, UI_R_SEL) | extra, 0,
+				NULL);
 		return;
 	}
 	ui_line(u, y, 0, role, buf);
@@ -103,9 +106,10 @@ static void draw_row(struct ui *u, int y, const struct ui_row *r, bool sel)
 
 static void draw_empty(struct ui *u)
 {
-	ui_line(u, 2, 2, UI_R_TEXT, u->settled
-		? "No boot entries found. r scans again, s opens a shell."
-		: "Looking for boot entries...");
+	ui_line(u, 2, 2, UI_R_TEXT,
+		u->settled
+		    ? "No boot entries found. r scans again, s opens a shell."
+		    : "Looking for boot entries...");
 }
 
 /* The line above the keys: countdown, else the message. */
@@ -116,8 +120,8 @@ static void draw_count(struct ui *u)
 	int left = ui_count_left(&u->m, now);
 
 	if (left >= 0 && u->m.def) {
-		snprintf(buf, sizeof(buf), "Booting %s in %d s", u->m.def->title,
-			 left);
+		snprintf(buf, sizeof(buf), "Booting %s in %d s",
+			 u->m.def->title, left);
 		ui_line(u, LINES - 2, 0, UI_R_COUNT, buf);
 	} else {
 		ui_line(u, LINES - 2, 0, u->msg[0] ? u->msg_role : UI_R_TEXT,
@@ -132,7 +136,8 @@ void ui_draw_menu(struct ui *u, const void *arg)
 
 	erase();
 	curs_set(0);
-	snprintf(buf, sizeof(buf), "bootmenu %s - %zu entries on %zu filesystems",
+	snprintf(buf, sizeof(buf),
+		 "bootmenu %s - %zu entries on %zu filesystems",
 		 BOOTMENU_VERSION, u->s->list.count, u->s->n_fss);
 	ui_line(u, 0, 0, UI_R_TITLE, buf);
 	ui_model_scroll(&u->m, h);
@@ -144,7 +149,8 @@ void ui_draw_menu(struct ui *u, const void *arg)
 	if (session_status(u->s, buf, sizeof(buf)))
 		ui_line(u, LINES - 3, 0, UI_R_STATUS, buf);
 	draw_count(u);
-	ui_line(u, LINES - 1, 0, UI_R_KEYS, "Enter boot  e edit  i info  "
+	ui_line(u, LINES - 1, 0, UI_R_KEYS,
+		"Enter boot  e edit  i info  "
 		"d default  r rescan  s shell  ? help");
 }
 

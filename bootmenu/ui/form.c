@@ -10,7 +10,9 @@
 const char *ui_form_label(int field)
 {
 	static const char *const names[UI_FORM_FIELDS] = {
-		"command line", "kernel", "initrd",
+	    "command line",
+	    "kernel",
+	    "initrd",
 	};
 
 	return field >= 0 && field < UI_FORM_FIELDS ? names[field] : "?";
@@ -24,13 +26,15 @@ static void initrd_text(char *buf, size_t len, const struct entry *e)
 	buf[0] = '\0';
 	for (size_t i = 0; i < e->n_initrds && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? " " : "",
-				      e->initrds[i].path ? e->initrds[i].path : "");
+				      e->initrds[i].path ? e->initrds[i].path
+							 : "");
 }
 
 void ui_form_init(struct ui_form *f, const struct entry *e)
 {
 	ui_edit_init(&f->f[UI_FORM_CMDLINE], e->cmdline ? e->cmdline : "");
-	ui_edit_init(&f->f[UI_FORM_KERNEL], e->kernel.path ? e->kernel.path : "");
+	ui_edit_init(&f->f[UI_FORM_KERNEL],
+		     e->kernel.path ? e->kernel.path : "");
 	initrd_text(f->words, sizeof(f->words), e);
 	ui_edit_init(&f->f[UI_FORM_INITRD], f->words);
 	f->cur = UI_FORM_CMDLINE;
@@ -39,10 +43,13 @@ void ui_form_init(struct ui_form *f, const struct entry *e)
 enum ui_edit_rc ui_form_key(struct ui_form *f, int key)
 {
 	switch (key) {
-	case '\t': case UI_KEY_DOWN:
+	case '\t':
+	case UI_KEY_DOWN:
 		f->cur = (f->cur + 1) % UI_FORM_FIELDS;
 		return UI_EDIT_MORE;
-	case UI_KEY_UP: case UI_KEY_BACKTAB: case UI_KEY_CTRL('p'):
+	case UI_KEY_UP:
+	case UI_KEY_BACKTAB:
+	case UI_KEY_CTRL('p'):
 		f->cur = (f->cur + UI_FORM_FIELDS - 1) % UI_FORM_FIELDS;
 		return UI_EDIT_MORE;
 	}
@@ -76,8 +83,10 @@ static int split_initrds(char *text, const struct entry *e,
 			return -EINVAL;
 		}
 		if (*w != '/') {
-			snprintf(err, errlen, "initrd \"%s\": a path starts "
-				 "with /", w);
+			snprintf(err, errlen,
+				 "initrd \"%s\": a path starts "
+				 "with /",
+				 w);
 			return -EINVAL;
 		}
 		files[*n].dev = like->dev;

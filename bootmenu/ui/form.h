@@ -14,14 +14,18 @@
 struct entry;
 struct entry_file;
 
-enum ui_form_field { UI_FORM_CMDLINE, UI_FORM_KERNEL, UI_FORM_INITRD,
-		     UI_FORM_FIELDS };
+enum ui_form_field {
+	UI_FORM_CMDLINE,
+	UI_FORM_KERNEL,
+	UI_FORM_INITRD,
+	UI_FORM_FIELDS
+};
 
 #define UI_FORM_INITRDS 16 /* initrds an edited entry may have */
 
 struct ui_form {
 	struct ui_edit f[UI_FORM_FIELDS];
-	int cur; /* enum ui_form_field */
+	int cur;		 /* enum ui_form_field */
 	char words[UI_EDIT_MAX]; /* the initrd field cut into paths */
 };
 

@@ -7,13 +7,22 @@
 static int key_tilde(int n)
 {
 	switch (n) {
-	case 1: case 7: return UI_KEY_HOME;
-	case 2: return UI_KEY_INSERT;
-	case 3: return UI_KEY_DELETE;
-	case 4: case 8: return UI_KEY_END;
-	case 5: return UI_KEY_PGUP;
-	case 6: return UI_KEY_PGDN;
-	case 11: return UI_KEY_F1;
+	case 1:
+	case 7:
+		return UI_KEY_HOME;
+	case 2:
+		return UI_KEY_INSERT;
+	case 3:
+		return UI_KEY_DELETE;
+	case 4:
+	case 8:
+		return UI_KEY_END;
+	case 5:
+		return UI_KEY_PGUP;
+	case 6:
+		return UI_KEY_PGDN;
+	case 11:
+		return UI_KEY_F1;
 	}
 	return UI_KEY_UNKNOWN;
 }
@@ -23,15 +32,24 @@ static int key_tilde(int n)
 static int key_final(unsigned char c)
 {
 	switch (c) {
-	case 'A': return UI_KEY_UP;
-	case 'B': return UI_KEY_DOWN;
-	case 'C': return UI_KEY_RIGHT;
-	case 'D': return UI_KEY_LEFT;
-	case 'H': return UI_KEY_HOME;
-	case 'F': return UI_KEY_END;
-	case 'M': return UI_KEY_ENTER;
-	case 'P': return UI_KEY_F1;
-	case 'Z': return UI_KEY_BACKTAB;
+	case 'A':
+		return UI_KEY_UP;
+	case 'B':
+		return UI_KEY_DOWN;
+	case 'C':
+		return UI_KEY_RIGHT;
+	case 'D':
+		return UI_KEY_LEFT;
+	case 'H':
+		return UI_KEY_HOME;
+	case 'F':
+		return UI_KEY_END;
+	case 'M':
+		return UI_KEY_ENTER;
+	case 'P':
+		return UI_KEY_F1;
+	case 'Z':
+		return UI_KEY_BACKTAB;
 	}
 	return UI_KEY_UNKNOWN;
 }
@@ -98,7 +116,8 @@ int ui_key_feed(struct ui_keydec *d, unsigned char c)
 		return UI_KEY_ENTER;
 	case '\n':
 		return was_cr ? UI_KEY_NONE : UI_KEY_ENTER;
-	case 0x7f: case 0x08:
+	case 0x7f:
+	case 0x08:
 		return UI_KEY_BACKSPACE;
 	}
 	return c;

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 
 enum ui_key {
-	UI_KEY_NONE = -1,  /* nothing complete yet */
+	UI_KEY_NONE = -1, /* nothing complete yet */
 	/* 0..255: that byte (printable, UTF-8 bytes, Ctrl-letters) */
 	UI_KEY_UP = 0x100,
 	UI_KEY_DOWN,
@@ -24,21 +24,21 @@ enum ui_key {
 	UI_KEY_DELETE,
 	UI_KEY_PGUP,
 	UI_KEY_PGDN,
-	UI_KEY_ESC,       /* a lone Escape */
-	UI_KEY_ENTER,     /* CR, LF, or keypad Enter */
+	UI_KEY_ESC,	  /* a lone Escape */
+	UI_KEY_ENTER,	  /* CR, LF, or keypad Enter */
 	UI_KEY_BACKSPACE, /* DEL (0x7f) or Ctrl-H */
 	UI_KEY_F1,
-	UI_KEY_BACKTAB,   /* Shift-Tab: CSI Z (ECMA-48 CBT) */
-	UI_KEY_UNKNOWN,   /* a sequence we do not know; ignore it */
+	UI_KEY_BACKTAB, /* Shift-Tab: CSI Z (ECMA-48 CBT) */
+	UI_KEY_UNKNOWN, /* a sequence we do not know; ignore it */
 };
 
-#define UI_KEY_CTRL(c) ((c) & 0x1f)
+#define UI_KEY_CTRL(c) ((c)&0x1f)
 #define UI_KEY_SEQ_MAX 16
 
 struct ui_keydec {
 	unsigned char seq[UI_KEY_SEQ_MAX];
-	int len;          /* bytes of an escape sequence held so far */
-	bool last_cr;     /* swallow the LF of a CR LF pair */
+	int len;      /* bytes of an escape sequence held so far */
+	bool last_cr; /* swallow the LF of a CR LF pair */
 };
 
 /* Feed one byte. Returns a key, or UI_KEY_NONE while inside a sequence. */

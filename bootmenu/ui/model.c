@@ -129,8 +129,8 @@ static const char *fs_configs(struct ui_model *m, const struct entry_list *l,
 			continue;
 		seen[n_seen++] = e->source;
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s %s",
-				      n ? ", " : "", entry_format_name(e->format),
-				      e->source);
+				      n ? ", " : "",
+				      entry_format_name(e->format), e->source);
 		if (n >= sizeof(buf))
 			break;
 	}
@@ -171,7 +171,8 @@ static int add_groups(struct ui_model *m, const struct fs_root *fs,
 		if (!full)
 			return -ENOMEM;
 		if (depth >= k) {
-			struct ui_row *r = add_row(m, UI_ROW_GROUP, fs, (int)depth);
+			struct ui_row *r =
+			    add_row(m, UI_ROW_GROUP, fs, (int)depth);
 
 			if (!r)
 				return -ENOMEM;
@@ -254,7 +255,8 @@ static bool row_is_sel(const struct ui_model *m, const struct ui_row *r)
 	if (strcmp(fs_key_name(r->fs), m->sel_fs))
 		return false;
 	if (r->kind == UI_ROW_ENTRY)
-		return !m->sel_group[0] && r->e->id && !strcmp(r->e->id, m->sel_id);
+		return !m->sel_group[0] && r->e->id &&
+		       !strcmp(r->e->id, m->sel_id);
 	return r->kind == UI_ROW_GROUP && m->sel_group[0] &&
 	       !strcmp(r->path, m->sel_group);
 }
@@ -362,7 +364,8 @@ void ui_model_move(struct ui_model *m, int delta)
 		size_t i = m->sel;
 
 		do {
-			if ((step < 0 && i == 0) || (step > 0 && i + 1 >= m->n_rows))
+			if ((step < 0 && i == 0) ||
+			    (step > 0 && i + 1 >= m->n_rows))
 				return;
 			i += (size_t)(ssize_t)step;
 		} while (m->rows[i].kind == UI_ROW_FS);
@@ -383,8 +386,7 @@ void ui_model_end(struct ui_model *m)
 		m->sel--;
 }
 
-bool ui_model_set_open(struct ui_model *m, const struct entry_list *l,
-		       int open)
+bool ui_model_set_open(struct ui_model *m, const struct entry_list *l, int open)
 {
 	struct ui_row *r;
 	bool now;

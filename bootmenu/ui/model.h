@@ -20,37 +20,37 @@ struct entry;
 struct entry_list;
 struct fs_root;
 
-#define UI_OPEN_MAX 64      /* submenus remembered as open */
-#define UI_KEY_LEN 256      /* "fsname\x1fgroup>path" */
+#define UI_OPEN_MAX 64 /* submenus remembered as open */
+#define UI_KEY_LEN 256 /* "fsname\x1fgroup>path" */
 
 enum ui_row_kind { UI_ROW_FS, UI_ROW_GROUP, UI_ROW_ENTRY };
 
 struct ui_row {
 	enum ui_row_kind kind;
-	int depth;                 /* 0 for top-level entries and groups */
+	int depth; /* 0 for top-level entries and groups */
 	const struct fs_root *fs;
-	const struct entry *e;     /* UI_ROW_ENTRY */
-	const char *label;         /* UI_ROW_GROUP: its last path part */
-	const char *path;          /* UI_ROW_GROUP: full path, in e's arena */
-	bool open;                 /* UI_ROW_GROUP */
-	const char *configs;       /* UI_ROW_FS: "grub /boot/grub/grub.cfg" */
+	const struct entry *e; /* UI_ROW_ENTRY */
+	const char *label;     /* UI_ROW_GROUP: its last path part */
+	const char *path;      /* UI_ROW_GROUP: full path, in e's arena */
+	bool open;	       /* UI_ROW_GROUP */
+	const char *configs;   /* UI_ROW_FS: "grub /boot/grub/grub.cfg" */
 };
 
 struct ui_model {
 	struct ui_row *rows;
 	size_t n_rows, cap;
-	size_t sel, top;           /* selected row (never UI_ROW_FS), first shown */
-	const struct entry *def;   /* the default entry, or NULL */
+	size_t sel, top; /* selected row (never UI_ROW_FS), first shown */
+	const struct entry *def; /* the default entry, or NULL */
 	char open[UI_OPEN_MAX][UI_KEY_LEN];
 	size_t n_open;
-	char **strs;               /* the rows' strings, owned */
+	char **strs; /* the rows' strings, owned */
 	size_t n_strs, cap_strs;
 	/* what was selected, by name, to find it again after a rebuild */
 	char sel_fs[UI_KEY_LEN], sel_id[UI_KEY_LEN], sel_group[UI_KEY_LEN];
 	bool have_sel;
 	/* countdown */
-	int timeout_s;             /* -1: none */
-	long long deadline_ms;     /* when counting */
+	int timeout_s;	       /* -1: none */
+	long long deadline_ms; /* when counting */
 	bool counting;
 };
 

@@ -43,7 +43,8 @@ long long ui_now_ms(void)
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
-static void say(struct ui *u, enum ui_role role, const char *fmt, const char *arg)
+static void say(struct ui *u, enum ui_role role, const char *fmt,
+		const char *arg)
 {
 	snprintf(u->msg, sizeof(u->msg), fmt, arg);
 	u->msg_role = role;
@@ -53,14 +54,14 @@ static void say(struct ui *u, enum ui_role role, const char *fmt, const char *ar
 static bool allowed(struct ui *u, enum choose_act act, const struct entry *e)
 {
 	static const char *const why[] = {
-		[CHOOSE_ACT_BOOT] = "Booting this entry needs the password",
-		[CHOOSE_ACT_EDIT] = "Editing needs the password",
-		[CHOOSE_ACT_SHELL] = "The shell needs the password",
-		[CHOOSE_ACT_SAVE] = "Saving a default needs the password",
+	    [CHOOSE_ACT_BOOT] = "Booting this entry needs the password",
+	    [CHOOSE_ACT_EDIT] = "Editing needs the password",
+	    [CHOOSE_ACT_SHELL] = "The shell needs the password",
+	    [CHOOSE_ACT_SAVE] = "Saving a default needs the password",
 	};
 
 	switch (choose_lock_need(u->uo->conf->password, u->unlocked, act, e,
-			     u->m.def)) {
+				 u->m.def)) {
 	case CHOOSE_LOCK_FREE:
 		return true;
 	case CHOOSE_LOCK_ASK:
@@ -139,8 +140,9 @@ static int boot(struct ui *u, const struct entry *e)
 	if (e != u->m.def ||
 	    savedef_clear_once(u->s, u->uo->conf, err, sizeof(err)) >= 0)
 		err[0] = '\0';
-	snprintf(u->msg, sizeof(u->msg), "Starting %.200s (loaded with %s)%s%.200s",
-		 e->title, used, err[0] ? "; next_entry not cleared: " : "", err);
+	snprintf(u->msg, sizeof(u->msg),
+		 "Starting %.200s (loaded with %s)%s%.200s", e->title, used,
+		 err[0] ? "; next_entry not cleared: " : "", err);
 	u->msg_role = UI_R_COUNT;
 	ui_paint(u, ui_draw_menu, NULL);
 	ui_terms_suspend(&u->ts);
@@ -200,8 +202,8 @@ static void save_default(struct ui *u, const struct entry *e)
  * does so when a session leader exits), taking our screen with it. */
 static void shell_child(struct ui_term *t)
 {
-	static const int dfl[] = { SIGINT, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU,
-				   SIGWINCH };
+	static const int dfl[] = {SIGINT,  SIGQUIT, SIGTSTP,
+				  SIGTTIN, SIGTTOU, SIGWINCH};
 
 	for (size_t i = 0; i < sizeof(dfl) / sizeof(dfl[0]); i++)
 		signal(dfl[i], SIG_DFL);
@@ -238,8 +240,10 @@ static void shell_say(struct ui *u, const struct ui_term *t)
 
 		if (o->dead)
 			continue;
-		fprintf(o->out, "bootmenu: rescue shell%s%s; exit returns to "
-			"the menu\n", o == t || !t->path[0] ? "" : " on ",
+		fprintf(o->out,
+			"bootmenu: rescue shell%s%s; exit returns to "
+			"the menu\n",
+			o == t || !t->path[0] ? "" : " on ",
 			o == t ? "" : t->path);
 		fflush(o->out);
 	}
@@ -248,7 +252,7 @@ static void shell_say(struct ui *u, const struct ui_term *t)
 static void shell(struct ui *u)
 {
 	struct ui_term *t = &u->ts.t[u->ts.from];
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
 	pid_t pid;
 
 	if (!allowed(u, CHOOSE_ACT_SHELL, NULL))
@@ -299,8 +303,8 @@ static int power(struct ui *u, bool off)
  * and the selection follows the default until a key was pressed. */
 static void rebuild(struct ui *u)
 {
-	const struct entry *def = ui_pick_default(&u->s->list, u->saved_id,
-						  u->uo->conf->default_pat);
+	const struct entry *def =
+	    ui_pick_default(&u->s->list, u->saved_id, u->uo->conf->default_pat);
 
 	if (ui_model_build(&u->m, &u->s->list, def) < 0)
 		say(u, UI_R_ERROR, "%s", "out of memory");
@@ -361,7 +365,8 @@ static void rescan(struct ui *u)
 static int on_action(struct ui *u, int k, const struct entry *e)
 {
 	switch (k) {
-	case UI_KEY_ENTER: case ' ':
+	case UI_KEY_ENTER:
+	case ' ':
 		if (!e)
 			ui_model_set_open(&u->m, &u->s->list, -1);
 		else if (try_boot(u, e) == 0)
@@ -371,13 +376,29 @@ static int on_action(struct ui *u, int k, const struct entry *e)
 		if (e && edit_and_boot(u, e) == 0)
 			return 0;
 		break;
-	case 'i': if (e) ui_info(u, e); break;
-	case 'd': if (e) save_default(u, e); break;
-	case 'r': rescan(u); break;
-	case '?': case 'h': case UI_KEY_F1: ui_help(u); break;
-	case 's': shell(u); break;
-	case 'p': return power(u, true);
-	case 'b': return power(u, false);
+	case 'i':
+		if (e)
+			ui_info(u, e);
+		break;
+	case 'd':
+		if (e)
+			save_default(u, e);
+		break;
+	case 'r':
+		rescan(u);
+		break;
+	case '?':
+	case 'h':
+	case UI_KEY_F1:
+		ui_help(u);
+		break;
+	case 's':
+		shell(u);
+		break;
+	case 'p':
+		return power(u, true);
+	case 'b':
+		return power(u, false);
 	}
 	return -1;
 }
@@ -388,15 +409,34 @@ static int on_key(struct ui *u, int k)
 	int page = LINES - 5 > 1 ? LINES - 5 : 1;
 
 	switch (k) {
-	case UI_KEY_UP: case 'k': ui_model_move(&u->m, -1); break;
-	case UI_KEY_DOWN: case 'j': ui_model_move(&u->m, 1); break;
-	case UI_KEY_PGUP: ui_model_move(&u->m, -page); break;
-	case UI_KEY_PGDN: ui_model_move(&u->m, page); break;
-	case UI_KEY_HOME: ui_model_home(&u->m); break;
-	case UI_KEY_END: ui_model_end(&u->m); break;
-	case UI_KEY_RIGHT: ui_model_set_open(&u->m, &u->s->list, 1); break;
-	case UI_KEY_LEFT: ui_model_set_open(&u->m, &u->s->list, 0); break;
-	default: return on_action(u, k, ui_model_selected(&u->m));
+	case UI_KEY_UP:
+	case 'k':
+		ui_model_move(&u->m, -1);
+		break;
+	case UI_KEY_DOWN:
+	case 'j':
+		ui_model_move(&u->m, 1);
+		break;
+	case UI_KEY_PGUP:
+		ui_model_move(&u->m, -page);
+		break;
+	case UI_KEY_PGDN:
+		ui_model_move(&u->m, page);
+		break;
+	case UI_KEY_HOME:
+		ui_model_home(&u->m);
+		break;
+	case UI_KEY_END:
+		ui_model_end(&u->m);
+		break;
+	case UI_KEY_RIGHT:
+		ui_model_set_open(&u->m, &u->s->list, 1);
+		break;
+	case UI_KEY_LEFT:
+		ui_model_set_open(&u->m, &u->s->list, 0);
+		break;
+	default:
+		return on_action(u, k, ui_model_selected(&u->m));
 	}
 	return -1;
 }

@@ -22,14 +22,14 @@ struct ui {
 	const struct ui_opts *uo;
 	const struct boot_opts *o;
 	struct ui_terms ts;
-	struct ui_term *cur;   /* the terminal being drawn on */
+	struct ui_term *cur; /* the terminal being drawn on */
 	struct ui_model m;
-	char msg[512];         /* the message line; "" none */
+	char msg[512]; /* the message line; "" none */
 	enum ui_role msg_role;
-	char saved_id[1024];   /* savedef_load()'s id (SAVEDEF_VALUE_MAX) */
-	bool touched;          /* a key came: no countdown from now on */
-	bool settled;          /* the session's start-up probing is over */
-	bool unlocked;         /* the password was given */
+	char saved_id[1024]; /* savedef_load()'s id (SAVEDEF_VALUE_MAX) */
+	bool touched;	     /* a key came: no countdown from now on */
+	bool settled;	     /* the session's start-up probing is over */
+	bool unlocked;	     /* the password was given */
 };
 
 typedef void (*ui_paint_fn)(struct ui *u, const void *arg);

@@ -29,26 +29,31 @@ static bool locale_utf8(void)
 
 /* Colour pairs by role (foreground, background). */
 static const short pairs[UI_R_ROLES][2] = {
-	[UI_R_TEXT] = { -1, -1 },
-	[UI_R_TITLE] = { COLOR_WHITE, COLOR_BLUE },
-	[UI_R_SEL] = { COLOR_BLACK, COLOR_CYAN },
-	[UI_R_FS] = { COLOR_YELLOW, BG },
-	[UI_R_DISABLED] = { COLOR_RED, BG },
-	[UI_R_STATUS] = { COLOR_CYAN, BG },
-	[UI_R_COUNT] = { COLOR_GREEN, BG },
-	[UI_R_KEYS] = { COLOR_BLACK, COLOR_WHITE },
-	[UI_R_DIALOG] = { COLOR_WHITE, COLOR_BLUE },
-	[UI_R_ERROR] = { COLOR_WHITE, COLOR_RED },
-	[UI_R_DEFAULT] = { COLOR_GREEN, BG },
+    [UI_R_TEXT] = {-1, -1},
+    [UI_R_TITLE] = {COLOR_WHITE, COLOR_BLUE},
+    [UI_R_SEL] = {COLOR_BLACK, COLOR_CYAN},
+    [UI_R_FS] = {COLOR_YELLOW, BG},
+    [UI_R_DISABLED] = {COLOR_RED, BG},
+    [UI_R_STATUS] = {COLOR_CYAN, BG},
+    [UI_R_COUNT] = {COLOR_GREEN, BG},
+    [UI_R_KEYS] = {COLOR_BLACK, COLOR_WHITE},
+    [UI_R_DIALOG] = {COLOR_WHITE, COLOR_BLUE},
+    [UI_R_ERROR] = {COLOR_WHITE, COLOR_RED},
+    [UI_R_DEFAULT] = {COLOR_GREEN, BG},
 };
 
 /* Without colours: what reads well in black and white. */
 static const int mono[UI_R_ROLES] = {
-	[UI_R_TITLE] = A_REVERSE,   [UI_R_SEL] = A_REVERSE,
-	[UI_R_FS] = A_BOLD,         [UI_R_DISABLED] = A_DIM,
-	[UI_R_STATUS] = 0,          [UI_R_COUNT] = A_BOLD,
-	[UI_R_KEYS] = 0,            [UI_R_DIALOG] = A_REVERSE,
-	[UI_R_ERROR] = A_REVERSE | A_BOLD, [UI_R_DEFAULT] = A_BOLD,
+    [UI_R_TITLE] = A_REVERSE,
+    [UI_R_SEL] = A_REVERSE,
+    [UI_R_FS] = A_BOLD,
+    [UI_R_DISABLED] = A_DIM,
+    [UI_R_STATUS] = 0,
+    [UI_R_COUNT] = A_BOLD,
+    [UI_R_KEYS] = 0,
+    [UI_R_DIALOG] = A_REVERSE,
+    [UI_R_ERROR] = A_REVERSE | A_BOLD,
+    [UI_R_DEFAULT] = A_BOLD,
 };
 
 int ui_term_attr(const struct ui_term *t, enum ui_role role)
@@ -57,8 +62,10 @@ int ui_term_attr(const struct ui_term *t, enum ui_role role)
 		return 0;
 	if (!t->colour)
 		return mono[role];
-	return COLOR_PAIR(role) | (role == UI_R_FS || role == UI_R_TITLE ||
-				   role == UI_R_ERROR ? A_BOLD : 0);
+	return COLOR_PAIR(role) |
+	       (role == UI_R_FS || role == UI_R_TITLE || role == UI_R_ERROR
+		    ? A_BOLD
+		    : 0);
 }
 
 static void start_colours(struct ui_term *t, bool want)
@@ -114,8 +121,9 @@ int ui_terms_stdio(struct ui_terms *ts, bool colour)
 		return -ENOTTY;
 	setlocale(LC_ALL, "");
 	t->vt = is_vt(0);
-	t->type = term && *term && (strcmp(term, "linux") || t->vt) ? term
-		  : ui_console_term(t->vt, NULL);
+	t->type = term && *term && (strcmp(term, "linux") || t->vt)
+		      ? term
+		      : ui_console_term(t->vt, NULL);
 	t->fd = 0;
 	t->in = stdin;
 	t->out = stdout;
@@ -369,13 +377,14 @@ int ui_terms_key(struct ui_terms *ts, int ms, int extra_fd)
 			if (ts->t[i].dead)
 				continue;
 			pending |= ui_key_pending(&ts->t[i].kd);
-			p[n] = (struct pollfd){ .fd = ts->t[i].fd, .events = POLLIN };
+			p[n] = (struct pollfd){.fd = ts->t[i].fd,
+					       .events = POLLIN};
 			who[n++] = i;
 		}
 		if (!n)
 			return UI_TERM_GONE;
-		p[n] = (struct pollfd){ .fd = extra_fd, .events = POLLIN };
-		p[n + 1] = (struct pollfd){ .fd = ts->kmsg_fd, .events = POLLIN };
+		p[n] = (struct pollfd){.fd = extra_fd, .events = POLLIN};
+		p[n + 1] = (struct pollfd){.fd = ts->kmsg_fd, .events = POLLIN};
 		if (pending && (ms < 0 || ms > ESC_WAIT_MS))
 			ms = ESC_WAIT_MS;
 		if (ts->repaint_at && (ms < 0 || ms > KMSG_SETTLE_MS))

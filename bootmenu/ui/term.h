@@ -22,14 +22,25 @@
 #define UI_TERM_EVENT (-1001) /* the extra descriptor is readable */
 
 /* What a piece of the screen is, for its colour or mono attribute. */
-enum ui_role { UI_R_TEXT, UI_R_TITLE, UI_R_SEL, UI_R_FS, UI_R_DISABLED,
-	       UI_R_STATUS, UI_R_COUNT, UI_R_KEYS, UI_R_DIALOG, UI_R_ERROR,
-	       UI_R_DEFAULT, UI_R_ROLES };
+enum ui_role {
+	UI_R_TEXT,
+	UI_R_TITLE,
+	UI_R_SEL,
+	UI_R_FS,
+	UI_R_DISABLED,
+	UI_R_STATUS,
+	UI_R_COUNT,
+	UI_R_KEYS,
+	UI_R_DIALOG,
+	UI_R_ERROR,
+	UI_R_DEFAULT,
+	UI_R_ROLES
+};
 
 struct ui_term {
 	char path[UI_CONSOLE_PATH]; /* "/dev/ttyS0"; "" for stdin/stdout */
-	const char *type;           /* terminfo name */
-	int fd;                     /* keys are read from here */
+	const char *type;	    /* terminfo name */
+	int fd;			    /* keys are read from here */
 	FILE *in, *out;
 	SCREEN *scr;
 	struct ui_keydec kd;

@@ -42,18 +42,17 @@ struct range {
 
 /* Unicode's East Asian Width W and F blocks, in broad strokes. */
 static const struct range wide[] = {
-	{ 0x1100, 0x115f },   { 0x2e80, 0x303e },   { 0x3041, 0x33ff },
-	{ 0x3400, 0x4dbf },   { 0x4e00, 0x9fff },   { 0xa000, 0xa4cf },
-	{ 0xac00, 0xd7a3 },   { 0xf900, 0xfaff },   { 0xfe30, 0xfe4f },
-	{ 0xff00, 0xff60 },   { 0xffe0, 0xffe6 },   { 0x1f300, 0x1f64f },
-	{ 0x1f900, 0x1f9ff }, { 0x20000, 0x2fffd }, { 0x30000, 0x3fffd },
+    {0x1100, 0x115f},	{0x2e80, 0x303e},   {0x3041, 0x33ff},
+    {0x3400, 0x4dbf},	{0x4e00, 0x9fff},   {0xa000, 0xa4cf},
+    {0xac00, 0xd7a3},	{0xf900, 0xfaff},   {0xfe30, 0xfe4f},
+    {0xff00, 0xff60},	{0xffe0, 0xffe6},   {0x1f300, 0x1f64f},
+    {0x1f900, 0x1f9ff}, {0x20000, 0x2fffd}, {0x30000, 0x3fffd},
 };
 
 /* Combining marks that join the character before them. */
 static const struct range zero[] = {
-	{ 0x0300, 0x036f }, { 0x1ab0, 0x1aff }, { 0x1dc0, 0x1dff },
-	{ 0x200b, 0x200f }, { 0x20d0, 0x20ff }, { 0xfe00, 0xfe0f },
-	{ 0xfe20, 0xfe2f },
+    {0x0300, 0x036f}, {0x1ab0, 0x1aff}, {0x1dc0, 0x1dff}, {0x200b, 0x200f},
+    {0x20d0, 0x20ff}, {0xfe00, 0xfe0f}, {0xfe20, 0xfe2f},
 };
 
 static bool in(const struct range *r, size_t n, long cp)
@@ -79,8 +78,7 @@ static bool is_control(long cp)
 	return cp < 0x20 || (cp >= 0x7f && cp < 0xa0);
 }
 
-int ui_text_fit(char *out, size_t outlen, const char *in, int width,
-		bool utf8)
+int ui_text_fit(char *out, size_t outlen, const char *in, int width, bool utf8)
 {
 	size_t o = 0;
 	int col = 0;
@@ -99,7 +97,9 @@ int ui_text_fit(char *out, size_t outlen, const char *in, int width,
 		if (keep)
 			memcpy(out + o, in, n);
 		else
-			out[o] = cp < 0 || is_control(cp) || cp >= 0x80 ? '?' : (char)cp;
+			out[o] = cp < 0 || is_control(cp) || cp >= 0x80
+				     ? '?'
+				     : (char)cp;
 		o += need;
 		col += w;
 		in += n;

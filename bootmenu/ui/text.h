@@ -23,7 +23,6 @@ int ui_text_width(long cp);
 /* Copy @in into out[0..outlen) (always terminated) taking at most @width
  * columns: UTF-8 as is when @utf8, else '?' per non-ASCII character;
  * controls and malformed bytes as '?'. Returns the columns used. */
-int ui_text_fit(char *out, size_t outlen, const char *in, int width,
-		bool utf8);
+int ui_text_fit(char *out, size_t outlen, const char *in, int width, bool utf8);
 
 #endif

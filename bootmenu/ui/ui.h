@@ -18,12 +18,12 @@ struct conf;
 
 struct ui_opts {
 	const struct conf *conf;  /* bootmenu.conf: password, colour, default */
-	double opt_timeout_s;     /* --timeout; -2 when not given */
+	double opt_timeout_s;	  /* --timeout; -2 when not given */
 	double cmdline_timeout_s; /* bootmenu.timeout=; -2 when not given */
 	/* Draw on these consoles ("tty0 ttyS0", /dev paths); NULL or "":
 	 * stdin/stdout. */
 	const char *consoles;
-	const char *cmdline;      /* the kernel's (bootmenu.term=, .utf8=) */
+	const char *cmdline; /* the kernel's (bootmenu.term=, .utf8=) */
 	/* `r`: scan again into @s; NULL: session_rescan(). 0 or -errno. */
 	int (*rescan)(struct session *s, void *data);
 	void *rescan_data;

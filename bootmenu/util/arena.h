@@ -15,10 +15,13 @@ struct arena_chunk;
 
 struct arena {
 	struct arena_chunk *head;
-	size_t used;  /* bytes handed out, for the statistics only */
+	size_t used; /* bytes handed out, for the statistics only */
 };
 
-#define ARENA_INIT { 0, 0 }
+#define ARENA_INIT                                                             \
+	{                                                                      \
+		0, 0                                                           \
+	}
 
 /* Zeroed, 16-byte aligned memory owned by @a. */
 void *arena_alloc(struct arena *a, size_t size);
@@ -26,7 +29,7 @@ void *arena_alloc(struct arena *a, size_t size);
 char *arena_strdup(struct arena *a, const char *s);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_printf(struct arena *a, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 char *arena_vprintf(struct arena *a, const char *fmt, va_list ap);
 /* Frees every chunk; @a is empty and reusable afterwards. */
 void arena_free(struct arena *a);

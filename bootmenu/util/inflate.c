@@ -13,11 +13,11 @@
 
 #include "util/inflate.h"
 
-#define MAXBITS 15     /* RFC 1951: code lengths are 0..15 */
-#define FAST 9         /* bits resolved by one table lookup */
-#define NLIT 288       /* literal/length symbols, 286 and 287 unused */
-#define NDIST 32       /* distance symbols, 30 and 31 unused */
-#define NCLEN 19       /* code length symbols */
+#define MAXBITS 15 /* RFC 1951: code lengths are 0..15 */
+#define FAST 9	   /* bits resolved by one table lookup */
+#define NLIT 288   /* literal/length symbols, 286 and 287 unused */
+#define NDIST 32   /* distance symbols, 30 and 31 unused */
+#define NCLEN 19   /* code length symbols */
 
 struct bits {
 	const uint8_t *p, *end;
@@ -28,7 +28,7 @@ struct bits {
 
 struct huff {
 	uint16_t count[MAXBITS + 1]; /* codes of each length */
-	uint16_t sym[NLIT];          /* symbols by code length, then value */
+	uint16_t sym[NLIT];	     /* symbols by code length, then value */
 	uint16_t fast[1 << FAST];    /* sym << 4 | length, 0: walk the code */
 };
 
@@ -216,21 +216,21 @@ static int stored(struct bits *b, struct out *o)
 
 /* RFC 1951 3.2.5 */
 static const uint16_t len_base[29] = {
-	3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31,
-	35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258,
+    3,	4,  5,	6,  7,	8,  9,	10, 11,	 13,  15,  17,	19,  23,  27,
+    31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258,
 };
 static const uint8_t len_extra[29] = {
-	0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2,
-	3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
+    2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
 };
 static const uint16_t dist_base[30] = {
-	1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193,
-	257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289,
-	16385, 24577,
+    1,	  2,	3,    4,    5,	  7,	9,    13,    17,    25,
+    33,	  49,	65,   97,   129,  193,	257,  385,   513,   769,
+    1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577,
 };
 static const uint8_t dist_extra[30] = {
-	0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6,
-	7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
+    0, 0, 0, 0, 1, 1, 2, 2,  3,	 3,  4,	 4,  5,	 5,  6,
+    6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
 };
 
 static int copy_back(struct out *o, size_t dist, size_t n)
@@ -299,9 +299,9 @@ static int fixed(struct bits *b, struct out *o)
 static int lengths(struct bits *b, uint8_t *len, unsigned n)
 {
 	static const uint8_t order[NCLEN] = {
-		16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15,
+	    16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15,
 	};
-	uint8_t cl[NCLEN] = { 0 };
+	uint8_t cl[NCLEN] = {0};
 	unsigned ncl = take(b, 4) + 4;
 	struct huff h;
 
@@ -372,9 +372,10 @@ static int blocks(struct bits *b, struct out *o)
 		type = take(b, 2);
 		if (overrun(b))
 			return -ENODATA;
-		rc = type == 0 ? stored(b, o)
+		rc = type == 0	 ? stored(b, o)
 		     : type == 1 ? fixed(b, o)
-		     : type == 2 ? dynamic(b, o) : -EINVAL;
+		     : type == 2 ? dynamic(b, o)
+				 : -EINVAL;
 		if (rc)
 			return rc;
 	} while (!last);
@@ -391,7 +392,7 @@ static size_t consumed(const struct bits *b, const uint8_t *start)
 
 static int raw(const uint8_t *in, size_t len, struct out *o, size_t *used)
 {
-	struct bits b = { in, in + len, 0, 0, 0 };
+	struct bits b = {in, in + len, 0, 0, 0};
 	int rc = blocks(&b, o);
 
 	if (!rc && used)
@@ -402,7 +403,7 @@ static int raw(const uint8_t *in, size_t len, struct out *o, size_t *used)
 int inflate_raw(const void *in, size_t len, size_t max, uint8_t **out,
 		size_t *outlen, size_t *used)
 {
-	struct out o = { NULL, 0, 0, max };
+	struct out o = {NULL, 0, 0, max};
 	int rc = raw(in, len, &o, used);
 
 	if (rc) {
@@ -453,7 +454,7 @@ static long gz_header(const uint8_t *p, size_t len)
 	flg = p[3];
 	if (flg & 0xe0)
 		return -EINVAL; /* reserved flags */
-	if (flg & 4) { /* FEXTRA */
+	if (flg & 4) {		/* FEXTRA */
 		if (len - off < 2)
 			return -ENODATA;
 		off += 2 + ((size_t)p[off] | (size_t)p[off + 1] << 8);
@@ -479,8 +480,7 @@ static uint32_t le32(const uint8_t *p)
 }
 
 /* One member at in[0..len): appended to @o; *took gets its length. */
-static int gz_member(const uint8_t *in, size_t len, struct out *o,
-		     size_t *took)
+static int gz_member(const uint8_t *in, size_t len, struct out *o, size_t *took)
 {
 	long hdr = gz_header(in, len);
 	size_t start = o->len, used = 0;
@@ -494,8 +494,10 @@ static int gz_member(const uint8_t *in, size_t len, struct out *o,
 	used += (size_t)hdr;
 	if (len - used < 8)
 		return -ENODATA;
-	if (le32(in + used) != (o->len > start ? inflate_crc32(0, o->buf + start,
-							      o->len - start) : 0) ||
+	if (le32(in + used) !=
+		(o->len > start
+		     ? inflate_crc32(0, o->buf + start, o->len - start)
+		     : 0) ||
 	    le32(in + used + 4) != (uint32_t)(o->len - start))
 		return -EBADMSG;
 	*took = used + 8;
@@ -506,7 +508,7 @@ int inflate_gzip(const void *in, size_t len, size_t max, uint8_t **out,
 		 size_t *outlen)
 {
 	const uint8_t *p = in;
-	struct out o = { NULL, 0, 0, max };
+	struct out o = {NULL, 0, 0, max};
 	size_t off = 0, took = 0;
 	uint64_t isize;
 	int rc = 0;
@@ -535,13 +537,20 @@ int inflate_gzip(const void *in, size_t len, size_t max, uint8_t **out,
 const char *inflate_strerror(int rc)
 {
 	switch (-rc) {
-	case 0: return "no error";
-	case ENOEXEC: return "not gzip-compressed deflate data";
-	case EINVAL: return "corrupt deflate data";
-	case ENODATA: return "the compressed data ends early (truncated)";
-	case EBADMSG: return "CRC-32 or length mismatch";
-	case EFBIG: return "larger than the limit once decompressed";
-	case ENOMEM: return "out of memory";
+	case 0:
+		return "no error";
+	case ENOEXEC:
+		return "not gzip-compressed deflate data";
+	case EINVAL:
+		return "corrupt deflate data";
+	case ENODATA:
+		return "the compressed data ends early (truncated)";
+	case EBADMSG:
+		return "CRC-32 or length mismatch";
+	case EFBIG:
+		return "larger than the limit once decompressed";
+	case ENOMEM:
+		return "out of memory";
 	}
 	return "decompression failed";
 }

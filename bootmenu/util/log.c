@@ -20,7 +20,7 @@ void log_set_stderr_level(enum log_level lvl)
 
 void log_msg(enum log_level lvl, const char *fmt, ...)
 {
-	static const char *const tag[] = { "error", "warning", "info", "debug" };
+	static const char *const tag[] = {"error", "warning", "info", "debug"};
 	va_list ap;
 	char *line;
 

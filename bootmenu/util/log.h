@@ -11,7 +11,7 @@
 enum log_level { LOG_ERR, LOG_WARN, LOG_INFO, LOG_DEBUG };
 
 void log_msg(enum log_level lvl, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 /* Lines at or below @lvl go to stderr too (default LOG_WARN). */
 void log_set_stderr_level(enum log_level lvl);
 /* Copies up to @max most recent lines, oldest first; returns the count. */

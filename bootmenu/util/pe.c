@@ -77,8 +77,8 @@ int pe_locate_section(const void *hdr, size_t len, const char *name,
 	return -ENOENT;
 }
 
-int pe_find_section(const void *buf, size_t len, const char *name,
-		    size_t *off, size_t *size)
+int pe_find_section(const void *buf, size_t len, const char *name, size_t *off,
+		    size_t *size)
 {
 	size_t o, n;
 	int rc = pe_locate_section(buf, len, name, &o, &n);

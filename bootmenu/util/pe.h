@@ -22,8 +22,8 @@
  * malformed or truncated, -ENOENT when there is no such section, and
  * -ERANGE when the section's data lies beyond the end of @buf.
  * Nothing is allocated; the section lies in the caller's buffer. */
-int pe_find_section(const void *buf, size_t len, const char *name,
-		    size_t *off, size_t *size);
+int pe_find_section(const void *buf, size_t len, const char *name, size_t *off,
+		    size_t *size);
 
 /* The same lookup when @hdr holds only the start of the image (enough for
  * the headers and section table, e.g. the first PE_HEADERS_READ bytes of

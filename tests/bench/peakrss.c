@@ -35,6 +35,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fprintf(stderr, "PEAKRSS kb=%ld status=%d\n", ru.ru_maxrss,
-		WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+		WIFEXITED(status) ? WEXITSTATUS(status)
+				  : 128 + WTERMSIG(status));
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }

@@ -38,8 +38,11 @@ int main(int argc, char **argv)
 	for (int k = 0; k < rounds; k++) {
 		double t0 = now_us();
 
-		if (probe_table(argv[1], pttype, parts, PROBE_PARTS_MAX, &n) < 0 || !n) {
-			fprintf(stderr, "probecost: %s: no partition table\n", argv[1]);
+		if (probe_table(argv[1], pttype, parts, PROBE_PARTS_MAX, &n) <
+			0 ||
+		    !n) {
+			fprintf(stderr, "probecost: %s: no partition table\n",
+				argv[1]);
 			return 1;
 		}
 		t_table += now_us() - t0;
@@ -49,13 +52,15 @@ int main(int argc, char **argv)
 			t_probe += now_us() - t0;
 			if (r.rc || r.skip) {
 				fprintf(stderr, "probecost: partition %d: %s\n",
-					parts[i].partno, r.skip ? r.skip : "error");
+					parts[i].partno,
+					r.skip ? r.skip : "error");
 				return 1;
 			}
 			probed++;
 		}
 	}
-	printf("PROBECOST parts=%zu rounds=%d us_per_device=%.1f table_us=%.1f\n",
-	       n, rounds, t_probe / probed, t_table / rounds);
+	printf(
+	    "PROBECOST parts=%zu rounds=%d us_per_device=%.1f table_us=%.1f\n",
+	    n, rounds, t_probe / probed, t_table / rounds);
 	return 0;
 }

@@ -31,7 +31,8 @@ struct fz {
 static char fz_dir[64];
 static struct fs_root fz_fs;
 
-static int fz_rm(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+static int fz_rm(const char *p, const struct stat *st, int flag,
+		 struct FTW *ftw)
 {
 	(void)st, (void)flag, (void)ftw;
 	return remove(p);
@@ -59,7 +60,8 @@ static void fz_root_init(const char *name)
 
 /* Write buf[0..len) as @rel ("/boot/grub/grub.cfg"; its directories must
  * exist) inside the root. Returns 0, or -1 when it could not. */
-static __attribute__((unused)) int fz_write(const char *rel, const void *buf, size_t len)
+static __attribute__((unused)) int fz_write(const char *rel, const void *buf,
+					    size_t len)
 {
 	char path[160];
 	FILE *f;
@@ -78,7 +80,7 @@ static void fz_begin(struct fz *z)
 	z->a = (struct arena)ARENA_INIT;
 	z->all[0] = &fz_fs;
 	entry_list_init(&z->out, &z->a);
-	z->ctx = (struct cfg_ctx){ &z->a, &fz_fs, z->all, 1, &z->out };
+	z->ctx = (struct cfg_ctx){&z->a, &fz_fs, z->all, 1, &z->out};
 }
 
 static void fz_end(struct fz *z)

@@ -47,14 +47,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		*sep = '\0';
 		b = sep + 4;
 	}
-	e1 = bls_parse_entry(&z.ctx, "/loader/entries", name, text, strlen(text),
-			     FMT_BLS, NULL, NULL);
+	e1 = bls_parse_entry(&z.ctx, "/loader/entries", name, text,
+			     strlen(text), FMT_BLS, NULL, NULL);
 	e2 = bls_parse_entry(&z.ctx, "/boot/loader/entries", name, b, strlen(b),
 			     FMT_GRUB, expand, &z.a);
 	if (e1 && e2 && sign(bls_compare(e1, e2)) != -sign(bls_compare(e2, e1)))
 		abort();
-	if (e1 && e2 && sign(cfg_verscmp(e1->version, e2->version)) !=
-				-sign(cfg_verscmp(e2->version, e1->version)))
+	if (e1 && e2 &&
+	    sign(cfg_verscmp(e1->version, e2->version)) !=
+		-sign(cfg_verscmp(e2->version, e1->version)))
 		abort();
 	fz_end(&z);
 	return 0;

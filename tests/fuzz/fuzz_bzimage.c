@@ -10,10 +10,10 @@
 #include "kexec/plan.h"
 
 static struct kexec_range ram[] = {
-	{ 0, 0x9fc00, E820_RAM },
-	{ 0xf0000, 0x100000, E820_RESERVED },
-	{ 0x100000, 0x1ffe0000, E820_RAM },
-	{ 0xfffc0000, 0x100000000ull, E820_RESERVED },
+    {0, 0x9fc00, E820_RAM},
+    {0xf0000, 0x100000, E820_RESERVED},
+    {0x100000, 0x1ffe0000, E820_RAM},
+    {0xfffc0000, 0x100000000ull, E820_RESERVED},
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -27,9 +27,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (kexec_bzimage_parse(data, size, &bz, err, sizeof(err)) == 0 &&
 	    bz.pm_off + bz.pm_size != size)
 		abort();
-	m.mm = (struct kexec_memmap){ ram, sizeof(ram) / sizeof(ram[0]) };
-	struct kexec_plan_in in = { { data, size }, { initrd, sizeof(initrd) },
-				    "console=ttyS0", &m, false, size & 1 };
+	m.mm = (struct kexec_memmap){ram, sizeof(ram) / sizeof(ram[0])};
+	struct kexec_plan_in in = {{data, size},    {initrd, sizeof(initrd)},
+				   "console=ttyS0", &m,
+				   false,	    size & 1};
 	err[0] = '\0';
 	if (kexec_plan_build(&in, &p, err, sizeof(err)) != 0) {
 		if (!err[0])
@@ -45,7 +46,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (i && p.seg[i - 1].mem + p.seg[i - 1].memsz > s->mem)
 			abort();
-		/* a lean kernel segment: its init_size room holds nothing else */
+		/* a lean kernel segment: its init_size room holds nothing else
+		 */
 		if (p.lean && s->buf != p.kernel_seg_buf &&
 		    s->mem < p.kernel_addr + p.kernel_room &&
 		    p.kernel_addr < s->mem + s->memsz)

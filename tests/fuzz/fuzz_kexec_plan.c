@@ -40,9 +40,9 @@ static size_t map_from(const uint8_t *d, size_t n, struct kexec_range *r,
 		len = (len & 0xfffffffffull) + 1;
 		if (start < at || start + len < start)
 			break;
-		r[k] = (struct kexec_range){ start, start + len,
-					     (d[off + 16] & 0x7f) == 1 ? E820_RAM
-								       : E820_RESERVED };
+		r[k] = (struct kexec_range){
+		    start, start + len,
+		    (d[off + 16] & 0x7f) == 1 ? E820_RAM : E820_RESERVED};
 		if ((d[off + 16] & 0x80) && r[k].type == E820_RAM)
 			c[(*nc)++] = r[k];
 		at = r[k++].end;
@@ -86,9 +86,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	k[BZ_RELOCATABLE] = data[23] & 1;
 	m.mm.n = map_from(data + 32, size - 32, r, c, &nc);
 	m.mm.r = r;
-	m.crash = (struct kexec_memmap){ c, nc };
-	struct kexec_plan_in in = { { k, LEN }, { initrd, ilen & 0x3fffffff },
-				    "fuzz", &m, data[24] & 1, false };
+	m.crash = (struct kexec_memmap){c, nc};
+	struct kexec_plan_in in = {{k, LEN},	 {initrd, ilen & 0x3fffffff},
+				   "fuzz",	 &m,
+				   data[24] & 1, false};
 	if (kexec_plan_build(&in, &p, err, sizeof(err)) != 0) {
 		if (!err[0])
 			abort(); /* every refusal says why */

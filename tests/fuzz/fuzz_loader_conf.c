@@ -11,14 +11,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct arena a = ARENA_INIT;
 	struct entry_list out;
-	struct fs_root fs = { .root_fd = -1, .name = "fuzz" };
-	struct cfg_ctx ctx = { &a, &fs, NULL, 0, &out };
-	struct loader_conf lc = { NULL, -1 };
+	struct fs_root fs = {.root_fd = -1, .name = "fuzz"};
+	struct cfg_ctx ctx = {&a, &fs, NULL, 0, &out};
+	struct loader_conf lc = {NULL, -1};
 	struct entry *v[3];
-	static const char *const ids[] = { "arch.conf", "fedora-6.5.conf", "linux.efi" };
+	static const char *const ids[] = {"arch.conf", "fedora-6.5.conf",
+					  "linux.efi"};
 
 	entry_list_init(&out, &a);
-	loader_conf_parse(&ctx, "/loader/loader.conf", (const char *)data, size, &lc);
+	loader_conf_parse(&ctx, "/loader/loader.conf", (const char *)data, size,
+			  &lc);
 	for (int i = 0; i < 3; i++) {
 		v[i] = entry_new(&out, FMT_BLS, &fs);
 		v[i]->id = ids[i];

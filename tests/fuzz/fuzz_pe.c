@@ -11,12 +11,12 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const names[] = { ".linux", ".initrd", ".cmdline",
-					     ".osrel", ".uname", ".sbat", "" };
+	static const char *const names[] = {
+	    ".linux", ".initrd", ".cmdline", ".osrel", ".uname", ".sbat", ""};
 	struct arena a = ARENA_INIT;
 	struct entry_list out;
-	struct fs_root fs = { .root_fd = -1, .name = "fuzz" };
-	struct cfg_ctx ctx = { &a, &fs, NULL, 0, &out };
+	struct fs_root fs = {.root_fd = -1, .name = "fuzz"};
+	struct cfg_ctx ctx = {&a, &fs, NULL, 0, &out};
 	struct entry *e;
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {

@@ -21,7 +21,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	fz_begin(&z);
 	syslinux_parse_fs(&z.ctx);
-	syslinux_parse_buf(&z.ctx, "/isolinux/isolinux.cfg", NULL, (const char *)data, size);
+	syslinux_parse_buf(&z.ctx, "/isolinux/isolinux.cfg", NULL,
+			   (const char *)data, size);
 	fz_end(&z);
 	return 0;
 }

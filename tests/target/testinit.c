@@ -60,7 +60,8 @@ static void payloads(void)
 	closedir(d);
 }
 
-static const char *word(const char *cmdline, const char *key, char *out, size_t len)
+static const char *word(const char *cmdline, const char *key, char *out,
+			size_t len)
 {
 	const char *p = cmdline;
 	size_t k = strlen(key);

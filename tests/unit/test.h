@@ -13,34 +13,34 @@
 
 static int test_failures;
 
-#define CHECK(cond)                                                        \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			printf("  %s:%d: CHECK(%s) failed\n", __FILE__,    \
-			       __LINE__, #cond);                           \
-			test_failures++;                                   \
-		}                                                          \
+#define CHECK(cond)                                                            \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			printf("  %s:%d: CHECK(%s) failed\n", __FILE__,        \
+			       __LINE__, #cond);                               \
+			test_failures++;                                       \
+		}                                                              \
 	} while (0)
 
-#define CHECK_INT(got, want)                                               \
-	do {                                                               \
-		long long g_ = (long long)(got), w_ = (long long)(want);   \
-		if (g_ != w_) {                                            \
-			printf("  %s:%d: %s is %lld, want %lld\n", __FILE__,  \
-			       __LINE__, #got, g_, w_);                    \
-			test_failures++;                                   \
-		}                                                          \
+#define CHECK_INT(got, want)                                                   \
+	do {                                                                   \
+		long long g_ = (long long)(got), w_ = (long long)(want);       \
+		if (g_ != w_) {                                                \
+			printf("  %s:%d: %s is %lld, want %lld\n", __FILE__,   \
+			       __LINE__, #got, g_, w_);                        \
+			test_failures++;                                       \
+		}                                                              \
 	} while (0)
 
-#define CHECK_STR(got, want)                                               \
-	do {                                                               \
-		const char *g_ = (got), *w_ = (want);                      \
-		if (!g_ || !w_ ? g_ != w_ : strcmp(g_, w_) != 0) {         \
-			printf("  %s:%d: %s is \"%s\", want \"%s\"\n",       \
-			       __FILE__, __LINE__, #got, g_ ? g_ : "(null)",  \
-			       w_ ? w_ : "(null)");                        \
-			test_failures++;                                   \
-		}                                                          \
+#define CHECK_STR(got, want)                                                   \
+	do {                                                                   \
+		const char *g_ = (got), *w_ = (want);                          \
+		if (!g_ || !w_ ? g_ != w_ : strcmp(g_, w_) != 0) {             \
+			printf("  %s:%d: %s is \"%s\", want \"%s\"\n",         \
+			       __FILE__, __LINE__, #got, g_ ? g_ : "(null)",   \
+			       w_ ? w_ : "(null)");                            \
+			test_failures++;                                       \
+		}                                                              \
 	} while (0)
 
 /* The whole file @path in a malloc'd buffer (one spare byte past the
@@ -90,21 +90,22 @@ static inline int test_run_all(const char *file, const test_fn *fns,
 	return failed ? 1 : 0;
 }
 
-#define TEST_MAIN(file, ...)                                               \
-	int main(void)                                                     \
-	{                                                                  \
-		static const test_fn fns[] = { __VA_ARGS__ };              \
-		static const char names_[] = #__VA_ARGS__;                 \
-		static char buf[sizeof(names_)];                           \
-		const char *names[sizeof(fns) / sizeof(fns[0])];           \
-		size_t k = 0;                                              \
-		char *p = buf;                                             \
-		memcpy(buf, names_, sizeof(names_));                       \
-		for (char *t = strtok(p, ", \t\n"); t && k < sizeof(fns) / sizeof(fns[0]); \
-		     t = strtok(NULL, ", \t\n"))                           \
-			names[k++] = t;                                    \
-		setvbuf(stdout, NULL, _IOLBF, 0);                          \
-		return test_run_all(file, fns, names, k);                  \
+#define TEST_MAIN(file, ...)                                                   \
+	int main(void)                                                         \
+	{                                                                      \
+		static const test_fn fns[] = {__VA_ARGS__};                    \
+		static const char names_[] = #__VA_ARGS__;                     \
+		static char buf[sizeof(names_)];                               \
+		const char *names[sizeof(fns) / sizeof(fns[0])];               \
+		size_t k = 0;                                                  \
+		char *p = buf;                                                 \
+		memcpy(buf, names_, sizeof(names_));                           \
+		for (char *t = strtok(p, ", \t\n");                            \
+		     t && k < sizeof(fns) / sizeof(fns[0]);                    \
+		     t = strtok(NULL, ", \t\n"))                               \
+			names[k++] = t;                                        \
+		setvbuf(stdout, NULL, _IOLBF, 0);                              \
+		return test_run_all(file, fns, names, k);                      \
 	}
 
 #endif

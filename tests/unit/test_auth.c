@@ -7,14 +7,14 @@
 #include <string.h>
 
 static const char H1[] =
-	"$6$bootmenuSALT$Ss3HhIY2TkOjSZkipsC2HmcWkhm3fdXXtQGld/fjsFA7J1c5LBsw"
-	"fpBWX4nWY6jHWOidVCvKoCWtpBDyUtqCX.";
+    "$6$bootmenuSALT$Ss3HhIY2TkOjSZkipsC2HmcWkhm3fdXXtQGld/fjsFA7J1c5LBsw"
+    "fpBWX4nWY6jHWOidVCvKoCWtpBDyUtqCX.";
 static const char H_ROUNDS[] =
-	"$6$rounds=5000$abcdefgh$ltjgWl6579NluT/Vi1nwEvcil.G5Nbc4NiXZaNGStk8P"
-	"SwGfQv72N2CKPPrVACtLtip/cZ/1GM/O6IND4WQhG.";
+    "$6$rounds=5000$abcdefgh$ltjgWl6579NluT/Vi1nwEvcil.G5Nbc4NiXZaNGStk8P"
+    "SwGfQv72N2CKPPrVACtLtip/cZ/1GM/O6IND4WQhG.";
 /* SHA-256 form of the same password: not accepted */
 static const char H_SHA256[] =
-	"$5$bootmenuSALT$lBYZRwtnIO98g2nHm9OuN0uxQRmrsfuwcmRad0bfA83";
+    "$5$bootmenuSALT$lBYZRwtnIO98g2nHm9OuN0uxQRmrsfuwcmRad0bfA83";
 
 TEST(right_password)
 {
@@ -35,15 +35,30 @@ TEST(edge_lengths)
 	a150[150] = '\0';
 	memset(x64, 'x', 64);
 	x64[64] = '\0';
-	CHECK(auth_check("$6$LongKeySalt1234$ION50/AStcmUYDnV0gzteXSKc5ZpqF.u2b0J"
-			 "Ezs3YXUXbWstAmRX1W8PpV77Ru74FNTXoY7Dl0EyNa6IqY9yy1", a150));
-	CHECK(!auth_check("$6$LongKeySalt1234$ION50/AStcmUYDnV0gzteXSKc5ZpqF.u2b0J"
-			  "Ezs3YXUXbWstAmRX1W8PpV77Ru74FNTXoY7Dl0EyNa6IqY9yy1", x64));
-	CHECK(auth_check("$6$exactly16charsXY$KoEddX7wjqPY07mE0wQWOZCABIy882DZDXQnW"
-			 "lqp95T6L55Ab7wbaSsYxX1IptXKLMssQ0upPUOCJcuaGabsd/", "pw"));
-	CHECK(auth_check("$6$s$.ZBEl9liET9mKM6jGxl//vp8wOnIJwfkp.7sG2Ahu2q68bf4LasDRE6k5T5NPzLqBFx3oUbMl6xWpBsFfgm6..", ""));
-	CHECK(!auth_check("$6$s$.ZBEl9liET9mKM6jGxl//vp8wOnIJwfkp.7sG2Ahu2q68bf4LasDRE6k5T5NPzLqBFx3oUbMl6xWpBsFfgm6..", " "));
-	CHECK(auth_check("$6$rounds=1000$k64$wTDn3Q9JLOojLKH3vIBwOMfGXQXzqHyHbFAWmwJyGjRsUE7SkqDeGKniVydD3WzmFWKmjyOUmHE3jB/6m82KA0", x64));
+	CHECK(
+	    auth_check("$6$LongKeySalt1234$ION50/AStcmUYDnV0gzteXSKc5ZpqF.u2b0J"
+		       "Ezs3YXUXbWstAmRX1W8PpV77Ru74FNTXoY7Dl0EyNa6IqY9yy1",
+		       a150));
+	CHECK(!auth_check(
+	    "$6$LongKeySalt1234$ION50/AStcmUYDnV0gzteXSKc5ZpqF.u2b0J"
+	    "Ezs3YXUXbWstAmRX1W8PpV77Ru74FNTXoY7Dl0EyNa6IqY9yy1",
+	    x64));
+	CHECK(auth_check(
+	    "$6$exactly16charsXY$KoEddX7wjqPY07mE0wQWOZCABIy882DZDXQnW"
+	    "lqp95T6L55Ab7wbaSsYxX1IptXKLMssQ0upPUOCJcuaGabsd/",
+	    "pw"));
+	CHECK(auth_check(
+	    "$6$s$.ZBEl9liET9mKM6jGxl//"
+	    "vp8wOnIJwfkp.7sG2Ahu2q68bf4LasDRE6k5T5NPzLqBFx3oUbMl6xWpBsFfgm6..",
+	    ""));
+	CHECK(!auth_check(
+	    "$6$s$.ZBEl9liET9mKM6jGxl//"
+	    "vp8wOnIJwfkp.7sG2Ahu2q68bf4LasDRE6k5T5NPzLqBFx3oUbMl6xWpBsFfgm6..",
+	    " "));
+	CHECK(auth_check("$6$rounds=1000$k64$"
+			 "wTDn3Q9JLOojLKH3vIBwOMfGXQXzqHyHbFAWmwJyGjRsUE7SkqDeG"
+			 "KniVydD3WzmFWKmjyOUmHE3jB/6m82KA0",
+			 x64));
 }
 
 TEST(wrong_password)
@@ -89,5 +104,5 @@ TEST(refused_hashes)
 	CHECK(!auth_check("", ""));
 }
 
-TEST_MAIN("test_auth", right_password, edge_lengths, wrong_password, valid_hashes,
-	  refused_hashes)
+TEST_MAIN("test_auth", right_password, edge_lengths, wrong_password,
+	  valid_hashes, refused_hashes)

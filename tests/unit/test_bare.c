@@ -29,7 +29,8 @@ TEST(newest_first_with_initrds)
 	CHECK_STR(nth(&t, 0)->version, "6.1.0-13-amd64");
 	CHECK_STR(nth(&t, 0)->kernel.path, "/boot/vmlinuz-6.1.0-13-amd64");
 	CHECK_INT(nth(&t, 0)->n_initrds, 1);
-	CHECK_STR(nth(&t, 0)->initrds[0].path, "/boot/initrd.img-6.1.0-13-amd64");
+	CHECK_STR(nth(&t, 0)->initrds[0].path,
+		  "/boot/initrd.img-6.1.0-13-amd64");
 	CHECK_STR(nth(&t, 0)->cmdline, "root=UUID=1111-2222 ro");
 	CHECK_INT(nth(&t, 0)->format, FMT_BARE);
 	CHECK_STR(nth(&t, 1)->title, "Linux 6.1.0-9-amd64");
@@ -53,7 +54,8 @@ TEST(initrd_names_of_other_generators)
 	CHECK_INT(t.out.count, 2);
 	CHECK_STR(nth(&t, 0)->version, "6.5.6-300.fc39.x86_64");
 	CHECK_INT(nth(&t, 0)->n_initrds, 1);
-	CHECK_STR(nth(&t, 0)->initrds[0].path, "/boot/initramfs-6.5.6-300.fc39.x86_64.img");
+	CHECK_STR(nth(&t, 0)->initrds[0].path,
+		  "/boot/initramfs-6.5.6-300.fc39.x86_64.img");
 	CHECK_STR(nth(&t, 1)->version, "5.15.0-gentoo");
 	CHECK_STR(nth(&t, 1)->initrds[0].path, "/boot/initrd-5.15.0-gentoo");
 	tfs_done(&t);
@@ -160,8 +162,9 @@ TEST(separate_boot_finds_its_root)
 	root.fs.uuid = "R00T";
 	tfs_write(&boot, "/vmlinuz-6.1", "k");
 	tfs_write(&boot, "/initrd.img-6.1", "i");
-	tfs_write(&root, "/etc/fstab", "UUID=R00T / ext4 defaults 0 1\n"
-				       "UUID=b00t /boot ext2 defaults 0 2\n");
+	tfs_write(&root, "/etc/fstab",
+		  "UUID=R00T / ext4 defaults 0 1\n"
+		  "UUID=b00t /boot ext2 defaults 0 2\n");
 	all[0] = &root.fs;
 	all[1] = &boot.fs;
 	boot.ctx.all = all;
@@ -175,8 +178,8 @@ TEST(separate_boot_finds_its_root)
 	tfs_done(&root);
 }
 
-TEST_MAIN("test_bare", newest_first_with_initrds, initrd_names_of_other_generators,
-	  arch_microcode_goes_first,
+TEST_MAIN("test_bare", newest_first_with_initrds,
+	  initrd_names_of_other_generators, arch_microcode_goes_first,
 	  symlinks_resolve_to_one_entry, plain_vmlinuz_file,
 	  kernels_named_by_a_config_are_skipped, root_from_fstab_without_uuid,
 	  separate_boot_finds_its_root)

@@ -19,9 +19,10 @@ TEST(version_order_of_the_spec)
 {
 	/* oldest first: the specification's and systemd's examples */
 	static const char *const v[] = {
-		"", "~1", "ab", "abb", "abc", "0001", "002", "12", "122", "122.9",
-		"123~rc1-1", "123", "123-a", "123-a.1", "123-1", "123-1.1",
-		"123^post1", "123.a-1", "123.1-1", "123a-1", "124-1",
+	    "",	       "~1",	  "ab",	   "abb",     "abc",	   "0001",
+	    "002",     "12",	  "122",   "122.9",   "123~rc1-1", "123",
+	    "123-a",   "123-a.1", "123-1", "123-1.1", "123^post1", "123.a-1",
+	    "123.1-1", "123a-1",  "124-1",
 	};
 
 	for (size_t i = 0; i + 1 < sizeof(v) / sizeof(v[0]); i++) {
@@ -67,8 +68,8 @@ TEST(boot_counter_names)
 
 static struct entry *entry_of(struct tfs *t, const char *name, const char *text)
 {
-	return bls_parse_entry(&t->ctx, "/loader/entries", name, text, strlen(text),
-			       FMT_BLS, NULL, NULL);
+	return bls_parse_entry(&t->ctx, "/loader/entries", name, text,
+			       strlen(text), FMT_BLS, NULL, NULL);
 }
 
 TEST(entry_keys)
@@ -77,12 +78,13 @@ TEST(entry_keys)
 	struct entry *e;
 
 	tfs_init(&t);
-	e = entry_of(&t, "deb+2.conf",
-		     "# comment\ntitle  Debian GNU/Linux 12\nversion 6.1.0-13-amd64\n"
-		     "machine-id 4e9d\nsort-key debian\nlinux /4e9d/6.1/linux\n"
-		     "initrd /4e9d/6.1/ucode.img\ninitrd /4e9d/6.1/initrd.img\n"
-		     "options root=UUID=x ro\noptions quiet\ndevicetree /dtb/b.dtb\n"
-		     "architecture x64\n");
+	e = entry_of(
+	    &t, "deb+2.conf",
+	    "# comment\ntitle  Debian GNU/Linux 12\nversion 6.1.0-13-amd64\n"
+	    "machine-id 4e9d\nsort-key debian\nlinux /4e9d/6.1/linux\n"
+	    "initrd /4e9d/6.1/ucode.img\ninitrd /4e9d/6.1/initrd.img\n"
+	    "options root=UUID=x ro\noptions quiet\ndevicetree /dtb/b.dtb\n"
+	    "architecture x64\n");
 	CHECK(e != NULL);
 	CHECK_STR(e->id, "deb.conf");
 	CHECK_STR(e->title, "Debian GNU/Linux 12");
@@ -109,7 +111,8 @@ TEST(entry_architecture_efi_and_nothing)
 	struct entry *e;
 
 	tfs_init(&t);
-	CHECK(entry_of(&t, "arm.conf", "linux /k\narchitecture aa64\n") == NULL);
+	CHECK(entry_of(&t, "arm.conf", "linux /k\narchitecture aa64\n") ==
+	      NULL);
 	CHECK_INT(n_warn(&t), 1); /* why it is not listed */
 	t.out.n_warnings = 0;
 	e = entry_of(&t, "x.conf", "linux /k\narchitecture X64\n");
@@ -128,7 +131,8 @@ TEST(entry_architecture_efi_and_nothing)
 
 /* Entries for the ordering tests, built directly. */
 static struct entry *mk(struct tfs *t, const char *id, const char *sort_key,
-			const char *mid, const char *version, int left, int done)
+			const char *mid, const char *version, int left,
+			int done)
 {
 	struct entry *e = entry_new(&t->out, FMT_BLS, &t->fs);
 
@@ -146,8 +150,10 @@ TEST(order_sort_key_first_then_without)
 	struct tfs t;
 
 	tfs_init(&t);
-	CHECK(bls_compare(mk(&t, "z", "arch", 0, 0, -1, -1), mk(&t, "a", 0, 0, 0, -1, -1)) < 0);
-	CHECK(bls_compare(mk(&t, "z", "arch", 0, 0, -1, -1), mk(&t, "a", "fedora", 0, 0, -1, -1)) < 0);
+	CHECK(bls_compare(mk(&t, "z", "arch", 0, 0, -1, -1),
+			  mk(&t, "a", 0, 0, 0, -1, -1)) < 0);
+	CHECK(bls_compare(mk(&t, "z", "arch", 0, 0, -1, -1),
+			  mk(&t, "a", "fedora", 0, 0, -1, -1)) < 0);
 	tfs_done(&t);
 }
 
@@ -193,21 +199,26 @@ TEST(order_no_tries_left_goes_last)
 	CHECK_STR(v[1]->id, "old.conf");
 	CHECK_STR(v[2]->id, "new.conf");
 	/* same entry twice: more tries left first, then fewer done */
-	CHECK(bls_compare(mk(&t, "a", 0, 0, 0, 3, 0), mk(&t, "a", 0, 0, 0, 1, 2)) < 0);
-	CHECK(bls_compare(mk(&t, "a", 0, 0, 0, 2, 0), mk(&t, "a", 0, 0, 0, 2, 1)) < 0);
-	CHECK_INT(bls_compare(mk(&t, "a", 0, 0, 0, 2, 1), mk(&t, "a", 0, 0, 0, -1, -1)), 0);
+	CHECK(bls_compare(mk(&t, "a", 0, 0, 0, 3, 0),
+			  mk(&t, "a", 0, 0, 0, 1, 2)) < 0);
+	CHECK(bls_compare(mk(&t, "a", 0, 0, 0, 2, 0),
+			  mk(&t, "a", 0, 0, 0, 2, 1)) < 0);
+	CHECK_INT(bls_compare(mk(&t, "a", 0, 0, 0, 2, 1),
+			      mk(&t, "a", 0, 0, 0, -1, -1)),
+		  0);
 	tfs_done(&t);
 }
 
 TEST(loader_conf_keys)
 {
 	struct tfs t;
-	struct loader_conf lc = { NULL, -1 };
+	struct loader_conf lc = {NULL, -1};
 	static const char text[] = "# c\ndefault arch-*\ntimeout 5\neditor no\n"
 				   "console-mode max\nbogus 1\n";
 
 	tfs_init(&t);
-	loader_conf_parse(&t.ctx, "/loader/loader.conf", text, sizeof(text) - 1, &lc);
+	loader_conf_parse(&t.ctx, "/loader/loader.conf", text, sizeof(text) - 1,
+			  &lc);
 	CHECK_STR(lc.default_pattern, "arch-*");
 	CHECK_INT(lc.timeout_ds, 50);
 	CHECK_INT(n_warn(&t), 1);
@@ -229,8 +240,10 @@ TEST(parse_fs_default_glob_and_timeout)
 	struct tfs t;
 
 	tfs_init(&t);
-	tfs_write(&t, "/loader/entries/arch.conf", "title Arch\nlinux /vmlinuz-linux\n");
-	tfs_write(&t, "/loader/entries/arch-lts.conf", "title LTS\nlinux /vmlinuz-linux-lts\n");
+	tfs_write(&t, "/loader/entries/arch.conf",
+		  "title Arch\nlinux /vmlinuz-linux\n");
+	tfs_write(&t, "/loader/entries/arch-lts.conf",
+		  "title LTS\nlinux /vmlinuz-linux-lts\n");
 	tfs_write(&t, "/loader/entries/README", "not an entry\n");
 	tfs_write(&t, "/loader/loader.conf", "default ARCH.conf\ntimeout 3\n");
 	bls_parse_fs(&t.ctx);
@@ -283,8 +296,9 @@ TEST(boot_loader_entries_on_root_fs)
 
 	tfs_init(&t);
 	tfs_write(&t, "/boot/vmlinuz-6.5", "k");
-	tfs_write(&t, "/boot/loader/entries/f.conf",
-		  "title Fedora\nlinux /vmlinuz-6.5\ninitrd /initramfs-6.5.img\n");
+	tfs_write(
+	    &t, "/boot/loader/entries/f.conf",
+	    "title Fedora\nlinux /vmlinuz-6.5\ninitrd /initramfs-6.5.img\n");
 	bls_parse_fs(&t.ctx);
 	/* /boot is not a partition here: the paths are under /boot */
 	CHECK_STR(nth(&t, 0)->kernel.path, "/boot/vmlinuz-6.5");
@@ -312,8 +326,11 @@ TEST(collect_for_grub_blscfg)
 	tfs_write(&t, "/loader/entries/f.conf",
 		  "title Fedora\nversion 6.5\nlinux /vmlinuz\n"
 		  "initrd $tuned_initrd /initramfs.img\noptions $kernelopts\n");
-	tfs_write(&t, "/loader/entries/g.conf", "title G\nversion 6.9\nlinux /g\n");
-	CHECK_INT(bls_collect(&t.ctx, "/loader/entries", FMT_GRUB, expand_kernelopts, &t.a), 2);
+	tfs_write(&t, "/loader/entries/g.conf",
+		  "title G\nversion 6.9\nlinux /g\n");
+	CHECK_INT(bls_collect(&t.ctx, "/loader/entries", FMT_GRUB,
+			      expand_kernelopts, &t.a),
+		  2);
 	CHECK_INT(nth(&t, 0)->format, FMT_GRUB);
 	CHECK_STR(nth(&t, 0)->id, "g.conf");
 	CHECK_STR(nth(&t, 1)->cmdline, "root=/dev/vda2 ro");
@@ -323,7 +340,8 @@ TEST(collect_for_grub_blscfg)
 	/* the directory grub already listed is not listed again as BLS */
 	bls_parse_fs(&t.ctx);
 	CHECK_INT(t.out.count, 2);
-	CHECK_INT(bls_collect(&t.ctx, "/nonexistent", FMT_GRUB, NULL, NULL), -ENOENT);
+	CHECK_INT(bls_collect(&t.ctx, "/nonexistent", FMT_GRUB, NULL, NULL),
+		  -ENOENT);
 	tfs_done(&t);
 }
 
@@ -360,7 +378,8 @@ TEST(many_lines_cost_linear_memory)
 	CHECK(e->disabled == NULL);
 	entry_add(&t.out, e);
 	entry_finish(&t.out, t.all, 1);
-	CHECK_STR(e->disabled, "names more than 32 initrds, the most one boot loads");
+	CHECK_STR(e->disabled,
+		  "names more than 32 initrds, the most one boot loads");
 	tfs_done(&t);
 }
 

@@ -20,7 +20,8 @@ static bool can_plan_here(void)
 {
 	if (access("/sys/firmware/memmap/0/start", R_OK) == 0)
 		return true;
-	printf("  note: no /sys/firmware/memmap on this host, dry run skipped\n");
+	printf(
+	    "  note: no /sys/firmware/memmap on this host, dry run skipped\n");
 	return false;
 }
 
@@ -41,9 +42,10 @@ static int run(const struct entry *e, char *out, size_t outlen, char *err,
 	       size_t errlen)
 {
 	FILE *f = fmemopen(out, outlen, "w");
-	struct boot_opts o = { .dry_run = true, .plan_out = f,
-			       .progress = progress,
-			       .progress_data = &prog_calls };
+	struct boot_opts o = {.dry_run = true,
+			      .plan_out = f,
+			      .progress = progress,
+			      .progress_data = &prog_calls};
 	int rc;
 
 	prog_done = prog_total = 0;
@@ -56,13 +58,16 @@ static int run(const struct entry *e, char *out, size_t outlen, char *err,
 
 TEST(dry_run_reads_through_fs)
 {
-	struct fs_root kfs = { .name = "kernel-dir" }, ifs = { .name = "fixtures" };
-	struct entry_file initrds[2] = { { NULL, "/tiny.iomem", &ifs },
-					 { NULL, "holes.iomem", &ifs } };
-	struct entry e = { .id = "t", .title = "Test", .format = FMT_BARE,
-			   .kernel = { NULL, "/bzImage", &kfs },
-			   .initrds = initrds, .n_initrds = 2,
-			   .cmdline = "root=/dev/vda quiet" };
+	struct fs_root kfs = {.name = "kernel-dir"}, ifs = {.name = "fixtures"};
+	struct entry_file initrds[2] = {{NULL, "/tiny.iomem", &ifs},
+					{NULL, "holes.iomem", &ifs}};
+	struct entry e = {.id = "t",
+			  .title = "Test",
+			  .format = FMT_BARE,
+			  .kernel = {NULL, "/bzImage", &kfs},
+			  .initrds = initrds,
+			  .n_initrds = 2,
+			  .cmdline = "root=/dev/vda quiet"};
 	static char out[16384];
 	char err[256];
 	size_t klen;
@@ -94,27 +99,30 @@ TEST(dry_run_reads_through_fs)
 
 TEST(refusals_are_sentences)
 {
-	struct fs_root ifs = { .name = "fixtures" };
-	struct entry e = { .id = "t", .title = "T", .format = FMT_BARE,
-			   .kernel = { "UUID=1234", "/vmlinuz", NULL },
-			   .cmdline = "" };
-	struct entry_file initrd = { NULL, "/nope.img", &ifs };
+	struct fs_root ifs = {.name = "fixtures"};
+	struct entry e = {.id = "t",
+			  .title = "T",
+			  .format = FMT_BARE,
+			  .kernel = {"UUID=1234", "/vmlinuz", NULL},
+			  .cmdline = ""};
+	struct entry_file initrd = {NULL, "/nope.img", &ifs};
 	static char out[4096];
 	char err[256];
 
 	CHECK_INT(run(&e, out, sizeof(out), err, sizeof(err)), -ENOENT);
 	CHECK_STR(err, "the kernel /vmlinuz is on a filesystem that was not "
-		  "found (UUID=1234)");
+		       "found (UUID=1234)");
 	CHECK_INT(fs_root_open_dir(&ifs, FIXDIR), 0);
-	e.kernel = (struct entry_file){ NULL, "/holes.iomem", &ifs };
+	e.kernel = (struct entry_file){NULL, "/holes.iomem", &ifs};
 	e.initrds = &initrd;
 	e.n_initrds = 1;
 	CHECK_INT(run(&e, out, sizeof(out), err, sizeof(err)), -ENOENT);
 	CHECK_STR(err, "cannot open the initrd /nope.img on fixtures: No such "
-		  "file or directory");
+		       "file or directory");
 	e.n_initrds = 0;
 	if (can_plan_here()) {
-		CHECK_INT(run(&e, out, sizeof(out), err, sizeof(err)), -ENOEXEC);
+		CHECK_INT(run(&e, out, sizeof(out), err, sizeof(err)),
+			  -ENOEXEC);
 		CHECK(strstr(err, "not a bzImage") != NULL);
 	}
 	e.format = FMT_UKI;
@@ -129,10 +137,14 @@ static size_t make_uki(uint8_t *buf, size_t cap, const char *kernel,
 {
 	static const char initrd[] = "UKI-INITRD";
 	static const char cmdline[] = "uki.cmdline=1\n";
-	const struct { const char *name; const void *data; size_t len; } s[3] = {
-		{ ".linux", kernel, klen },
-		{ ".initrd", initrd, sizeof(initrd) - 1 },
-		{ ".cmdline", cmdline, sizeof(cmdline) },
+	const struct {
+		const char *name;
+		const void *data;
+		size_t len;
+	} s[3] = {
+	    {".linux", kernel, klen},
+	    {".initrd", initrd, sizeof(initrd) - 1},
+	    {".cmdline", cmdline, sizeof(cmdline)},
 	};
 	size_t off = 0x200;
 
@@ -160,10 +172,12 @@ static size_t make_uki(uint8_t *buf, size_t cap, const char *kernel,
 TEST(uki_sections)
 {
 	char dir[] = "/tmp/test_boot.XXXXXX", path[64], err[256];
-	struct fs_root fs = { .name = "esp" };
-	struct entry e = { .id = "u", .title = "UKI", .format = FMT_UKI,
-			   .kernel = { NULL, "/EFI/Linux/t.efi", &fs },
-			   .cmdline = "" };
+	struct fs_root fs = {.name = "esp"};
+	struct entry e = {.id = "u",
+			  .title = "UKI",
+			  .format = FMT_UKI,
+			  .kernel = {NULL, "/EFI/Linux/t.efi", &fs},
+			  .cmdline = ""};
 	static char out[16384];
 	size_t klen, len;
 	char *k = test_slurp(KDIR "/bzImage", &klen);

@@ -7,8 +7,8 @@
 #include <errno.h>
 
 static const char HASH[] =
-	"$6$bootmenuSALT$Ss3HhIY2TkOjSZkipsC2HmcWkhm3fdXXtQGld/fjsFA7J1c5LBsw"
-	"fpBWX4nWY6jHWOidVCvKoCWtpBDyUtqCX.";
+    "$6$bootmenuSALT$Ss3HhIY2TkOjSZkipsC2HmcWkhm3fdXXtQGld/fjsFA7J1c5LBsw"
+    "fpBWX4nWY6jHWOidVCvKoCWtpBDyUtqCX.";
 
 TEST(defaults)
 {
@@ -37,7 +37,8 @@ TEST(every_key)
 		 "save_default_on = LABEL=boot\n"
 		 "hide = sdb* LABEL=backup\n"
 		 "hide = UUID=1234-ABCD\n"
-		 "colour = no\n", HASH);
+		 "colour = no\n",
+		 HASH);
 	conf_init(&c);
 	CHECK_INT(conf_parse(&c, text, err, sizeof(err)), 0);
 	CHECK_STR(err, "");
@@ -58,16 +59,19 @@ TEST(booleans)
 
 	conf_init(&c);
 	CHECK_INT(conf_parse(&c, "save_default=true\ncolor = off\n", err,
-			     sizeof(err)), 0);
+			     sizeof(err)),
+		  0);
 	CHECK(c.save_default);
 	CHECK(!c.colour);
-	CHECK_INT(conf_parse(&c, "save_default = No\ncolour=1\n", err,
-			     sizeof(err)), 0);
+	CHECK_INT(
+	    conf_parse(&c, "save_default = No\ncolour=1\n", err, sizeof(err)),
+	    0);
 	CHECK(!c.save_default);
 	CHECK(c.colour);
 	/* a bad value keeps what was there */
-	CHECK_INT(conf_parse(&c, "\n\nsave_default = maybe\n", err, sizeof(err)),
-		  -EINVAL);
+	CHECK_INT(
+	    conf_parse(&c, "\n\nsave_default = maybe\n", err, sizeof(err)),
+	    -EINVAL);
 	CHECK_STR(err, "line 3: bad value");
 	CHECK(!c.save_default);
 }
@@ -81,8 +85,9 @@ TEST(bad_password_locks)
 	/* a hash cut short by a bad copy */
 	snprintf(text, sizeof(text), "timeout = 3\npassword = %.60s\n", HASH);
 	CHECK_INT(conf_parse(&c, text, err, sizeof(err)), -EINVAL);
-	CHECK_STR(err, "line 2: password is not a crypt(3) SHA-512 hash ($6$...): "
-		       "protected actions are locked");
+	CHECK_STR(err,
+		  "line 2: password is not a crypt(3) SHA-512 hash ($6$...): "
+		  "protected actions are locked");
 	CHECK_STR(c.password, CONF_PASSWORD_LOCKED);
 	CHECK(c.timeout == 3);
 	CHECK(!auth_hash_valid(c.password));
@@ -90,8 +95,9 @@ TEST(bad_password_locks)
 	CHECK(!auth_check(c.password, CONF_PASSWORD_LOCKED));
 	/* a clear-text password is not a hash either */
 	conf_init(&c);
-	CHECK_INT(conf_parse(&c, "password = correct horse\n", err, sizeof(err)),
-		  -EINVAL);
+	CHECK_INT(
+	    conf_parse(&c, "password = correct horse\n", err, sizeof(err)),
+	    -EINVAL);
 	CHECK_STR(c.password, CONF_PASSWORD_LOCKED);
 	/* an empty value is not "no password" */
 	conf_init(&c);
@@ -105,9 +111,11 @@ TEST(bad_lines_skipped)
 	char err[160];
 
 	conf_init(&c);
-	CHECK_INT(conf_parse(&c, "colour = no\nsave_default_on = LABEL=a b\n"
-				 "just words\nsave_default_on=vda2\n",
-			     err, sizeof(err)), -EINVAL);
+	CHECK_INT(conf_parse(&c,
+			     "colour = no\nsave_default_on = LABEL=a b\n"
+			     "just words\nsave_default_on=vda2\n",
+			     err, sizeof(err)),
+		  -EINVAL);
 	CHECK_STR(err, "line 2: bad value"); /* the first one is reported */
 	CHECK_STR(c.save_on, "vda2");
 	CHECK(!c.colour);
@@ -115,7 +123,8 @@ TEST(bad_lines_skipped)
 	CHECK_INT(conf_parse(&c, "just words\n", err, sizeof(err)), -EINVAL);
 	CHECK_STR(err, "line 1: not a \"key = value\" line");
 	conf_init(&c);
-	CHECK_INT(conf_parse(&c, "save_default_on =\n", err, sizeof(err)), -EINVAL);
+	CHECK_INT(conf_parse(&c, "save_default_on =\n", err, sizeof(err)),
+		  -EINVAL);
 	CHECK_STR(c.save_on, "");
 	CHECK_INT(conf_parse(&c, "colour = yes please\n", err, sizeof(err)),
 		  -EINVAL);
@@ -152,8 +161,10 @@ TEST(hide_lines_add_up)
 	char err[160];
 
 	conf_init(&c);
-	CHECK_INT(conf_parse(&c, "hide = sdb* LABEL=backup\nhide =\nhide = UUID=12*\n",
-			     err, sizeof(err)), 0);
+	CHECK_INT(conf_parse(
+		      &c, "hide = sdb* LABEL=backup\nhide =\nhide = UUID=12*\n",
+		      err, sizeof(err)),
+		  0);
 	CHECK_STR(c.hide, "sdb* LABEL=backup UUID=12*");
 }
 

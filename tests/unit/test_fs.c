@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char top[64];  /* /tmp/bm_fs_XXXXXX, holds root/ and outside.txt */
+static char top[64]; /* /tmp/bm_fs_XXXXXX, holds root/ and outside.txt */
 static char root[96];
 
 static void put(const char *rel, const char *text)
@@ -119,7 +119,7 @@ static void remove_tree(void)
 
 static struct fs_root open_root(bool casefold)
 {
-	struct fs_root fs = { .root_fd = -1, .casefold = casefold };
+	struct fs_root fs = {.root_fd = -1, .casefold = casefold};
 
 	if (fs_root_open_dir(&fs, root) < 0)
 		abort();
@@ -170,7 +170,8 @@ static void confinement_cases(enum fs_resolver how)
 	CHECK_STR(read_how(&fs, "up", how), "inside");
 	CHECK_STR(read_how(&fs, "updir/etc/passwd", how), "inside");
 	CHECK_STR(read_how(&fs, "../../../../etc/passwd", how), "inside");
-	CHECK_STR(read_how(&fs, "boot/grub/../../../../../etc/passwd", how), "inside");
+	CHECK_STR(read_how(&fs, "boot/grub/../../../../../etc/passwd", how),
+		  "inside");
 	CHECK_STR(read_how(&fs, "slash/slash/etc/passwd", how), "inside");
 	CHECK_STR(read_how(&fs, "bootlink/grub/grub.cfg", how), "cfg");
 	CHECK_STR(read_how(&fs, "bootlink/../etc/passwd", how), "inside");
@@ -234,14 +235,18 @@ TEST(test_read_file)
 	char *buf;
 	size_t len;
 
-	CHECK_INT(fs_read_file(&fs, "/boot/grub/grub.cfg", FS_CONFIG_MAX, &buf, &len), 0);
+	CHECK_INT(
+	    fs_read_file(&fs, "/boot/grub/grub.cfg", FS_CONFIG_MAX, &buf, &len),
+	    0);
 	CHECK_STR(buf, "cfg");
 	CHECK_INT(len, 3);
 	free(buf);
 	CHECK_INT(fs_read_file(&fs, "vmlinuz", 3, &buf, &len), -EFBIG);
 	CHECK(buf == NULL);
-	CHECK_INT(fs_read_file(&fs, "boot", FS_CONFIG_MAX, &buf, &len), -EISDIR);
-	CHECK_INT(fs_read_file(&fs, "fifo", FS_CONFIG_MAX, &buf, &len), -EINVAL);
+	CHECK_INT(fs_read_file(&fs, "boot", FS_CONFIG_MAX, &buf, &len),
+		  -EISDIR);
+	CHECK_INT(fs_read_file(&fs, "fifo", FS_CONFIG_MAX, &buf, &len),
+		  -EINVAL);
 	CHECK_INT(fs_read_file(&fs, "esc", FS_CONFIG_MAX, &buf, &len), -ENOENT);
 	CHECK_INT(fs_open(&fs, "etc/passwd", true), -ENOTDIR);
 	CHECK_INT(fs_open(&fs, "fifo", false), -EINVAL);
@@ -314,10 +319,14 @@ TEST(test_casefold)
 	struct arena a = ARENA_INIT;
 	char *p = NULL;
 
-	CHECK_STR(read_how(&exact, "efi/boot/bootx64.efi", FS_RESOLVE_OPENAT2), err(ENOENT));
-	CHECK_STR(read_how(&exact, "efi/boot/bootx64.efi", FS_RESOLVE_WALK), err(ENOENT));
-	CHECK_STR(read_how(&fat, "efi/boot/bootx64.efi", FS_RESOLVE_OPENAT2), "efi");
-	CHECK_STR(read_how(&fat, "efi/boot/bootx64.efi", FS_RESOLVE_WALK), "efi");
+	CHECK_STR(read_how(&exact, "efi/boot/bootx64.efi", FS_RESOLVE_OPENAT2),
+		  err(ENOENT));
+	CHECK_STR(read_how(&exact, "efi/boot/bootx64.efi", FS_RESOLVE_WALK),
+		  err(ENOENT));
+	CHECK_STR(read_how(&fat, "efi/boot/bootx64.efi", FS_RESOLVE_OPENAT2),
+		  "efi");
+	CHECK_STR(read_how(&fat, "efi/boot/bootx64.efi", FS_RESOLVE_WALK),
+		  "efi");
 	CHECK_STR(read_how(&fat, "/Etc/PASSWD", FS_RESOLVE_AUTO), "inside");
 	CHECK_STR(read_how(&fat, "../ESC", FS_RESOLVE_WALK), err(ENOENT));
 	CHECK_INT(fs_realpath(&fat, "efi/Boot/bootX64.efi", &a, &p), 0);

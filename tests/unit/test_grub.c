@@ -642,9 +642,11 @@ TEST(initrd_words_bounded)
 	n = (size_t)sprintf(cfg, "menuentry many { linux /k\n initrd");
 	for (int i = 0; i < 8000; i++)
 		n += (size_t)sprintf(cfg + n, " /a");
-	sprintf(cfg + n, "\n}\nmenuentry again { initrd /a /b /c /d /e /f /g /h "
-		"/i /j /k /l /m /n /o /p /q /r /s /t /u /v /w /x /y /z /0 /1 /2 "
-		"/3 /4 /5 /6\n linux /k\n initrd /a\n}\n");
+	sprintf(
+	    cfg + n,
+	    "\n}\nmenuentry again { initrd /a /b /c /d /e /f /g /h "
+	    "/i /j /k /l /m /n /o /p /q /r /s /t /u /v /w /x /y /z /0 /1 /2 "
+	    "/3 /4 /5 /6\n linux /k\n initrd /a\n}\n");
 	tstart(&r, 1);
 	before = r.a.used;
 	trun_cfg(&r, cfg);
@@ -780,6 +782,5 @@ TEST_MAIN("test_grub", quoting, comments_continuation_separators,
 	  search_forms, device_paths, default_forms,
 	  default_saved_and_next_entry, grubenv_reader, timeout,
 	  source_and_configfile, include_depth_limit, include_read_budget,
-	  initrd_words_bounded,
-	  esp_stub_defers_to_the_real_config, step_limit, submenu_depth_limit,
-	  blscfg, primary_config_locations)
+	  initrd_words_bounded, esp_stub_defers_to_the_real_config, step_limit,
+	  submenu_depth_limit, blscfg, primary_config_locations)

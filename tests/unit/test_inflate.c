@@ -20,7 +20,8 @@ static uint8_t *sample(size_t *len)
 	uint32_t x = 12345;
 
 	for (int i = 0; n < 120000; i++)
-		n += (size_t)snprintf((char *)b + n, cap - n, "line %d: the quick "
+		n += (size_t)snprintf((char *)b + n, cap - n,
+				      "line %d: the quick "
 				      "brown fox jumps over the lazy dog %d\n",
 				      i, i % 7);
 	for (int i = 0; i < 70000; i++, x = x * 1103515245u + 12345u)
@@ -86,10 +87,10 @@ TEST(gzip_levels_and_names)
 	uint8_t *data = sample(&len);
 
 	round_trip(data, len, "-1 -n");
-	round_trip(data, len, "-6");      /* keeps the file name: FNAME */
+	round_trip(data, len, "-6"); /* keeps the file name: FNAME */
 	round_trip(data, len, "-9 -n");
 	round_trip(data + 120000, 70000, "-9 -n"); /* random: stored blocks */
-	round_trip(data, 0, "-n");        /* empty */
+	round_trip(data, 0, "-n");		   /* empty */
 	round_trip(data, 1, "-n");
 	free(data);
 }
@@ -98,7 +99,8 @@ TEST(gzip_members_and_padding)
 {
 	size_t len, g1, g2, olen = 0;
 	uint8_t *data = sample(&len), *out = NULL;
-	char *a = gzip(data, 1000, "-n", &g1), *b = gzip(data + 1000, 5000, "-9 -n", &g2);
+	char *a = gzip(data, 1000, "-n", &g1),
+	     *b = gzip(data + 1000, 5000, "-9 -n", &g2);
 	char *both = malloc(g1 + g2 + 512);
 
 	CHECK(a && b && both);
@@ -163,32 +165,37 @@ out:
 TEST(raw_streams_by_hand)
 {
 	/* fixed Huffman, "abcabcabcabcabcabc!" (zlib -15, level 9) */
-	static const uint8_t fixed[] = { 0x4b, 0x4c, 0x4a, 0x4e, 0x44, 0x45,
-					 0x8a, 0x00 };
+	static const uint8_t fixed[] = {0x4b, 0x4c, 0x4a, 0x4e,
+					0x44, 0x45, 0x8a, 0x00};
 	/* one stored block, "stored" */
-	static const uint8_t stored[] = { 0x01, 0x06, 0x00, 0xf9, 0xff, 's',
-					  't', 'o', 'r', 'e', 'd', 0xee };
+	static const uint8_t stored[] = {0x01, 0x06, 0x00, 0xf9, 0xff, 's',
+					 't',  'o',  'r',  'e',	 'd',  0xee};
 	uint8_t bad[sizeof(stored)], *out = NULL;
 	size_t olen = 0, used = 0;
 
-	CHECK_INT(inflate_raw(fixed, sizeof(fixed), 100, &out, &olen, &used), 0);
+	CHECK_INT(inflate_raw(fixed, sizeof(fixed), 100, &out, &olen, &used),
+		  0);
 	CHECK_INT(olen, 19);
 	CHECK(out && memcmp(out, "abcabcabcabcabcabc!", 19) == 0);
 	CHECK_INT(used, sizeof(fixed));
 	free(out);
-	CHECK_INT(inflate_raw(fixed, sizeof(fixed), 18, &out, &olen, NULL), -EFBIG);
+	CHECK_INT(inflate_raw(fixed, sizeof(fixed), 18, &out, &olen, NULL),
+		  -EFBIG);
 	CHECK_INT(inflate_raw(fixed, 5, 100, &out, &olen, NULL), -ENODATA);
 
-	CHECK_INT(inflate_raw(stored, sizeof(stored), 100, &out, &olen, &used), 0);
+	CHECK_INT(inflate_raw(stored, sizeof(stored), 100, &out, &olen, &used),
+		  0);
 	CHECK_INT(olen, 6);
 	CHECK(out && memcmp(out, "stored", 6) == 0);
 	CHECK_INT(used, 11); /* the byte after the stream is not its own */
 	free(out);
 	memcpy(bad, stored, sizeof(bad));
 	bad[3] = 0; /* NLEN is not LEN's complement */
-	CHECK_INT(inflate_raw(bad, sizeof(bad), 100, &out, &olen, NULL), -EINVAL);
+	CHECK_INT(inflate_raw(bad, sizeof(bad), 100, &out, &olen, NULL),
+		  -EINVAL);
 	bad[0] = 0x07; /* block type 3 */
-	CHECK_INT(inflate_raw(bad, sizeof(bad), 100, &out, &olen, NULL), -EINVAL);
+	CHECK_INT(inflate_raw(bad, sizeof(bad), 100, &out, &olen, NULL),
+		  -EINVAL);
 	CHECK_INT(inflate_raw(stored, 8, 100, &out, &olen, NULL), -ENODATA);
 	/* fixed block: a distance-1 copy with nothing before it */
 	bad[0] = 0x03; /* final, fixed; then length code 257 (0000001) */

@@ -36,7 +36,8 @@ static char *kernel_or_skip(const char *path, size_t *len, const char *test)
 	char *k = test_slurp(path, len);
 
 	if (!k)
-		printf("  note: %s absent, %s skipped (run make)\n", path, test);
+		printf("  note: %s absent, %s skipped (run make)\n", path,
+		       test);
 	return k;
 }
 
@@ -57,8 +58,8 @@ static void syn_make(void)
 	put_le32(syn, SYN_LEN, BZ_INITRD_ADDR_MAX, 0x7fffffff);
 	put_le32(syn, SYN_LEN, BZ_KERNEL_ALIGNMENT, 0x200000);
 	syn[BZ_RELOCATABLE] = 1;
-	put_le16(syn, SYN_LEN, BZ_XLOADFLAGS, XLF_KERNEL_64 |
-		 XLF_CAN_BE_LOADED_ABOVE_4G | XLF_EFI_KEXEC);
+	put_le16(syn, SYN_LEN, BZ_XLOADFLAGS,
+		 XLF_KERNEL_64 | XLF_CAN_BE_LOADED_ABOVE_4G | XLF_EFI_KEXEC);
 	put_le32(syn, SYN_LEN, BZ_CMDLINE_SIZE, 255);
 	put_le64(syn, SYN_LEN, BZ_PREF_ADDRESS, 0x1000000);
 	put_le32(syn, SYN_LEN, BZ_INIT_SIZE, 0x800000);
@@ -67,9 +68,9 @@ static void syn_make(void)
 static int machine(struct kexec_machine *m, const char *memmap,
 		   const char *params, const char *efi, const char *iomem)
 {
-	struct kexec_machine_paths p = { memmap, iomem, params ? params
-					 : FIX "absent", efi ? efi : FIX "absent",
-					 NULL };
+	struct kexec_machine_paths p = {memmap, iomem,
+					params ? params : FIX "absent",
+					efi ? efi : FIX "absent", NULL};
 	char err[256] = "";
 	int rc = kexec_machine_read(m, &p, err, sizeof(err));
 
@@ -117,7 +118,8 @@ static void check_segments(const struct kexec_plan *p,
 			       s->what, (unsigned long long)s->mem);
 		CHECK(in_ram);
 		if (i > 0)
-			CHECK(p->seg[i - 1].mem + p->seg[i - 1].memsz <= s->mem);
+			CHECK(p->seg[i - 1].mem + p->seg[i - 1].memsz <=
+			      s->mem);
 	}
 }
 
@@ -132,29 +134,33 @@ static const struct kexec_seg *seg_named(const struct kexec_plan *p,
 
 TEST(bzimage_real_kernels)
 {
-	const char *paths[] = { TINY_KERNEL, DEB_KERNEL };
+	const char *paths[] = {TINY_KERNEL, DEB_KERNEL};
 
 	for (int i = 0; i < 2; i++) {
 		struct kexec_bzimage bz;
 		char err[256] = "";
 		size_t len;
-		char *k = kernel_or_skip(paths[i], &len, "bzimage_real_kernels");
+		char *k =
+		    kernel_or_skip(paths[i], &len, "bzimage_real_kernels");
 
 		if (!k)
 			continue;
-		CHECK_INT(kexec_bzimage_parse(k, len, &bz, err, sizeof(err)), 0);
+		CHECK_INT(kexec_bzimage_parse(k, len, &bz, err, sizeof(err)),
+			  0);
 		CHECK_STR(err, "");
 		CHECK(bz.version >= 0x020c);
 		CHECK(bz.xloadflags & XLF_KERNEL_64);
 		CHECK(bz.xloadflags & XLF_EFI_KEXEC);
-		CHECK_INT(bz.pm_off, ((size_t)(uint8_t)k[BZ_SETUP_SECTS] + 1) * 512);
+		CHECK_INT(bz.pm_off,
+			  ((size_t)(uint8_t)k[BZ_SETUP_SECTS] + 1) * 512);
 		CHECK_INT(bz.pm_off + bz.pm_size, len);
 		CHECK_INT(bz.cmdline_size, 2047);
 		CHECK_INT(bz.initrd_addr_max, 0x7fffffff);
 		CHECK_INT(bz.kernel_alignment, 0x200000);
 		CHECK_INT(bz.pref_address, 0x1000000);
 		CHECK(bz.init_size > bz.pm_size);
-		CHECK(bz.hdr_end > BZ_INIT_SIZE + 4 && bz.hdr_end <= BZ_HDR_LIMIT);
+		CHECK(bz.hdr_end > BZ_INIT_SIZE + 4 &&
+		      bz.hdr_end <= BZ_HDR_LIMIT);
 		free(k);
 	}
 }
@@ -164,7 +170,8 @@ static void refuse(const void *buf, size_t len, const char *want)
 	struct kexec_bzimage bz;
 	char err[256] = "";
 
-	CHECK_INT(kexec_bzimage_parse(buf, len, &bz, err, sizeof(err)), -ENOEXEC);
+	CHECK_INT(kexec_bzimage_parse(buf, len, &bz, err, sizeof(err)),
+		  -ENOEXEC);
 	if (!strstr(err, want))
 		printf("  err \"%s\" lacks \"%s\"\n", err, want);
 	CHECK(strstr(err, want) != NULL);
@@ -178,7 +185,8 @@ TEST(bzimage_refusals)
 	refuse(junk, sizeof(junk), "not a bzImage");
 	refuse(junk, 10, "not a bzImage");
 	syn_make();
-	refuse(syn, 1024, "the bzImage is truncated (1024 bytes, its setup "
+	refuse(syn, 1024,
+	       "the bzImage is truncated (1024 bytes, its setup "
 	       "code alone is 2560)");
 	put_le16(syn, SYN_LEN, BZ_VERSION, 0x0204);
 	refuse(syn, SYN_LEN, "boot protocol 2.04 is too old: 2.12 or later");
@@ -202,7 +210,8 @@ TEST(memmap_readers)
 	CHECK_INT(m.r[6].type, E820_RESERVED);
 	kexec_memmap_free(&m);
 
-	CHECK_INT(kexec_memmap_read(FIX "holes.iomem", &m, err, sizeof(err)), 0);
+	CHECK_INT(kexec_memmap_read(FIX "holes.iomem", &m, err, sizeof(err)),
+		  0);
 	CHECK_INT(m.n, 14); /* nested lines are not ranges of their own */
 	CHECK_INT(m.r[6].start, 0x3000000);
 	CHECK_INT(m.r[6].type, E820_UNUSABLE);
@@ -217,7 +226,8 @@ TEST(memmap_readers)
 	CHECK_INT(m.r[0].end, 0x18000000);
 	kexec_memmap_free(&m);
 
-	CHECK_INT(kexec_memmap_read(FIX "efi-server-64g", &m, err, sizeof(err)), 0);
+	CHECK_INT(kexec_memmap_read(FIX "efi-server-64g", &m, err, sizeof(err)),
+		  0);
 	CHECK_INT(m.n, 148);
 	CHECK_INT(m.r[146].start, 0x100000000ull);
 	CHECK_INT(m.r[146].end, 0x1080000000ull);
@@ -229,8 +239,9 @@ TEST(memmap_readers)
 	CHECK_INT(kexec_memmap_read(FIX "nonroot.iomem", &m, err, sizeof(err)),
 		  -EACCES);
 	CHECK_STR(err, "cannot read the memory map from " FIX "nonroot.iomem: "
-		  "its addresses are hidden (not root)");
-	CHECK_INT(kexec_memmap_read(FIX "absent", &m, err, sizeof(err)), -ENOENT);
+		       "its addresses are hidden (not root)");
+	CHECK_INT(kexec_memmap_read(FIX "absent", &m, err, sizeof(err)),
+		  -ENOENT);
 	CHECK_INT(kexec_e820_type("ACPI Non-volatile Storage"), E820_NVS);
 	CHECK_INT(kexec_e820_type("PCI Bus 0000:00"), E820_RESERVED);
 }
@@ -246,12 +257,13 @@ static void progress(void *data, unsigned long long done,
 
 TEST(blob_concatenates_padded)
 {
-	struct kexec_progress pr = { progress, NULL, 0, 0 };
+	struct kexec_progress pr = {progress, NULL, 0, 0};
 	struct kexec_blob b;
 	size_t l1, l2;
-	char *a = test_slurp(FIX "holes.iomem", &l1), *c = test_slurp(FIX "tiny.iomem", &l2);
-	int fds[2] = { open(FIX "holes.iomem", O_RDONLY),
-		       open(FIX "tiny.iomem", O_RDONLY) };
+	char *a = test_slurp(FIX "holes.iomem", &l1),
+	     *c = test_slurp(FIX "tiny.iomem", &l2);
+	int fds[2] = {open(FIX "holes.iomem", O_RDONLY),
+		      open(FIX "tiny.iomem", O_RDONLY)};
 	size_t p1 = (l1 + 3) & ~(size_t)3;
 
 	CHECK_INT(kexec_blob_read(fds, 2, NULL, &b), 0);
@@ -313,8 +325,8 @@ TEST(plan_bios_tiny_kernel)
 		return;
 	}
 	memset(initrd, 'i', sizeof(initrd));
-	struct kexec_plan_in in = { { k, len }, { initrd, sizeof(initrd) }, cmd,
-				    &m, false, false };
+	struct kexec_plan_in in = {
+	    {k, len}, {initrd, sizeof(initrd)}, cmd, &m, false, false};
 	CHECK_INT(kexec_plan_build(&in, &p, err, sizeof(err)), 0);
 	CHECK_STR(err, "");
 	check_segments(&p, &m.mm);
@@ -330,7 +342,8 @@ TEST(plan_bios_tiny_kernel)
 	/* lean: the segment is the file's pages, the init_size room is kept
 	 * free of every other segment */
 	CHECK(p.lean);
-	CHECK_INT(ks->memsz, (p.bz.pm_size + KEXEC_PAGE - 1) & ~(KEXEC_PAGE - 1ull));
+	CHECK_INT(ks->memsz,
+		  (p.bz.pm_size + KEXEC_PAGE - 1) & ~(KEXEC_PAGE - 1ull));
 	CHECK(p.kernel_room >= p.bz.init_size);
 	for (size_t i = 0; i < p.n_seg; i++)
 		if (&p.seg[i] != ks)
@@ -348,7 +361,8 @@ TEST(plan_bios_tiny_kernel)
 	CHECK_INT(p.params[BZ_TYPE_OF_LOADER], 0xff);
 	CHECK_INT(bp32(&p, BZ_CMD_LINE_PTR), p.cmdline_addr);
 	CHECK_INT(bp32(&p, BP_EXT_CMD_LINE_PTR), 0);
-	CHECK_STR((const char *)p.params + (p.cmdline_addr - p.params_addr), cmd);
+	CHECK_STR((const char *)p.params + (p.cmdline_addr - p.params_addr),
+		  cmd);
 	CHECK_INT(bp32(&p, BZ_RAMDISK_IMAGE), is->mem);
 	CHECK_INT(bp32(&p, BZ_RAMDISK_SIZE), sizeof(initrd));
 	CHECK_INT(bp32(&p, BP_EXT_RAMDISK_IMAGE), 0);
@@ -392,7 +406,8 @@ TEST(plan_bios_tiny_kernel)
 		get_le64(p.purg, p.purg_len, t + 3 * KEXEC_PAGE, &v);
 		CHECK_INT(v, 0x83);
 		get_le64(p.purg, p.purg_len, t + 7 * KEXEC_PAGE - 8, &v);
-		CHECK_INT(v, 0xffe00000ull | 0x83); /* the last 2 MiB below 4G */
+		CHECK_INT(v,
+			  0xffe00000ull | 0x83); /* the last 2 MiB below 4G */
 		CHECK_INT(gs->bufsz, p.purg_len);
 		CHECK(gs->mem + gs->memsz <= 4 * GIB);
 	}
@@ -428,16 +443,17 @@ TEST(plan_efi_server_debian)
 	size_t len, off;
 	char *k = kernel_or_skip(DEB_KERNEL, &len, "plan_efi_server_debian");
 
-	if (!k || machine(&m, FIX "efi-server-64g", FIX "efi-server-64g.boot_params",
-			  FIX "efi-server-64g.efi", NULL)) {
+	if (!k ||
+	    machine(&m, FIX "efi-server-64g", FIX "efi-server-64g.boot_params",
+		    FIX "efi-server-64g.efi", NULL)) {
 		free(k);
 		return;
 	}
 	CHECK(m.efi && m.have_params);
 	CHECK_INT(m.n_efi_map, 3);
 	memset(initrd, 'r', sizeof(initrd));
-	struct kexec_plan_in in = { { k, len }, { initrd, sizeof(initrd) },
-				    "quiet", &m, false, false };
+	struct kexec_plan_in in = {
+	    {k, len}, {initrd, sizeof(initrd)}, "quiet", &m, false, false};
 	CHECK_INT(kexec_plan_build(&in, &p, err, sizeof(err)), 0);
 	CHECK_STR(err, "");
 	check_segments(&p, &m.mm);
@@ -449,7 +465,8 @@ TEST(plan_efi_server_debian)
 	if (off) {
 		CHECK_INT(bp32(&p, off + 12), 20 * E820_ENTRY_SIZE);
 		CHECK_INT(bp64(&p, off + SETUP_HDR), m.mm.r[128].start);
-		CHECK_INT(bp64(&p, off + SETUP_HDR + 19 * 20), m.mm.r[147].start);
+		CHECK_INT(bp64(&p, off + SETUP_HDR + 19 * 20),
+			  m.mm.r[147].start);
 		CHECK_INT(bp64(&p, off + SETUP_HDR + 19 * 20 + 8),
 			  m.mm.r[147].end - m.mm.r[147].start);
 		CHECK_INT(bp32(&p, off + SETUP_HDR + 19 * 20 + 16), E820_PMEM);
@@ -504,8 +521,8 @@ static int build(const char *memmap, const char *iomem, const char *cmd,
 		return rc;
 	/* the plan only points at the initrd: a short buffer stands in for
 	 * a huge one as long as nothing hashes it */
-	struct kexec_plan_in in = { { syn, SYN_LEN }, { fake, initrd_len }, cmd,
-				    &m, crash, false };
+	struct kexec_plan_in in = {
+	    {syn, SYN_LEN}, {fake, initrd_len}, cmd, &m, crash, false};
 	rc = kexec_plan_build(&in, p, err, errlen);
 	if (!rc)
 		check_segments(p, crash ? &m.crash : &m.mm);
@@ -521,7 +538,8 @@ TEST(plan_initrd_above_4g)
 
 	syn_make();
 	CHECK_INT(build(FIX "efi-server-64g", NULL, "", big, false, &p, err,
-			sizeof(err)), 0);
+			sizeof(err)),
+		  0);
 	CHECK(p.initrd_addr >= 4 * GIB);
 	CHECK_INT(p.initrd_addr + ((big + 4095) & ~4095ull), 0x1080000000ull);
 	CHECK_INT(bp32(&p, BZ_RAMDISK_IMAGE), (uint32_t)p.initrd_addr);
@@ -533,11 +551,13 @@ TEST(plan_initrd_above_4g)
 	/* without XLF_CAN_BE_LOADED_ABOVE_4G it must stay below 2 GiB */
 	put_le16(syn, SYN_LEN, BZ_XLOADFLAGS, XLF_KERNEL_64);
 	CHECK_INT(build(FIX "efi-server-64g", NULL, "", big, false, &p, err,
-			sizeof(err)), -ENOSPC);
+			sizeof(err)),
+		  -ENOSPC);
 	CHECK_STR(err, "the initrd is too large: 3758096384 bytes do not fit "
-		  "in the free RAM below 0x80000000");
+		       "in the free RAM below 0x80000000");
 	CHECK_INT(build(FIX "efi-server-64g", NULL, "", 300 * MIB, false, &p,
-			err, sizeof(err)), 0);
+			err, sizeof(err)),
+		  0);
 	CHECK(p.initrd_addr + p.initrd_size <= 0x80000000ull);
 	CHECK(p.kernel_addr < 4 * GIB);
 	kexec_plan_free(&p);
@@ -552,33 +572,38 @@ TEST(plan_refusals)
 	syn_make();
 	memset(cmd, 'c', 300);
 	cmd[300] = '\0';
-	CHECK_INT(build(FIX "bios-small", NULL, cmd, 0, false, &p, err,
-			sizeof(err)), -E2BIG);
+	CHECK_INT(
+	    build(FIX "bios-small", NULL, cmd, 0, false, &p, err, sizeof(err)),
+	    -E2BIG);
 	CHECK_STR(err, "the command line is too long: 300 bytes, this kernel "
-		  "takes at most 255 (cmdline_size)");
+		       "takes at most 255 (cmdline_size)");
 	cmd[255] = '\0';
-	CHECK_INT(build(FIX "bios-small", NULL, cmd, 0, false, &p, err,
-			sizeof(err)), 0);
+	CHECK_INT(
+	    build(FIX "bios-small", NULL, cmd, 0, false, &p, err, sizeof(err)),
+	    0);
 	CHECK_INT(p.initrd_size, 0);
 	CHECK_INT(bp32(&p, BZ_RAMDISK_IMAGE), 0);
 	CHECK_INT(p.n_seg, 3);
 	kexec_plan_free(&p);
 
 	CHECK_INT(build(FIX "bios-small", NULL, "", 600 * MIB, false, &p, err,
-			sizeof(err)), -ENOSPC);
+			sizeof(err)),
+		  -ENOSPC);
 	CHECK(strstr(err, "the initrd is too large: 629145600 bytes") != NULL);
 
 	put_le32(syn, SYN_LEN, BZ_INIT_SIZE, 0x1000000);
-	CHECK_INT(build(FIX "tiny.iomem", NULL, "", 0, false, &p, err,
-			sizeof(err)), -ENOSPC);
+	CHECK_INT(
+	    build(FIX "tiny.iomem", NULL, "", 0, false, &p, err, sizeof(err)),
+	    -ENOSPC);
 	CHECK_STR(err, "no room in RAM for the kernel: it needs 17 MiB "
-		  "(init_size) at or above 0x1000000 aligned to 0x200000");
+		       "(init_size) at or above 0x1000000 aligned to 0x200000");
 	syn_make();
 
-	CHECK_INT(build(FIX "bios-small", NULL, "", 0, true, &p, err,
-			sizeof(err)), -EADDRNOTAVAIL);
+	CHECK_INT(
+	    build(FIX "bios-small", NULL, "", 0, true, &p, err, sizeof(err)),
+	    -EADDRNOTAVAIL);
 	CHECK_STR(err, "no memory is reserved for a panic kernel (boot the "
-		  "running kernel with crashkernel=)");
+		       "running kernel with crashkernel=)");
 }
 
 TEST(plan_holes_and_crash)
@@ -589,13 +614,15 @@ TEST(plan_holes_and_crash)
 
 	syn_make();
 	CHECK_INT(build(FIX "holes.iomem", NULL, "x", 40 * MIB, false, &p, err,
-			sizeof(err)), 0);
+			sizeof(err)),
+		  0);
 	/* initrd top-down below 2 GiB: the 256 MiB at 0x30000000 */
 	CHECK_INT(p.initrd_addr + 40 * MIB, 0x40000000);
 	kexec_plan_free(&p);
 
-	CHECK_INT(build(FIX "holes.iomem", FIX "holes.iomem", "x", 40 * MIB, true,
-			&p, err, sizeof(err)), 0);
+	CHECK_INT(build(FIX "holes.iomem", FIX "holes.iomem", "x", 40 * MIB,
+			true, &p, err, sizeof(err)),
+		  0);
 	CHECK(p.crash);
 	CHECK(!p.lean); /* a panic kernel keeps its whole init_size room */
 	CHECK(seg_named(&p, "kernel") &&
@@ -610,8 +637,10 @@ TEST(plan_holes_and_crash)
 		if (bp32(&p, off + 16) != E820_RAM)
 			continue;
 		n_ram++;
-		CHECK((bp64(&p, off) == 0x1000 && bp64(&p, off + 8) == 0x9e000) ||
-		      (bp64(&p, off) == 0x10000000 && bp64(&p, off + 8) == 0x8000000));
+		CHECK(
+		    (bp64(&p, off) == 0x1000 && bp64(&p, off + 8) == 0x9e000) ||
+		    (bp64(&p, off) == 0x10000000 &&
+		     bp64(&p, off + 8) == 0x8000000));
 	}
 	CHECK_INT(n_ram, 2);
 	kexec_plan_free(&p);
@@ -620,10 +649,10 @@ TEST(plan_holes_and_crash)
 TEST(sha256_vectors)
 {
 	static const uint8_t abc[32] = {
-		0xba, 0x78, 0x16, 0xbf, 0x8f, 0x01, 0xcf, 0xea, 0x41, 0x41, 0x40,
-		0xde, 0x5d, 0xae, 0x22, 0x23, 0xb0, 0x03, 0x61, 0xa3, 0x96, 0x17,
-		0x7a, 0x9c, 0xb4, 0x10, 0xff, 0x61, 0xf2, 0x00, 0x15, 0xad };
-	static const uint8_t empty[4] = { 0xe3, 0xb0, 0xc4, 0x42 };
+	    0xba, 0x78, 0x16, 0xbf, 0x8f, 0x01, 0xcf, 0xea, 0x41, 0x41, 0x40,
+	    0xde, 0x5d, 0xae, 0x22, 0x23, 0xb0, 0x03, 0x61, 0xa3, 0x96, 0x17,
+	    0x7a, 0x9c, 0xb4, 0x10, 0xff, 0x61, 0xf2, 0x00, 0x15, 0xad};
+	static const uint8_t empty[4] = {0xe3, 0xb0, 0xc4, 0x42};
 	struct kexec_sha256 s;
 	uint8_t d[32];
 
@@ -676,8 +705,8 @@ TEST(purgatory_sha256_check_runs)
 		initrd[i] = (char)(i * 7 + 3);
 	if (machine(&m, FIX "bios-small", NULL, NULL, NULL))
 		return;
-	struct kexec_plan_in in = { { syn, SYN_LEN }, { initrd, sizeof(initrd) },
-				    "sha", &m, false, true };
+	struct kexec_plan_in in = {
+	    {syn, SYN_LEN}, {initrd, sizeof(initrd)}, "sha", &m, false, true};
 	CHECK_INT(kexec_plan_build(&in, &p, err, sizeof(err)), 0);
 	CHECK_INT(p.purg[PURG_SHA_ON], 1);
 	kexec_sha256_init(&s);
@@ -750,8 +779,8 @@ static int rec_reboot(void)
 	return rec.reboot_rc;
 }
 
-static struct kexec_sys_ops rec_ops = { rec_load, rec_file, rec_reboot,
-					FIX "lockdown-none" };
+static struct kexec_sys_ops rec_ops = {rec_load, rec_file, rec_reboot,
+				       FIX "lockdown-none"};
 
 static int commit(struct kexec_plan *p, enum kexec_syscall want,
 		  enum kexec_syscall *used, char *err, size_t errlen)
@@ -771,7 +800,8 @@ TEST(commit_chooses_the_syscall)
 
 	syn_make();
 	CHECK_INT(build(FIX "bios-small", NULL, "cmd=1", 4096, false, &p, err,
-			sizeof(err)), 0);
+			sizeof(err)),
+		  0);
 	memset(&rec, 0, sizeof(rec));
 	CHECK_INT(commit(&p, KEXEC_SYSCALL_AUTO, &used, err, sizeof(err)), 0);
 	CHECK_INT(used, KEXEC_SYSCALL_LOAD);
@@ -800,15 +830,18 @@ TEST(commit_chooses_the_syscall)
 	/* asked for kexec_load: no fallback, a sentence, nothing left */
 	memset(&rec, 0, sizeof(rec));
 	rec.load_rc = -EBUSY;
-	CHECK_INT(commit(&p, KEXEC_SYSCALL_LOAD, &used, err, sizeof(err)), -EBUSY);
+	CHECK_INT(commit(&p, KEXEC_SYSCALL_LOAD, &used, err, sizeof(err)),
+		  -EBUSY);
 	CHECK_INT(rec.files, 0);
 	CHECK_INT(rec.unloads, 1);
-	CHECK_STR(err, "kexec_load refused: a kexec load is already in progress "
+	CHECK_STR(err,
+		  "kexec_load refused: a kexec load is already in progress "
 		  "or the loaded kernel is in use (EBUSY); try again");
 	rec.load_rc = -ENOMEM;
-	CHECK_INT(commit(&p, KEXEC_SYSCALL_LOAD, &used, err, sizeof(err)), -ENOMEM);
+	CHECK_INT(commit(&p, KEXEC_SYSCALL_LOAD, &used, err, sizeof(err)),
+		  -ENOMEM);
 	CHECK_STR(err, "kexec_load failed: the running kernel is out of memory "
-		  "for the segments (ENOMEM)");
+		       "for the segments (ENOMEM)");
 
 	/* ENOSYS from the file syscall: kexec_load instead */
 	memset(&rec, 0, sizeof(rec));
@@ -822,24 +855,29 @@ TEST(commit_chooses_the_syscall)
 	/* locked down and asked for kexec_load */
 	memset(&rec, 0, sizeof(rec));
 	rec.load_rc = -EPERM;
-	CHECK_INT(commit(&p, KEXEC_SYSCALL_LOAD, &used, err, sizeof(err)), -EPERM);
+	CHECK_INT(commit(&p, KEXEC_SYSCALL_LOAD, &used, err, sizeof(err)),
+		  -EPERM);
 	if (geteuid() == 0)
-		CHECK_STR(err, "kernel is locked down: use the file syscall (-s)");
+		CHECK_STR(err,
+			  "kernel is locked down: use the file syscall (-s)");
 	else
-		CHECK_STR(err, "kexec_load refused: loading a kernel needs root "
+		CHECK_STR(err,
+			  "kexec_load refused: loading a kernel needs root "
 			  "(CAP_SYS_BOOT)");
 	rec_ops.lockdown_path = FIX "lockdown-none";
 	kexec_plan_free(&p);
 
 	/* a panic kernel */
 	CHECK_INT(build(FIX "holes.iomem", FIX "holes.iomem", "", 0, true, &p,
-			err, sizeof(err)), 0);
+			err, sizeof(err)),
+		  0);
 	memset(&rec, 0, sizeof(rec));
 	CHECK_INT(commit(&p, KEXEC_SYSCALL_AUTO, &used, err, sizeof(err)), 0);
 	CHECK_INT(rec.flags, KEXEC_ARCH_X86_64 | KEXEC_ON_CRASH);
 	memset(&rec, 0, sizeof(rec));
 	CHECK_INT(commit(&p, KEXEC_SYSCALL_FILE, &used, err, sizeof(err)), 0);
-	CHECK_INT(rec.file_flags, KEXEC_FILE_ON_CRASH | KEXEC_FILE_NO_INITRAMFS);
+	CHECK_INT(rec.file_flags,
+		  KEXEC_FILE_ON_CRASH | KEXEC_FILE_NO_INITRAMFS);
 	kexec_plan_free(&p);
 }
 
@@ -850,23 +888,28 @@ TEST(fault_env_and_jump)
 	enum kexec_syscall used;
 
 	syn_make();
-	CHECK_INT(build(FIX "bios-small", NULL, "", 0, false, &p, err,
-			sizeof(err)), 0);
+	CHECK_INT(
+	    build(FIX "bios-small", NULL, "", 0, false, &p, err, sizeof(err)),
+	    0);
 	/* the real wrappers, failing before they reach the kernel */
 	setenv(KEXEC_FAULT_ENV, "EBUSY", 1);
 	CHECK_INT(kexec_commit(&p, KEXEC_SYSCALL_AUTO, &used, err, sizeof(err)),
 		  -EBUSY);
 	CHECK(strstr(err, "(EBUSY)") != NULL);
-	setenv(KEXEC_FAULT_ENV, "load:EPERM,file:ENOMEM,reboot:EINVAL,"
-	       "unload:EPERM", 1);
+	setenv(KEXEC_FAULT_ENV,
+	       "load:EPERM,file:ENOMEM,reboot:EINVAL,"
+	       "unload:EPERM",
+	       1);
 	CHECK_INT(kexec_commit(&p, KEXEC_SYSCALL_AUTO, &used, err, sizeof(err)),
 		  -ENOMEM);
 	CHECK_INT(used, KEXEC_SYSCALL_FILE);
 	CHECK_STR(err, "kexec_file_load failed: the running kernel is out of "
-		  "memory for the segments (ENOMEM)");
+		       "memory for the segments (ENOMEM)");
 	/* /N: only the first N calls; the items in turn, then the bare one */
-	setenv(KEXEC_FAULT_ENV, "load:EBUSY/1,load:EINVAL/1,load:ENOMEM/0,"
-	       "EACCES", 1);
+	setenv(KEXEC_FAULT_ENV,
+	       "load:EBUSY/1,load:EINVAL/1,load:ENOMEM/0,"
+	       "EACCES",
+	       1);
 	CHECK_INT(kexec_commit(&p, KEXEC_SYSCALL_AUTO, &used, err, sizeof(err)),
 		  -EBUSY);
 	CHECK_INT(kexec_commit(&p, KEXEC_SYSCALL_AUTO, &used, err, sizeof(err)),
@@ -889,7 +932,7 @@ TEST(fault_env_and_jump)
 	kexec_sys_set_ops(NULL);
 	CHECK_INT(rec.reboots, 1);
 	CHECK_STR(err, "reboot(LINUX_REBOOT_CMD_KEXEC) refused: booting a "
-		  "kernel needs root (CAP_SYS_BOOT)");
+		       "kernel needs root (CAP_SYS_BOOT)");
 }
 
 /* Run kexload; returns its exit status, output (both streams) in @out. */
@@ -910,8 +953,9 @@ static int kexload(const char *args, char *out, size_t len)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-#define DRY "--dry-run --memmap " FIX "bios-small --boot-params " FIX \
-	    "absent --efi-dir " FIX "absent "
+#define DRY                                                                    \
+	"--dry-run --memmap " FIX "bios-small --boot-params " FIX              \
+	"absent --efi-dir " FIX "absent "
 
 TEST(kexload_exit_status_and_messages)
 {
@@ -923,23 +967,26 @@ TEST(kexload_exit_status_and_messages)
 	}
 	if (access(TINY_KERNEL, R_OK) == 0) {
 		CHECK_INT(kexload(DRY "-l " TINY_KERNEL " --initrd " FIX
-				  "holes.iomem --append 'a=1 b=2'", out,
-				  sizeof(out)), 0);
+				      "holes.iomem --append 'a=1 b=2'",
+				  out, sizeof(out)),
+			  0);
 		CHECK(strstr(out, "cmdline:  \"a=1 b=2\"") != NULL);
 		CHECK(strstr(out, "syscall:  kexec_load\n") != NULL);
 		CHECK(strstr(out, "segment 3: ") != NULL);
 		CHECK(strstr(out, "kernel (") != NULL);
-		CHECK_INT(kexload(DRY "-s -l " TINY_KERNEL, out, sizeof(out)), 0);
+		CHECK_INT(kexload(DRY "-s -l " TINY_KERNEL, out, sizeof(out)),
+			  0);
 		CHECK(strstr(out, "syscall:  kexec_file_load") != NULL);
 		memset(args, 0, sizeof(args));
 		strcpy(args, DRY "-l " TINY_KERNEL " --append ");
 		memset(args + strlen(args), 'x', 3000);
 		CHECK_INT(kexload(args, out, sizeof(out)), 1);
 		CHECK(strstr(out, "the command line is too long: 3000 bytes, "
-			     "this kernel takes at most 2047") != NULL);
+				  "this kernel takes at most 2047") != NULL);
 	}
 	CHECK_INT(kexload(DRY "-l " FIX "holes.iomem", out, sizeof(out)), 1);
-	CHECK(strstr(out, "kexload: " FIX "holes.iomem: not a bzImage") != NULL);
+	CHECK(strstr(out, "kexload: " FIX "holes.iomem: not a bzImage") !=
+	      NULL);
 	CHECK_INT(kexload(DRY "-l " FIX "absent", out, sizeof(out)), 1);
 	CHECK(strstr(out, "cannot open " FIX "absent") != NULL);
 	CHECK_INT(kexload("--bogus", out, sizeof(out)), 2);
@@ -948,8 +995,10 @@ TEST(kexload_exit_status_and_messages)
 	CHECK(strstr(out, "usage: kexload -l KERNEL") != NULL);
 	CHECK_INT(kexload("--version", out, sizeof(out)), 0);
 	CHECK(strncmp(out, "kexload ", 8) == 0);
-	CHECK_INT(kexload("--dry-run --memmap " FIX "nonroot.iomem -l "
-			  TINY_KERNEL, out, sizeof(out)), 1);
+	CHECK_INT(kexload("--dry-run --memmap " FIX
+			  "nonroot.iomem -l " TINY_KERNEL,
+			  out, sizeof(out)),
+		  1);
 	CHECK(strstr(out, "its addresses are hidden (not root)") != NULL);
 	/* the syscalls fail in the wrapper: nothing reaches this host */
 	setenv(KEXEC_FAULT_ENV, "EPERM", 1);
@@ -982,17 +1031,19 @@ static void kexload_says(const char *args, int status, const char *want)
 
 	CHECK_INT(st, status);
 	if (!strstr(out, want))
-		printf("  kexload %.80s...\n  said \"%s\"\n  want \"%s\"\n", args,
-		       out, want);
+		printf("  kexload %.80s...\n  said \"%s\"\n  want \"%s\"\n",
+		       args, out, want);
 	CHECK(strstr(out, want) != NULL);
 }
 
 /* the rest of a command line running kexload as nobody, no capabilities */
-#define NOBODY "setpriv --reuid=65534 --regid=65534 --clear-groups " \
-	       "--inh-caps=-all --bounding-set=-all build/host/kexload "
+#define NOBODY                                                                 \
+	"setpriv --reuid=65534 --regid=65534 --clear-groups "                  \
+	"--inh-caps=-all --bounding-set=-all build/host/kexload "
 
-#define PLAN_ON "--memmap " FIX "bios-small --boot-params " FIX "absent " \
-		"--efi-dir " FIX "absent "
+#define PLAN_ON                                                                \
+	"--memmap " FIX "bios-small --boot-params " FIX "absent "              \
+	"--efi-dir " FIX "absent "
 
 TEST(kexload_refuses_each_bad_input)
 {
@@ -1000,7 +1051,9 @@ TEST(kexload_refuses_each_bad_input)
 	size_t len = 0;
 	char *k;
 
-	if (access("build/host/kexload", X_OK) || mkdir(SCRATCH, 0755) < 0 ? errno != EEXIST : 0) {
+	if (access("build/host/kexload", X_OK) || mkdir(SCRATCH, 0755) < 0
+		? errno != EEXIST
+		: 0) {
 		printf("  note: build/host/kexload absent, skipped\n");
 		return;
 	}
@@ -1019,19 +1072,25 @@ TEST(kexload_refuses_each_bad_input)
 	put_file(SCRATCH "/big-init", syn, SYN_LEN);
 	syn_make();
 	/* not a bzImage, truncated, protocol too old, 32-bit only */
-	kexload_says(DRY "-l " FIX "bios-small/0/type", 1, "kexload: " FIX
+	kexload_says(DRY "-l " FIX "bios-small/0/type", 1,
+		     "kexload: " FIX
 		     "bios-small/0/type: not a bzImage (no boot sector "
 		     "signature or \"HdrS\" setup header)");
-	kexload_says(DRY "-l " SCRATCH "/short", 1, SCRATCH "/short: the "
-		     "bzImage is truncated (4000 bytes, its header says 68096)");
-	kexload_says(DRY "-l " SCRATCH "/old", 1, "boot protocol 2.06 is too "
+	kexload_says(
+	    DRY "-l " SCRATCH "/short", 1,
+	    SCRATCH "/short: the "
+		    "bzImage is truncated (4000 bytes, its header says 68096)");
+	kexload_says(DRY "-l " SCRATCH "/old", 1,
+		     "boot protocol 2.06 is too "
 		     "old: 2.12 or later is needed for a 64-bit kexec");
-	kexload_says(DRY "-l " SCRATCH "/i386", 1, "a 32-bit-only kernel: it "
+	kexload_says(DRY "-l " SCRATCH "/i386", 1,
+		     "a 32-bit-only kernel: it "
 		     "has no 64-bit entry point (XLF_KERNEL_64)");
 	/* a command line over cmdline_size (255 in the synthetic kernel) */
 	strcpy(args, DRY "-l " SCRATCH "/syn --append ");
 	memset(args + strlen(args), 'y', 256);
-	kexload_says(args, 1, "the command line is too long: 256 bytes, this "
+	kexload_says(args, 1,
+		     "the command line is too long: 256 bytes, this "
 		     "kernel takes at most 255 (cmdline_size)");
 	/* an initrd larger than the 511 MiB of RAM (sparse: costs no disk) */
 	if (truncate(SCRATCH "/big", 0) == 0 || errno == ENOENT) {
@@ -1045,26 +1104,33 @@ TEST(kexload_refuses_each_bad_input)
 		     "the free RAM below 0x80000000 nor above 4 GiB");
 	unlink(SCRATCH "/big");
 	/* no room: 23 MiB of RAM, the kernel wants 16 MiB at 16 MiB */
-	kexload_says("--dry-run --memmap " FIX "tiny.iomem --boot-params " FIX
-		     "absent --efi-dir " FIX "absent -l " SCRATCH "/big-init", 1,
-		     "no room in RAM for the kernel: it needs 17 MiB (init_size) "
-		     "at or above 0x1000000 aligned to 0x200000");
+	kexload_says(
+	    "--dry-run --memmap " FIX "tiny.iomem --boot-params " FIX
+	    "absent --efi-dir " FIX "absent -l " SCRATCH "/big-init",
+	    1,
+	    "no room in RAM for the kernel: it needs 17 MiB (init_size) "
+	    "at or above 0x1000000 aligned to 0x200000");
 
 	/* the syscalls' refusals, through the fault seam (never this host) */
 	setenv(KEXEC_FAULT_ENV, "EBUSY", 1);
-	kexload_says(PLAN_ON "-c -l " SCRATCH "/syn", 1, "kexec_load refused: a "
+	kexload_says(PLAN_ON "-c -l " SCRATCH "/syn", 1,
+		     "kexec_load refused: a "
 		     "kexec load is already in progress or the loaded kernel "
 		     "is in use (EBUSY); try again");
 	setenv(KEXEC_FAULT_ENV, "ENOMEM", 1);
-	kexload_says(PLAN_ON "-l " SCRATCH "/syn", 1, "kexec_load failed: the "
-		     "running kernel is out of memory for the segments (ENOMEM)");
-	kexload_says(PLAN_ON "-s -l " SCRATCH "/syn", 1, "kexec_file_load "
+	kexload_says(
+	    PLAN_ON "-l " SCRATCH "/syn", 1,
+	    "kexec_load failed: the "
+	    "running kernel is out of memory for the segments (ENOMEM)");
+	kexload_says(PLAN_ON "-s -l " SCRATCH "/syn", 1,
+		     "kexec_file_load "
 		     "failed: the running kernel is out of memory");
 	setenv(KEXEC_FAULT_ENV, "EPERM", 1);
 	setenv(KEXEC_LOCKDOWN_ENV, FIX "lockdown-integrity", 1);
-	kexload_says(PLAN_ON "-c -l " SCRATCH "/syn", 1, geteuid() == 0
-		     ? "kernel is locked down: use the file syscall (-s)"
-		     : "loading a kernel needs root (CAP_SYS_BOOT)");
+	kexload_says(PLAN_ON "-c -l " SCRATCH "/syn", 1,
+		     geteuid() == 0
+			 ? "kernel is locked down: use the file syscall (-s)"
+			 : "loading a kernel needs root (CAP_SYS_BOOT)");
 	/* locked down, automatic: kexec_file_load is the one tried */
 	kexload_says(PLAN_ON "-l " SCRATCH "/syn", 1, "kexec_file_load");
 	unsetenv(KEXEC_LOCKDOWN_ENV);
@@ -1074,18 +1140,25 @@ TEST(kexload_refuses_each_bad_input)
 	 * real syscall where this host's kernel has kexec: it refuses */
 	if (geteuid() != 0) {
 		setenv(KEXEC_FAULT_ENV, "EPERM", 1);
-		kexload_says(PLAN_ON "-c -l " SCRATCH "/syn", 1, "kexec_load "
-			     "refused: loading a kernel needs root (CAP_SYS_BOOT)");
+		kexload_says(
+		    PLAN_ON "-c -l " SCRATCH "/syn", 1,
+		    "kexec_load "
+		    "refused: loading a kernel needs root (CAP_SYS_BOOT)");
 		unsetenv(KEXEC_FAULT_ENV);
 	} else if (access("/usr/bin/setpriv", X_OK) == 0) {
 		chmod(SCRATCH, 0755);
 		chmod(SCRATCH "/syn", 0644);
-		kexload_says("--version; BOOTMENU_KEXEC_FAULT=EPERM " NOBODY
-			     PLAN_ON "-c -l " SCRATCH "/syn", 1, "kexec_load "
-			     "refused: loading a kernel needs root (CAP_SYS_BOOT)");
+		kexload_says(
+		    "--version; BOOTMENU_KEXEC_FAULT=EPERM " NOBODY PLAN_ON
+		    "-c -l " SCRATCH "/syn",
+		    1,
+		    "kexec_load "
+		    "refused: loading a kernel needs root (CAP_SYS_BOOT)");
 		if (access(KEXEC_LOADED_PATH, F_OK) == 0)
-			kexload_says("--version; " NOBODY PLAN_ON "-c -l " SCRATCH
-				     "/syn", 1, "kexec_load refused: loading a "
+			kexload_says("--version; " NOBODY PLAN_ON
+				     "-c -l " SCRATCH "/syn",
+				     1,
+				     "kexec_load refused: loading a "
 				     "kernel needs root (CAP_SYS_BOOT)");
 		else
 			printf("  note: this host's kernel has no kexec: the "
@@ -1096,7 +1169,8 @@ TEST(kexload_refuses_each_bad_input)
 	k = kernel_or_skip(TINY_KERNEL, &len, "truncated real kernel");
 	if (k) {
 		put_file(SCRATCH "/tiny-cut", k, len / 2);
-		kexload_says(DRY "-l " SCRATCH "/tiny-cut", 1, "the bzImage is "
+		kexload_says(DRY "-l " SCRATCH "/tiny-cut", 1,
+			     "the bzImage is "
 			     "truncated");
 		unlink(SCRATCH "/tiny-cut");
 		free(k);
@@ -1114,13 +1188,19 @@ TEST(kexload_refuses_each_bad_input)
 TEST(failed_plan_makes_no_syscall)
 {
 	static char junk[8192];
-	struct kexec_machine_paths paths = { FIX "bios-small", NULL,
-					     FIX "absent", FIX "absent", NULL };
-	struct kexec_request rq = { { junk, sizeof(junk) }, { NULL, 0 }, "x",
-				    KEXEC_SYSCALL_AUTO, false, false, false,
-				    NULL, &paths };
-	enum kexec_syscall asks[] = { KEXEC_SYSCALL_AUTO, KEXEC_SYSCALL_LOAD,
-				      KEXEC_SYSCALL_FILE };
+	struct kexec_machine_paths paths = {FIX "bios-small", NULL,
+					    FIX "absent", FIX "absent", NULL};
+	struct kexec_request rq = {{junk, sizeof(junk)},
+				   {NULL, 0},
+				   "x",
+				   KEXEC_SYSCALL_AUTO,
+				   false,
+				   false,
+				   false,
+				   NULL,
+				   &paths};
+	enum kexec_syscall asks[] = {KEXEC_SYSCALL_AUTO, KEXEC_SYSCALL_LOAD,
+				     KEXEC_SYSCALL_FILE};
 	char err[256];
 
 	memset(junk, 'j', sizeof(junk));
@@ -1128,13 +1208,14 @@ TEST(failed_plan_makes_no_syscall)
 	for (size_t i = 0; i < 3; i++) {
 		memset(&rec, 0, sizeof(rec));
 		rq.syscall = asks[i];
-		CHECK_INT(kexec_load_request(&rq, NULL, err, sizeof(err)), -ENOEXEC);
+		CHECK_INT(kexec_load_request(&rq, NULL, err, sizeof(err)),
+			  -ENOEXEC);
 		CHECK_INT(rec.loads + rec.files + rec.unloads, 0);
 	}
 	/* no room for the initrd: refused before any syscall with -c */
 	syn_make();
-	rq.kernel = (struct kexec_blob){ syn, SYN_LEN };
-	rq.initrd = (struct kexec_blob){ junk, 600 * MIB }; /* never read */
+	rq.kernel = (struct kexec_blob){syn, SYN_LEN};
+	rq.initrd = (struct kexec_blob){junk, 600 * MIB}; /* never read */
 	rq.syscall = KEXEC_SYSCALL_LOAD;
 	memset(&rec, 0, sizeof(rec));
 	CHECK_INT(kexec_load_request(&rq, NULL, err, sizeof(err)), -ENOSPC);
@@ -1157,21 +1238,24 @@ static long long file_size(const char *path)
 TEST(half_of_memory_refused_before_the_syscall)
 {
 	static char out[65536];
-	struct kexec_machine_paths paths = { FIX "bios-small", NULL,
-					     FIX "absent", FIX "absent",
-					     FIX "meminfo-208m" };
-	struct kexec_request rq = { { NULL, 0 }, { NULL, 40 * MIB }, "",
-				    KEXEC_SYSCALL_AUTO, false, false, false,
-				    NULL, &paths };
+	struct kexec_machine_paths paths = {FIX "bios-small", NULL,
+					    FIX "absent", FIX "absent",
+					    FIX "meminfo-208m"};
+	struct kexec_request rq = {{NULL, 0}, {NULL, 40 * MIB},
+				   "",	      KEXEC_SYSCALL_AUTO,
+				   false,     false,
+				   false,     NULL,
+				   &paths};
 	char err[512] = "", *k, *initrd = calloc(1, 40 * MIB);
 	size_t len = 0;
 
-	k = kernel_or_skip(DEB_KERNEL, &len, "half_of_memory (Debian's kernel)");
+	k = kernel_or_skip(DEB_KERNEL, &len,
+			   "half_of_memory (Debian's kernel)");
 	if (!k || !initrd) {
 		free(initrd);
 		return;
 	}
-	rq.kernel = (struct kexec_blob){ k, len };
+	rq.kernel = (struct kexec_blob){k, len};
 	rq.initrd.buf = initrd;
 	kexec_sys_set_ops(&rec_ops);
 	/* kexec_file_load: the kernel's segment spans init_size, refused */
@@ -1179,7 +1263,8 @@ TEST(half_of_memory_refused_before_the_syscall)
 	rq.syscall = KEXEC_SYSCALL_FILE;
 	CHECK_INT(kexec_load_request(&rq, NULL, err, sizeof(err)), -EFBIG);
 	CHECK_INT(rec.loads + rec.files + rec.unloads, 0);
-	CHECK_STR(err, "the new kernel needs 104 MiB to load (the kernel 64 "
+	CHECK_STR(err,
+		  "the new kernel needs 104 MiB to load (the kernel 64 "
 		  "MiB with its init_size room, the initrd 40 MiB), more than "
 		  "half of the running kernel's 190 MiB (MemTotal), and kexec "
 		  "refuses that: give the machine more memory or use a "
@@ -1192,11 +1277,12 @@ TEST(half_of_memory_refused_before_the_syscall)
 	/* ... up to half: an 88 MiB initrd is refused, before the syscall */
 	free(initrd);
 	initrd = calloc(1, 88 * MIB);
-	rq.initrd = (struct kexec_blob){ initrd, 88 * MIB };
+	rq.initrd = (struct kexec_blob){initrd, 88 * MIB};
 	memset(&rec, 0, sizeof(rec));
 	CHECK_INT(kexec_load_request(&rq, NULL, err, sizeof(err)), -EFBIG);
 	CHECK_INT(rec.loads + rec.files + rec.unloads, 0);
-	CHECK_STR(err, "the new kernel needs 96 MiB to load (the kernel 8 "
+	CHECK_STR(err,
+		  "the new kernel needs 96 MiB to load (the kernel 8 "
 		  "MiB, the initrd 88 MiB), more than half of the running "
 		  "kernel's 190 MiB (MemTotal), and kexec refuses that: give "
 		  "the machine more memory or use a smaller initrd");
@@ -1208,9 +1294,11 @@ TEST(half_of_memory_refused_before_the_syscall)
 	CHECK_INT(rec.loads, 1);
 	kexec_sys_set_ops(NULL);
 	if (access("build/host/kexload", X_OK) == 0) {
-		CHECK_INT(kexload(DRY "--meminfo " FIX "meminfo-208m -l "
-				  DEB_KERNEL " --initrd " FIX "meminfo-208m",
-				  out, sizeof(out)), 0);
+		CHECK_INT(kexload(DRY "--meminfo " FIX
+				      "meminfo-208m -l " DEB_KERNEL
+				      " --initrd " FIX "meminfo-208m",
+				  out, sizeof(out)),
+			  0);
 		CHECK(strstr(out, "segment 3: ") != NULL);
 	}
 	free(initrd);
@@ -1225,13 +1313,16 @@ TEST(files_past_free_ram_refused_before_reading)
 	int fd;
 
 	/* no MemAvailable line, or no file: unknown, nothing refused */
-	CHECK_INT(kexec_machine_room(FIX "meminfo-208m", 1ull << 40, &avail), 0);
+	CHECK_INT(kexec_machine_room(FIX "meminfo-208m", 1ull << 40, &avail),
+		  0);
 	CHECK(avail == 0);
 	CHECK_INT(kexec_machine_room(FIX "absent", 1ull << 40, &avail), 0);
-	CHECK_INT(kexec_machine_room(FIX "meminfo-avail-64m", 48 * MIB, &avail), 0);
+	CHECK_INT(kexec_machine_room(FIX "meminfo-avail-64m", 48 * MIB, &avail),
+		  0);
 	CHECK(avail == 64 * MIB);
-	CHECK_INT(kexec_machine_room(FIX "meminfo-avail-64m", 48 * MIB + 1,
-				     &avail), -ENOMEM);
+	CHECK_INT(
+	    kexec_machine_room(FIX "meminfo-avail-64m", 48 * MIB + 1, &avail),
+	    -ENOMEM);
 	if (access("build/host/kexload", X_OK) ||
 	    (mkdir(SCRATCH, 0755) < 0 && errno != EEXIST)) {
 		printf("  note: build/host/kexload absent, skipped\n");
@@ -1243,14 +1334,20 @@ TEST(files_past_free_ram_refused_before_reading)
 	CHECK(fd >= 0 && ftruncate(fd, 50 * MIB) == 0);
 	close(fd);
 	kexload_says(DRY "--meminfo " FIX "meminfo-avail-64m -l " SCRATCH
-		     "/avail-big", 1, "kexload: the kernel (50 MiB) does not fit "
+			 "/avail-big",
+		     1,
+		     "kexload: the kernel (50 MiB) does not fit "
 		     "in the free RAM (64 MiB)\n");
+	kexload_says(
+	    DRY "--meminfo " FIX "meminfo-avail-64m -l " FIX
+		"holes.iomem --initrd " SCRATCH "/avail-big",
+	    1,
+	    "kexload: "
+	    "the kernel and initrds (50 MiB) do not fit in the free RAM "
+	    "(64 MiB)\n");
 	kexload_says(DRY "--meminfo " FIX "meminfo-avail-64m -l " FIX
-		     "holes.iomem --initrd " SCRATCH "/avail-big", 1, "kexload: "
-		     "the kernel and initrds (50 MiB) do not fit in the free RAM "
-		     "(64 MiB)\n");
-	kexload_says(DRY "--meminfo " FIX "meminfo-avail-64m -l " FIX
-		     "holes.iomem", 1, FIX "holes.iomem: not a bzImage");
+			 "holes.iomem",
+		     1, FIX "holes.iomem: not a bzImage");
 	unlink(SCRATCH "/avail-big");
 }
 
@@ -1258,65 +1355,78 @@ TEST(files_past_free_ram_refused_before_reading)
 TEST(compressed_kernels)
 {
 	static char out1[65536], out2[65536];
-	static const uint8_t xz[] = { 0xfd, '7', 'z', 'X', 'Z', 0, 1, 2 };
-	static const uint8_t zst[] = { 0x28, 0xb5, 0x2f, 0xfd, 1, 2, 3, 4 };
+	static const uint8_t xz[] = {0xfd, '7', 'z', 'X', 'Z', 0, 1, 2};
+	static const uint8_t zst[] = {0x28, 0xb5, 0x2f, 0xfd, 1, 2, 3, 4};
 	struct kexec_blob in, out;
 	uint8_t *owned;
 	const char *fmt;
 	char err[512] = "", *p1, *p2, *gz;
 	size_t glen = 0;
 
-	in = (struct kexec_blob){ xz, sizeof(xz) };
-	CHECK_INT(kexec_unpack(&in, &out, &owned, &fmt, err, sizeof(err)), -ENOEXEC);
+	in = (struct kexec_blob){xz, sizeof(xz)};
+	CHECK_INT(kexec_unpack(&in, &out, &owned, &fmt, err, sizeof(err)),
+		  -ENOEXEC);
 	CHECK_STR(fmt, "xz");
-	CHECK_STR(err, "the kernel file is xz-compressed, and only gzip is "
+	CHECK_STR(err,
+		  "the kernel file is xz-compressed, and only gzip is "
 		  "decompressed here: decompress it first (xz -dk FILE) and "
 		  "load the result");
-	in = (struct kexec_blob){ zst, sizeof(zst) };
-	CHECK_INT(kexec_unpack(&in, &out, &owned, &fmt, err, sizeof(err)), -ENOEXEC);
-	CHECK_STR(err, "the kernel file is zstd-compressed, and only gzip is "
+	in = (struct kexec_blob){zst, sizeof(zst)};
+	CHECK_INT(kexec_unpack(&in, &out, &owned, &fmt, err, sizeof(err)),
+		  -ENOEXEC);
+	CHECK_STR(err,
+		  "the kernel file is zstd-compressed, and only gzip is "
 		  "decompressed here: decompress it first (zstd -d FILE) and "
 		  "load the result");
 	CHECK_STR(kexec_compression("BZh91AY", 7), "bzip2");
 	CHECK(kexec_compression(syn, SYN_LEN) == NULL);
-	in = (struct kexec_blob){ "\x1f\x8b\x08\0\0\0\0\0\0\3\7\0", 12 };
-	CHECK_INT(kexec_unpack(&in, &out, &owned, &fmt, err, sizeof(err)), -ENOEXEC);
+	in = (struct kexec_blob){"\x1f\x8b\x08\0\0\0\0\0\0\3\7\0", 12};
+	CHECK_INT(kexec_unpack(&in, &out, &owned, &fmt, err, sizeof(err)),
+		  -ENOEXEC);
 	CHECK_STR(err, "the gzip-compressed kernel cannot be decompressed: "
-		  "corrupt deflate data");
+		       "corrupt deflate data");
 	CHECK(owned == NULL);
 
 	if (access("build/host/kexload", X_OK) || access(TINY_KERNEL, R_OK)) {
-		printf("  note: kexload or the tiny kernel absent, rest skipped\n");
+		printf("  note: kexload or the tiny kernel absent, rest "
+		       "skipped\n");
 		return;
 	}
 	CHECK_INT(system("gzip -n -c " TINY_KERNEL " > /tmp/test_kexec.gz && "
 			 "gzip -n -c tests/fixtures/memmap/README > "
 			 "/tmp/test_kexec_junk.gz && printf '\\375\\067\\172"
-			 "\\130\\132\\000rest' > /tmp/test_kexec.xz"), 0);
+			 "\\130\\132\\000rest' > /tmp/test_kexec.xz"),
+		  0);
 	/* the same plan as the plain kernel, and a line saying so */
-	CHECK_INT(kexload(DRY "-l " TINY_KERNEL " --append a=1", out1,
-			  sizeof(out1)), 0);
+	CHECK_INT(
+	    kexload(DRY "-l " TINY_KERNEL " --append a=1", out1, sizeof(out1)),
+	    0);
 	CHECK_INT(kexload(DRY "-l /tmp/test_kexec.gz --append a=1", out2,
-			  sizeof(out2)), 0);
+			  sizeof(out2)),
+		  0);
 	p1 = strstr(out1, "cmdline:");
 	p2 = strstr(out2, "cmdline:");
 	CHECK(p1 && p2 && strcmp(p1, p2) == 0);
-	snprintf(out1, sizeof(out1), "kernel:   gzip-compressed, %lld bytes "
-		 "once decompressed\n", (long long)file_size(TINY_KERNEL));
+	snprintf(out1, sizeof(out1),
+		 "kernel:   gzip-compressed, %lld bytes "
+		 "once decompressed\n",
+		 (long long)file_size(TINY_KERNEL));
 	CHECK(strstr(out2, out1) != NULL);
-	kexload_says(DRY "-l /tmp/test_kexec_junk.gz", 1, "inside the "
+	kexload_says(DRY "-l /tmp/test_kexec_junk.gz", 1,
+		     "inside the "
 		     "gzip-compressed file: not a bzImage");
-	kexload_says(DRY "-l /tmp/test_kexec.xz", 1, "/tmp/test_kexec.xz: the "
+	kexload_says(DRY "-l /tmp/test_kexec.xz", 1,
+		     "/tmp/test_kexec.xz: the "
 		     "kernel file is xz-compressed");
 	/* kexec_file_load gets the decompressed kernel */
 	gz = test_slurp("/tmp/test_kexec.gz", &glen);
 	if (gz) {
-		struct kexec_machine_paths paths = { FIX "bios-small", NULL,
-						     FIX "absent", FIX "absent",
-						     NULL };
-		struct kexec_request rq = { { gz, glen }, { NULL, 0 }, "",
-					    KEXEC_SYSCALL_FILE, false, false,
-					    false, NULL, &paths };
+		struct kexec_machine_paths paths = {
+		    FIX "bios-small", NULL, FIX "absent", FIX "absent", NULL};
+		struct kexec_request rq = {
+		    {gz, glen}, {NULL, 0}, "",	  KEXEC_SYSCALL_FILE,
+		    false,	false,	   false, NULL,
+		    &paths};
 
 		memset(&rec, 0, sizeof(rec));
 		kexec_sys_set_ops(&rec_ops);
@@ -1353,8 +1463,9 @@ TEST(compressed_elf_vmlinux)
 	k = test_slurp(VMLINUX, &len);
 	CHECK(gz && k);
 	if (gz && k) {
-		in = (struct kexec_blob){ gz, glen };
-		CHECK_INT(kexec_unpack(&in, &out, &owned, &fmt, err, sizeof(err)), 0);
+		in = (struct kexec_blob){gz, glen};
+		CHECK_INT(
+		    kexec_unpack(&in, &out, &owned, &fmt, err, sizeof(err)), 0);
 		CHECK_STR(fmt, "gzip");
 		CHECK_INT(out.len, len);
 		CHECK(owned && out.buf == owned && memcmp(owned, k, len) == 0);
@@ -1373,15 +1484,15 @@ static void elf_make(void)
 {
 	memset(elf, 0, sizeof(elf));
 	memcpy(elf, "\177ELF", 4);
-	elf[4] = 2; /* ELFCLASS64 */
-	elf[5] = 1; /* little-endian */
-	put_le16(elf, ELF_LEN, 16, 2);  /* ET_EXEC */
+	elf[4] = 2;			/* ELFCLASS64 */
+	elf[5] = 1;			/* little-endian */
+	put_le16(elf, ELF_LEN, 16, 2);	/* ET_EXEC */
 	put_le16(elf, ELF_LEN, 18, 62); /* EM_X86_64 */
 	put_le64(elf, ELF_LEN, 24, 0xffffffff81000040ull);
 	put_le64(elf, ELF_LEN, 32, 64);
 	put_le16(elf, ELF_LEN, 54, 56);
 	put_le16(elf, ELF_LEN, 56, 1);
-	put_le32(elf, ELF_LEN, 64, 1);  /* PT_LOAD */
+	put_le32(elf, ELF_LEN, 64, 1); /* PT_LOAD */
 	put_le64(elf, ELF_LEN, 64 + 8, 0x1000);
 	put_le64(elf, ELF_LEN, 64 + 16, 0xffffffff81000000ull);
 	put_le64(elf, ELF_LEN, 64 + 24, 0x1000000);
@@ -1421,17 +1532,17 @@ TEST(elf_vmlinux)
 	elf_refuse(ELF_LEN, "not an x86_64 ELF kernel (type 2, machine 3)");
 	put_le64(elf, ELF_LEN, 24, 0x4000000);
 	elf_refuse(ELF_LEN, "the ELF kernel's entry point 0x4000000 is in none "
-		   "of its 1 segments");
+			    "of its 1 segments");
 	elf_refuse(0x2000, "the ELF kernel is truncated or its program headers "
-		   "are malformed");
+			   "are malformed");
 
 	k = kernel_or_skip(VMLINUX, &len, "elf_vmlinux (real kernel)");
 	if (!k || machine(&m, FIX "bios-small", NULL, NULL, NULL)) {
 		free(k);
 		return;
 	}
-	struct kexec_plan_in in = { { k, len }, { NULL, 0 }, "elf=1", &m,
-				    false, false };
+	struct kexec_plan_in in = {{k, len}, {NULL, 0}, "elf=1",
+				   &m,	     false,	false};
 	CHECK_INT(kexec_plan_build(&in, &p, err, sizeof(err)), 0);
 	CHECK_STR(err, "");
 	check_segments(&p, &m.mm);
@@ -1441,19 +1552,20 @@ TEST(elf_vmlinux)
 	CHECK(memcmp(p.params + BZ_HEADER, "HdrS", 4) == 0);
 	CHECK_INT(bp32(&p, BZ_CMDLINE_SIZE), 2047);
 	CHECK_INT(p.params[BZ_TYPE_OF_LOADER], 0xff);
-	CHECK_STR((const char *)p.params + (p.cmdline_addr - p.params_addr), "elf=1");
+	CHECK_STR((const char *)p.params + (p.cmdline_addr - p.params_addr),
+		  "elf=1");
 	kexec_plan_free(&p);
 	kexec_machine_free(&m);
 	free(k);
 }
 
-TEST_MAIN("test_kexec", bzimage_real_kernels, elf_vmlinux, bzimage_refusals, memmap_readers,
-	  blob_concatenates_padded, plan_bios_tiny_kernel,
+TEST_MAIN("test_kexec", bzimage_real_kernels, elf_vmlinux, bzimage_refusals,
+	  memmap_readers, blob_concatenates_padded, plan_bios_tiny_kernel,
 	  plan_efi_server_debian, plan_initrd_above_4g, plan_refusals,
 	  plan_holes_and_crash, sha256_vectors, purgatory_sha256_check_runs,
 	  commit_chooses_the_syscall, fault_env_and_jump,
 	  kexload_exit_status_and_messages, kexload_refuses_each_bad_input,
-	  failed_plan_makes_no_syscall, half_of_memory_refused_before_the_syscall,
-	  files_past_free_ram_refused_before_reading,
-	  compressed_kernels,
+	  failed_plan_makes_no_syscall,
+	  half_of_memory_refused_before_the_syscall,
+	  files_past_free_ram_refused_before_reading, compressed_kernels,
 	  compressed_elf_vmlinux)

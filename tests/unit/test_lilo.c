@@ -34,7 +34,8 @@ TEST(image_label_and_first_is_default)
 	CHECK_STR(nth(&t, 0)->source, "/etc/lilo.conf");
 	CHECK_INT(nth(&t, 0)->line, 1);
 	CHECK(nth(&t, 0)->is_default);
-	CHECK_STR(nth(&t, 1)->title, "old"); /* label defaults to the file name */
+	CHECK_STR(nth(&t, 1)->title,
+		  "old"); /* label defaults to the file name */
 	CHECK(!nth(&t, 1)->is_default);
 	CHECK_INT(n_warn(&t), 0);
 	tfs_done(&t);
@@ -49,7 +50,8 @@ TEST(default_by_label_or_alias)
 	CHECK(nth(&t, 1)->is_default); /* lilo ignores case */
 	CHECK(!nth(&t, 0)->is_default);
 	tfs_done(&t);
-	parse(&t, "default=x\nimage=/boot/vmlinuz label=a\nimage=/boot/vmlinuz label=b alias=x\n");
+	parse(&t, "default=x\nimage=/boot/vmlinuz label=a\nimage=/boot/vmlinuz "
+		  "label=b alias=x\n");
 	CHECK(nth(&t, 1)->is_default);
 	tfs_done(&t);
 	parse(&t, "default=nope\nimage=/boot/vmlinuz label=a\n");
@@ -63,14 +65,16 @@ TEST(command_line_order)
 	struct tfs t;
 
 	/* bsect.c: ro/rw, root=, ramdisk=, then append, then addappend */
-	parse(&t, "append=\"quiet splash\"\nroot=/dev/sda2\nread-only\nvga=791\n"
-		  "image=/boot/vmlinuz\n label=a\n addappend=\"single\"\n"
-		  "image=/boot/vmlinuz\n label=b\n append=\"own\"\n read-write\n"
-		  " root=UUID=1234-abcd\n ramdisk=0\n");
+	parse(&t,
+	      "append=\"quiet splash\"\nroot=/dev/sda2\nread-only\nvga=791\n"
+	      "image=/boot/vmlinuz\n label=a\n addappend=\"single\"\n"
+	      "image=/boot/vmlinuz\n label=b\n append=\"own\"\n read-write\n"
+	      " root=UUID=1234-abcd\n ramdisk=0\n");
 	CHECK_STR(nth(&t, 0)->cmdline,
 		  "BOOT_IMAGE=a ro root=/dev/sda2 vga=791 quiet splash single");
-	CHECK_STR(nth(&t, 1)->cmdline,
-		  "BOOT_IMAGE=b ro rw root=UUID=1234-abcd ramdisk=0 vga=791 own");
+	CHECK_STR(
+	    nth(&t, 1)->cmdline,
+	    "BOOT_IMAGE=b ro rw root=UUID=1234-abcd ramdisk=0 vga=791 own");
 	tfs_done(&t);
 }
 
@@ -100,7 +104,8 @@ TEST(files_not_here_go_to_root_device)
 {
 	struct tfs t;
 
-	parse(&t, "image=/vmlinuz-6.1 label=a root=LABEL=rootfs initrd=/boot/initrd.img\n");
+	parse(&t, "image=/vmlinuz-6.1 label=a root=LABEL=rootfs "
+		  "initrd=/boot/initrd.img\n");
 	CHECK_STR(nth(&t, 0)->kernel.dev, "LABEL=rootfs");
 	CHECK_STR(nth(&t, 0)->kernel.path, "/vmlinuz-6.1");
 	CHECK_STR(nth(&t, 0)->initrds[0].dev, NULL); /* that one is here */
@@ -111,10 +116,12 @@ TEST(other_is_disabled)
 {
 	struct tfs t;
 
-	parse(&t, "other=/dev/sda1\n label=Windows\n table=/dev/sda\n boot-as=0x80\n");
+	parse(&t, "other=/dev/sda1\n label=Windows\n table=/dev/sda\n "
+		  "boot-as=0x80\n");
 	CHECK_INT(t.out.count, 1);
 	CHECK_STR(nth(&t, 0)->title, "Windows");
-	CHECK(nth(&t, 0)->disabled && strstr(nth(&t, 0)->disabled, "other=/dev/sda1"));
+	CHECK(nth(&t, 0)->disabled &&
+	      strstr(nth(&t, 0)->disabled, "other=/dev/sda1"));
 	CHECK_STR(nth(&t, 0)->kernel.path, NULL);
 	CHECK_INT(n_warn(&t), 0);
 	tfs_done(&t);
@@ -128,8 +135,10 @@ TEST(password_restricted_mandatory)
 		  "image=/boot/vmlinuz label=a\n"
 		  "image=/boot/vmlinuz label=b mandatory\n"
 		  "image=/boot/vmlinuz label=c bypass\n");
-	CHECK(nth(&t, 0)->password && nth(&t, 0)->restricted && !nth(&t, 0)->mandatory);
-	CHECK(nth(&t, 1)->password && nth(&t, 1)->mandatory && !nth(&t, 1)->restricted);
+	CHECK(nth(&t, 0)->password && nth(&t, 0)->restricted &&
+	      !nth(&t, 0)->mandatory);
+	CHECK(nth(&t, 1)->password && nth(&t, 1)->mandatory &&
+	      !nth(&t, 1)->restricted);
 	CHECK(!nth(&t, 2)->password && !nth(&t, 2)->restricted);
 	tfs_done(&t);
 	parse(&t, "image=/boot/vmlinuz label=a password=\"\" restricted\n"
@@ -158,7 +167,8 @@ TEST(optional_image_skipped_when_missing)
 {
 	struct tfs t;
 
-	parse(&t, "image=/boot/gone label=g optional\nimage=/boot/vmlinuz label=h optional\n");
+	parse(&t, "image=/boot/gone label=g optional\nimage=/boot/vmlinuz "
+		  "label=h optional\n");
 	CHECK_INT(t.out.count, 1);
 	CHECK_STR(nth(&t, 0)->title, "h");
 	CHECK(nth(&t, 0)->is_default);
@@ -169,9 +179,11 @@ TEST(syntax_quotes_comments_continuation_unknown)
 {
 	struct tfs t;
 
-	parse(&t, "# comment\nboot = /dev/sda   # inline\nmenu-title=\"A \\\"q\\\" b\"\n"
-		  "frobnicate = 3\nimage = /boot/vmlinuz\n  label = \"two words\"\n"
-		  "  append = \"a \\\n b\"\n");
+	parse(&t,
+	      "# comment\nboot = /dev/sda   # inline\nmenu-title=\"A \\\"q\\\" "
+	      "b\"\n"
+	      "frobnicate = 3\nimage = /boot/vmlinuz\n  label = \"two words\"\n"
+	      "  append = \"a \\\n b\"\n");
 	CHECK_INT(t.out.count, 1);
 	CHECK_STR(nth(&t, 0)->title, "two words");
 	CHECK_STR(nth(&t, 0)->cmdline, "BOOT_IMAGE=two words a  b");
@@ -204,10 +216,11 @@ TEST(too_many_sections)
 	free(text);
 }
 
-TEST_MAIN("test_lilo", image_label_and_first_is_default, default_by_label_or_alias,
-	  command_line_order, literal_replaces_everything, initrd_global_and_per_image,
+TEST_MAIN("test_lilo", image_label_and_first_is_default,
+	  default_by_label_or_alias, command_line_order,
+	  literal_replaces_everything, initrd_global_and_per_image,
 	  files_not_here_go_to_root_device, other_is_disabled,
 	  password_restricted_mandatory, timeout_needs_prompt,
 	  optional_image_skipped_when_missing,
-	  syntax_quotes_comments_continuation_unknown, read_write_and_root_current,
-	  too_many_sections)
+	  syntax_quotes_comments_continuation_unknown,
+	  read_write_and_root_current, too_many_sections)

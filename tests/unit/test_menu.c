@@ -15,11 +15,11 @@ static void keys(struct ui_edit *ed, const int *k, size_t n)
 TEST(editor)
 {
 	static struct ui_edit ed;
-	const int k1[] = { ' ', 'x', '=', '1', UI_KEY_HOME, 'Q', UI_KEY_END,
-			   UI_KEY_BACKSPACE };
-	const int k2[] = { UI_KEY_HOME, UI_KEY_RIGHT, UI_KEY_DELETE,
-			   UI_KEY_RIGHT, 0x0b /* Ctrl-K */ };
-	const int k3[] = { UI_KEY_LEFT, 0x15 /* Ctrl-U */ };
+	const int k1[] = {' ',	       'x', '=',	'1',
+			  UI_KEY_HOME, 'Q', UI_KEY_END, UI_KEY_BACKSPACE};
+	const int k2[] = {UI_KEY_HOME, UI_KEY_RIGHT, UI_KEY_DELETE,
+			  UI_KEY_RIGHT, 0x0b /* Ctrl-K */};
+	const int k3[] = {UI_KEY_LEFT, 0x15 /* Ctrl-U */};
 
 	ui_edit_init(&ed, "ro quiet");
 	CHECK_INT(ed.cur, 8);
@@ -59,15 +59,18 @@ TEST(conf_file)
 
 	conf_init(&c);
 	CHECK_INT(conf_parse(&c, "# c\n\n timeout = 7 \ndefault = Debian*\n",
-			     err, sizeof(err)), 0);
+			     err, sizeof(err)),
+		  0);
 	CHECK(c.timeout == 7);
 	CHECK_STR(c.default_pat, "Debian*");
 	conf_init(&c);
 	CHECK_INT(conf_parse(&c, "timeout=x\nbogus = 1\ntimeout=-1\n", err,
-			     sizeof(err)), -EINVAL);
+			     sizeof(err)),
+		  -EINVAL);
 	CHECK_STR(err, "line 1: bad value");
 	CHECK(c.timeout == -1);
-	CHECK_INT(conf_load(&c, "/nonexistent/bootmenu.conf", err, sizeof(err)), 0);
+	CHECK_INT(conf_load(&c, "/nonexistent/bootmenu.conf", err, sizeof(err)),
+		  0);
 	conf_init(&c);
 	CHECK_INT(conf_load(&c, "configs/bootmenu.conf", err, sizeof(err)), 0);
 	CHECK_STR(err, "");
@@ -83,6 +86,5 @@ TEST(timeout_precedence)
 	CHECK(conf_timeout(-2, 0, 9, 100) == 0);
 	CHECK(conf_timeout(-1, 0, 9, 100) == -1);
 }
-
 
 TEST_MAIN("test_menu", editor, editor_full, conf_file, timeout_precedence)

@@ -24,8 +24,8 @@ static size_t mk_pe(uint8_t *b, size_t cap, unsigned n)
 		size_t h = TAB + 40 * i;
 
 		b[h] = '.', b[h + 1] = 's', b[h + 2] = (uint8_t)('0' + i % 10);
-		put_le32(b, cap, h + 8, 16);            /* VirtualSize */
-		put_le32(b, cap, h + 16, 32);           /* SizeOfRawData */
+		put_le32(b, cap, h + 8, 16);		  /* VirtualSize */
+		put_le32(b, cap, h + 16, 32);		  /* SizeOfRawData */
 		put_le32(b, cap, h + 20, 0x200 + 16 * i); /* PointerToRawData */
 	}
 	return cap;

@@ -133,12 +133,14 @@ TEST(test_whole_disk)
 	whole(IMG "btrfs.img", "btrfs", "b7b7b7b7-0000-4000-8000-00000000b7b7",
 	      "btrdisk", NULL);
 	/* ISO 9660's UUID is its modification time */
-	whole(IMG "iso.img", "iso9660", "2024-01-02-03-04-05-00", "BMTEST_ISO", NULL);
+	whole(IMG "iso.img", "iso9660", "2024-01-02-03-04-05-00", "BMTEST_ISO",
+	      NULL);
 	whole(IMG "squashfs.img", "squashfs", "", "", NULL);
 	whole(IMG "swap.img", "swap", "5a5a5a5a-1111-4222-8333-444455556666",
 	      "swp", "swap space");
-	whole(IMG "luks.img", "crypto_LUKS", "1c1c1c1c-2222-4333-8444-555566667777",
-	      "", "encrypted, not opened");
+	whole(IMG "luks.img", "crypto_LUKS",
+	      "1c1c1c1c-2222-4333-8444-555566667777", "",
+	      "encrypted, not opened");
 	whole(IMG "noise.img", "", "", "", "no filesystem found");
 	whole(IMG "truncated.img", "", "", "", "no filesystem found");
 }
@@ -188,13 +190,15 @@ TEST(test_table)
 
 TEST(test_classify)
 {
-	struct probe_result r = { .part_scheme = "dos", .parttype = "0xEF" };
+	struct probe_result r = {.part_scheme = "dos", .parttype = "0xEF"};
 
 	CHECK_STR(probe_classify("LVM2_member", "raid"), "LVM physical volume");
 	CHECK_STR(probe_classify("linux_raid_member", "raid"), "RAID member");
 	CHECK_STR(probe_classify("isw_raid_member", "raid"), "RAID member");
-	CHECK_STR(probe_classify("crypto_LUKS", "crypto"), "encrypted, not opened");
-	CHECK_STR(probe_classify("BitLocker", "crypto"), "encrypted, not opened");
+	CHECK_STR(probe_classify("crypto_LUKS", "crypto"),
+		  "encrypted, not opened");
+	CHECK_STR(probe_classify("BitLocker", "crypto"),
+		  "encrypted, not opened");
 	CHECK_STR(probe_classify("swap", "other"), "swap space");
 	CHECK_STR(probe_classify("bcache", "other"), "not a filesystem");
 	CHECK_STR(probe_classify("", ""), "no filesystem found");
@@ -206,7 +210,8 @@ TEST(test_classify)
 	probe_classify_part(&r);
 	CHECK(!r.esp && r.xbootldr);
 	snprintf(r.part_scheme, sizeof(r.part_scheme), "gpt");
-	snprintf(r.parttype, sizeof(r.parttype), "C12A7328-F81F-11D2-BA4B-00A0C93EC93B");
+	snprintf(r.parttype, sizeof(r.parttype),
+		 "C12A7328-F81F-11D2-BA4B-00A0C93EC93B");
 	probe_classify_part(&r);
 	CHECK(r.esp && !r.xbootldr);
 }
@@ -221,7 +226,8 @@ static void sysfile(const char *rel, const char *text)
 	char p[256], cmd[512];
 	FILE *f;
 
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s/%s')\"", sysroot, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s/%s')\"", sysroot,
+		 rel);
 	if (system(cmd) != 0)
 		return;
 	snprintf(p, sizeof(p), "%s/%s", sysroot, rel);
@@ -266,37 +272,39 @@ static void build_sysfs(void)
 	if (!mkdtemp(sysroot))
 		abort();
 	sysfile("class/block/.keep", "");
-	fake_block("devices/pci0/ata1/block/sda", "sda", "8:0\n", "204800\n", NULL,
-		   "MAJOR=8\nMINOR=0\nDEVNAME=sda\nDEVTYPE=disk\n");
-	fake_block("devices/pci0/ata1/block/sda/sda1", "sda1", "8:1\n", "32768\n", "1\n",
-		   "MAJOR=8\nMINOR=1\nDEVNAME=sda1\nDEVTYPE=partition\nPARTN=1\n");
-	fake_block("devices/pci0/ata1/block/sda/sda10", "sda10", "8:10\n", "100\n", "10\n",
-		   "DEVNAME=sda10\n");
-	fake_block("devices/pci0/ata1/block/sda/sda2", "sda2", "8:2\n", "100\n", "2\n",
-		   "DEVNAME=sda2\n");
-	fake_block("devices/pci0/nvme/block/nvme0n1", "nvme0n1", "259:0\n", "1000\n", NULL,
-		   "DEVNAME=nvme0n1\n");
-	fake_block("devices/pci0/nvme/block/nvme0n1/nvme0n1p1", "nvme0n1p1", "259:1\n",
-		   "900\n", "1\n", "DEVNAME=nvme0n1p1\n");
+	fake_block("devices/pci0/ata1/block/sda", "sda", "8:0\n", "204800\n",
+		   NULL, "MAJOR=8\nMINOR=0\nDEVNAME=sda\nDEVTYPE=disk\n");
+	fake_block(
+	    "devices/pci0/ata1/block/sda/sda1", "sda1", "8:1\n", "32768\n",
+	    "1\n",
+	    "MAJOR=8\nMINOR=1\nDEVNAME=sda1\nDEVTYPE=partition\nPARTN=1\n");
+	fake_block("devices/pci0/ata1/block/sda/sda10", "sda10", "8:10\n",
+		   "100\n", "10\n", "DEVNAME=sda10\n");
+	fake_block("devices/pci0/ata1/block/sda/sda2", "sda2", "8:2\n", "100\n",
+		   "2\n", "DEVNAME=sda2\n");
+	fake_block("devices/pci0/nvme/block/nvme0n1", "nvme0n1", "259:0\n",
+		   "1000\n", NULL, "DEVNAME=nvme0n1\n");
+	fake_block("devices/pci0/nvme/block/nvme0n1/nvme0n1p1", "nvme0n1p1",
+		   "259:1\n", "900\n", "1\n", "DEVNAME=nvme0n1p1\n");
 	fake_block("devices/pci0/usb1/block/sdb", "sdb", "8:16\n", "0\n", NULL,
 		   "DEVNAME=sdb\n");
 	fake_block("devices/pci0/ata2/block/sr0", "sr0", "11:0\n", "0\n", NULL,
 		   "DEVNAME=sr0\n");
-	fake_block("devices/virtual/block/loop0", "loop0", "7:0\n", "100\n", NULL,
-		   "DEVNAME=loop0\n");
+	fake_block("devices/virtual/block/loop0", "loop0", "7:0\n", "100\n",
+		   NULL, "DEVNAME=loop0\n");
 	fake_block("devices/virtual/block/ram0", "ram0", "1:0\n", "100\n", NULL,
 		   "DEVNAME=ram0\n");
-	fake_block("devices/virtual/block/zram0", "zram0", "252:0\n", "100\n", NULL,
-		   "DEVNAME=zram0\n");
-	fake_block("devices/virtual/block/dm-0", "dm-0", "253:0\n", "100\n", NULL,
-		   "DEVNAME=dm-0\nDM_NAME=x\n");
+	fake_block("devices/virtual/block/zram0", "zram0", "252:0\n", "100\n",
+		   NULL, "DEVNAME=zram0\n");
+	fake_block("devices/virtual/block/dm-0", "dm-0", "253:0\n", "100\n",
+		   NULL, "DEVNAME=dm-0\nDM_NAME=x\n");
 }
 
 TEST(test_sysfs)
 {
 	static const char *const want[] = {
-		"dm-0", "nvme0n1", "nvme0n1p1", "sda", "sda1", "sda2", "sda10",
-		"sdb", "sr0",
+	    "dm-0", "nvme0n1", "nvme0n1p1", "sda", "sda1",
+	    "sda2", "sda10",   "sdb",	    "sr0",
 	};
 	struct probe_dev *d, one;
 	size_t n;
@@ -324,14 +332,16 @@ TEST(test_sysfs)
 		CHECK_STR(d[8].skip, "no medium");
 	}
 	free(d);
-	CHECK_INT(probe_sysfs_list(sysroot, "/dev", PROBE_SYSFS_LOOP, &d, &n), 0);
+	CHECK_INT(probe_sysfs_list(sysroot, "/dev", PROBE_SYSFS_LOOP, &d, &n),
+		  0);
 	CHECK_INT(n, 10);
 	free(d);
 	CHECK_INT(probe_sysfs_dev(sysroot, "/x", "sda2", 0, &one), 0);
 	CHECK_STR(one.devnode, "/x/sda2");
 	CHECK_INT(probe_sysfs_dev(sysroot, "/dev", "ram0", 0, &one), -EPERM);
 	CHECK_INT(probe_sysfs_dev(sysroot, "/dev", "sdz", 0, &one), -ENOENT);
-	CHECK_INT(probe_sysfs_dev(sysroot, "/dev", "../../etc", 0, &one), -EINVAL);
+	CHECK_INT(probe_sysfs_dev(sysroot, "/dev", "../../etc", 0, &one),
+		  -EINVAL);
 	CHECK_INT(probe_sysfs_list("/nonexistent", "/dev", 0, &d, &n), -ENOENT);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", sysroot);
 	CHECK_INT(system(cmd), 0);

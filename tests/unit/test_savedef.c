@@ -24,7 +24,8 @@ static void mkblock(char *b, size_t len, const char *vars)
 
 	memset(b, '#', len);
 	memcpy(b, GRUB_ENV_SIGNATURE, strlen(GRUB_ENV_SIGNATURE));
-	memcpy(b + strlen(GRUB_ENV_SIGNATURE), vars, n - strlen(GRUB_ENV_SIGNATURE));
+	memcpy(b + strlen(GRUB_ENV_SIGNATURE), vars,
+	       n - strlen(GRUB_ENV_SIGNATURE));
 }
 
 /* The variable part of a block: after the signature, before the padding. */
@@ -44,14 +45,17 @@ TEST(env_replace_keeps_others)
 	char b[BLOCK], v[64];
 
 	mkblock(b, sizeof(b), "next_entry=\nsaved_entry=old\nboot_success=1\n");
-	CHECK_INT(savedef_env_set(b, sizeof(b), "saved_entry", "gnulinux-6.1"), 0);
+	CHECK_INT(savedef_env_set(b, sizeof(b), "saved_entry", "gnulinux-6.1"),
+		  0);
 	CHECK_STR(vars_of(b, sizeof(b)),
 		  "next_entry=\nsaved_entry=gnulinux-6.1\nboot_success=1\n");
 	CHECK(!memcmp(b, GRUB_ENV_SIGNATURE, strlen(GRUB_ENV_SIGNATURE)));
 	CHECK(b[BLOCK - 1] == '#');
-	CHECK_INT(savedef_env_get(b, sizeof(b), "saved_entry", v, sizeof(v)), 1);
+	CHECK_INT(savedef_env_get(b, sizeof(b), "saved_entry", v, sizeof(v)),
+		  1);
 	CHECK_STR(v, "gnulinux-6.1");
-	CHECK_INT(savedef_env_get(b, sizeof(b), "boot_success", v, sizeof(v)), 1);
+	CHECK_INT(savedef_env_get(b, sizeof(b), "boot_success", v, sizeof(v)),
+		  1);
 	CHECK_STR(v, "1");
 	CHECK_INT(savedef_env_get(b, sizeof(b), "nope", v, sizeof(v)), 0);
 	CHECK_STR(v, "");
@@ -80,9 +84,11 @@ TEST(env_escapes)
 
 	mkblock(b, sizeof(b), "kept=a\\\\b\\\nc\n");
 	CHECK_INT(savedef_env_set(b, sizeof(b), "saved_entry", "A>b\\c\nd"), 0);
-	CHECK_STR(vars_of(b, sizeof(b)), "kept=a\\\\b\\\nc\nsaved_entry=A>b\\\\c\\\nd\n");
+	CHECK_STR(vars_of(b, sizeof(b)),
+		  "kept=a\\\\b\\\nc\nsaved_entry=A>b\\\\c\\\nd\n");
 	/* the reader (cfg/grub_env.c) gives the value back unescaped */
-	CHECK_INT(savedef_env_get(b, sizeof(b), "saved_entry", v, sizeof(v)), 1);
+	CHECK_INT(savedef_env_get(b, sizeof(b), "saved_entry", v, sizeof(v)),
+		  1);
 	CHECK_STR(v, "A>b\\c\nd");
 	CHECK_INT(savedef_env_get(b, sizeof(b), "kept", v, sizeof(v)), 1);
 	CHECK_STR(v, "a\\b\nc");
@@ -129,7 +135,8 @@ TEST(env_bad_blocks)
 		static char big[4096];
 
 		mkblock(big, sizeof(big), "a=1\n");
-		CHECK_INT(savedef_env_set(big, sizeof(big), "saved_entry", "z"), 0);
+		CHECK_INT(savedef_env_set(big, sizeof(big), "saved_entry", "z"),
+			  0);
 		CHECK_STR(vars_of(big, sizeof(big)), "a=1\nsaved_entry=z\n");
 		CHECK(big[sizeof(big) - 1] == '#');
 	}
@@ -251,10 +258,13 @@ TEST(value_and_find)
 	CHECK_INT(savedef_value(f.top, v, sizeof(v)), 0);
 	CHECK_STR(v, "gnulinux-simple-1234");
 	CHECK_INT(savedef_value(f.sub, v, sizeof(v)), 0);
-	CHECK_STR(v, "Advanced options for Debian GNU/Linux>gnulinux-6.1-advanced-1234");
+	CHECK_STR(
+	    v,
+	    "Advanced options for Debian GNU/Linux>gnulinux-6.1-advanced-1234");
 	CHECK(savedef_find(&f.s.list, v) == f.sub);
-	CHECK(savedef_find(&f.s.list, "Advanced options for Debian GNU/Linux>"
-				      "Debian GNU/Linux, with Linux 6.1") == f.sub);
+	CHECK(savedef_find(&f.s.list,
+			   "Advanced options for Debian GNU/Linux>"
+			   "Debian GNU/Linux, with Linux 6.1") == f.sub);
 	CHECK(savedef_find(&f.s.list, "gnulinux-6.1-advanced-1234") == f.sub);
 	CHECK(savedef_find(&f.s.list, "Debian GNU/Linux") == f.top);
 	CHECK(savedef_find(&f.s.list, "demo-bls-6.1") == f.bls);
@@ -308,28 +318,34 @@ TEST(save_refusals)
 	/* off in bootmenu.conf: nothing written, nothing loaded */
 	f.c.save_default = false;
 	CHECK_INT(savedef_save(&f.s, &f.c, f.bls, err, sizeof(err)), -EPERM);
-	CHECK_STR(err, "saving a default is off in bootmenu.conf (save_default = no)");
+	CHECK_STR(
+	    err,
+	    "saving a default is off in bootmenu.conf (save_default = no)");
 	CHECK_INT(savedef_load(&f.s, &f.c, id, sizeof(id)), 0);
 	CHECK_STR(id, "");
 	f.c.save_default = true;
 	/* a disabled entry is not saved */
 	f.bls->disabled = "kernel missing";
 	CHECK_INT(savedef_save(&f.s, &f.c, f.bls, err, sizeof(err)), -EINVAL);
-	CHECK_STR(err, "\"Demo BLS\" cannot be booted (kernel missing): not saved");
+	CHECK_STR(err,
+		  "\"Demo BLS\" cannot be booted (kernel missing): not saved");
 	f.bls->disabled = NULL;
 	/* an id that does not fit the block: refused, block unchanged */
 	memset(big, 'z', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
 	f.bls->id = big;
 	CHECK_INT(savedef_save(&f.s, &f.c, f.bls, err, sizeof(err)), -ENOSPC);
-	CHECK_STR(err, "/grub/grubenv has no room for saved_entry (it keeps its "
-		       "1024 bytes): not written");
+	CHECK_STR(err,
+		  "/grub/grubenv has no room for saved_entry (it keeps its "
+		  "1024 bytes): not written");
 	CHECK_STR(file_text(&f.t, "/grub/grubenv"), b);
 	CHECK_STR(file_text(&f.t, "/grub/grubenv.new"), "(missing)");
 	/* a target that is not there */
 	strcpy(f.c.save_on, "LABEL=nothere");
 	CHECK_INT(savedef_save(&f.s, &f.c, f.top, err, sizeof(err)), -ENOENT);
-	CHECK_STR(err, "save_default_on = LABEL=nothere: no such filesystem was found");
+	CHECK_STR(
+	    err,
+	    "save_default_on = LABEL=nothere: no such filesystem was found");
 	fix_done(&f);
 }
 
@@ -341,20 +357,23 @@ TEST(save_state_file)
 	fix_init(&f);
 	/* no grubenv anywhere, and no save_default_on: nowhere to save */
 	CHECK_INT(savedef_save(&f.s, &f.c, f.bls, err, sizeof(err)), -ENOENT);
-	CHECK_STR(err, "no filesystem has a grubenv: set save_default_on in bootmenu.conf");
+	CHECK_STR(err, "no filesystem has a grubenv: set save_default_on in "
+		       "bootmenu.conf");
 	/* named by its name: the state file, its directory made */
 	strcpy(f.c.save_on, "t");
 	CHECK_INT(savedef_load(&f.s, &f.c, id, sizeof(id)), 0);
 	CHECK_STR(id, "");
 	CHECK_INT(savedef_save(&f.s, &f.c, f.sub, err, sizeof(err)), 0);
-	CHECK_STR(file_text(&f.t, "/bootmenu/default"), state_of("gnulinux-6.1-advanced-1234"));
+	CHECK_STR(file_text(&f.t, "/bootmenu/default"),
+		  state_of("gnulinux-6.1-advanced-1234"));
 	CHECK_STR(file_text(&f.t, "/bootmenu/default.new"), "(missing)");
 	CHECK_INT(savedef_load(&f.s, &f.c, id, sizeof(id)), 0);
 	CHECK_STR(id, "gnulinux-6.1-advanced-1234");
 	/* a temporary file a power cut left is replaced */
 	tfs_write(&f.t, "/bootmenu/default.new", "torn");
 	CHECK_INT(savedef_save(&f.s, &f.c, f.bls, err, sizeof(err)), 0);
-	CHECK_STR(file_text(&f.t, "/bootmenu/default"), state_of("demo-bls-6.1"));
+	CHECK_STR(file_text(&f.t, "/bootmenu/default"),
+		  state_of("demo-bls-6.1"));
 	CHECK_STR(file_text(&f.t, "/bootmenu/default.new"), "(missing)");
 	/* a value no entry has comes back as it is */
 	tfs_write(&f.t, "/bootmenu/default", "gone-entry\n");
@@ -409,7 +428,8 @@ TEST(in_place_on_fat)
 	ino = inode_of(&f.t, "/bootmenu/default");
 	CHECK_INT(savedef_save(&f.s, &f.c, f.bls, err, sizeof(err)), 0);
 	CHECK(inode_of(&f.t, "/bootmenu/default") == ino);
-	CHECK_STR(file_text(&f.t, "/bootmenu/default"), state_of("demo-bls-6.1"));
+	CHECK_STR(file_text(&f.t, "/bootmenu/default"),
+		  state_of("demo-bls-6.1"));
 	fix_done(&f);
 }
 
@@ -436,12 +456,20 @@ TEST(clear_once)
 /* save_default_on by every kind of name; the first grubenv without one. */
 TEST(targets)
 {
-	struct fs_root a = { .root_fd = -1, .name = "vda1", .device = "/dev/vda1",
-			     .fstype = "vfat", .uuid = "DE40-E5B1", .label = "ESP" };
-	struct fs_root b = { .root_fd = -1, .name = "vda2", .device = "/dev/vda2",
-			     .fstype = "ext4", .uuid = "1b8e2c4a-0d3f",
-			     .label = "debian", .partuuid = "0de40002" };
-	struct session s = { .fss = { &a, &b }, .n_fss = 2 };
+	struct fs_root a = {.root_fd = -1,
+			    .name = "vda1",
+			    .device = "/dev/vda1",
+			    .fstype = "vfat",
+			    .uuid = "DE40-E5B1",
+			    .label = "ESP"};
+	struct fs_root b = {.root_fd = -1,
+			    .name = "vda2",
+			    .device = "/dev/vda2",
+			    .fstype = "ext4",
+			    .uuid = "1b8e2c4a-0d3f",
+			    .label = "debian",
+			    .partuuid = "0de40002"};
+	struct session s = {.fss = {&a, &b}, .n_fss = 2};
 	struct conf c;
 	const char *env = "x";
 	char err[256];
@@ -468,16 +496,18 @@ TEST(targets)
 	b.fstype = "xfs";
 	strcpy(c.save_on, "vda2");
 	{
-		struct entry e = { .id = "x", .title = "X", .format = FMT_BLS };
+		struct entry e = {.id = "x", .title = "X", .format = FMT_BLS};
 
-		CHECK_INT(savedef_save(&s, &c, &e, err, sizeof(err)), -EOPNOTSUPP);
-		CHECK_STR(err, "vda2: xfs filesystems are not written (ext4 and vfat are)");
+		CHECK_INT(savedef_save(&s, &c, &e, err, sizeof(err)),
+			  -EOPNOTSUPP);
+		CHECK_STR(err, "vda2: xfs filesystems are not written (ext4 "
+			       "and vfat are)");
 	}
 }
 
 TEST(superblocks)
 {
-	unsigned char sb[512] = { 0 }, bs[512] = { 0 };
+	unsigned char sb[512] = {0}, bs[512] = {0};
 	char err[256];
 
 	/* ext4: magic 0xEF53 at 0x38, incompat at 0x60, state at 0x3a */
@@ -514,7 +544,8 @@ TEST(superblocks)
 	CHECK(remount_supported("ext4") && remount_supported("vfat"));
 	CHECK(!remount_supported("xfs") && !remount_supported("btrfs") &&
 	      !remount_supported(NULL));
-	CHECK_INT(remount_check("/dev/null", "xfs", err, sizeof(err)), -EOPNOTSUPP);
+	CHECK_INT(remount_check("/dev/null", "xfs", err, sizeof(err)),
+		  -EOPNOTSUPP);
 	CHECK_STR(err, "xfs filesystems are not written (ext4 and vfat are)");
 }
 

@@ -24,10 +24,14 @@ TEST(test_uevent_parse)
 {
 	struct uevent ev;
 
-	CHECK_INT(uevent_parse(MSG("add@/devices/pci0/block/sda/sda1\0ACTION=add\0"
-				   "DEVPATH=/devices/pci0/block/sda/sda1\0SUBSYSTEM=block\0"
-				   "MAJOR=8\0MINOR=1\0DEVNAME=sda1\0DEVTYPE=partition\0"
-				   "SEQNUM=1234\0"), &ev), 0);
+	CHECK_INT(
+	    uevent_parse(
+		MSG("add@/devices/pci0/block/sda/sda1\0ACTION=add\0"
+		    "DEVPATH=/devices/pci0/block/sda/sda1\0SUBSYSTEM=block\0"
+		    "MAJOR=8\0MINOR=1\0DEVNAME=sda1\0DEVTYPE=partition\0"
+		    "SEQNUM=1234\0"),
+		&ev),
+	    0);
 	CHECK_INT(ev.action, UEVENT_ADD);
 	CHECK_STR(ev.action_name, "add");
 	CHECK_STR(ev.devpath, "/devices/pci0/block/sda/sda1");
@@ -42,18 +46,25 @@ TEST(test_uevent_parse)
 	CHECK(!ev.media_change);
 
 	/* the last field without its NUL still counts */
-	CHECK_INT(uevent_parse(MSG("change@/x/sr0\0ACTION=change\0DEVPATH=/x/sr0\0"
-				   "SUBSYSTEM=block\0DEVTYPE=disk\0DEVNAME=sr0\0"
-				   "DISK_MEDIA_CHANGE=1"), &ev), 0);
+	CHECK_INT(
+	    uevent_parse(MSG("change@/x/sr0\0ACTION=change\0DEVPATH=/x/sr0\0"
+			     "SUBSYSTEM=block\0DEVTYPE=disk\0DEVNAME=sr0\0"
+			     "DISK_MEDIA_CHANGE=1"),
+			 &ev),
+	    0);
 	CHECK_INT(ev.action, UEVENT_CHANGE);
 	CHECK(ev.media_change);
 	CHECK(uevent_is_block(&ev));
 
-	CHECK_INT(uevent_parse(MSG("remove@/x/eth0\0ACTION=remove\0DEVPATH=/x/eth0\0"
-				   "SUBSYSTEM=net\0"), &ev), 0);
+	CHECK_INT(
+	    uevent_parse(MSG("remove@/x/eth0\0ACTION=remove\0DEVPATH=/x/eth0\0"
+			     "SUBSYSTEM=net\0"),
+			 &ev),
+	    0);
 	CHECK_INT(ev.action, UEVENT_REMOVE);
 	CHECK(!uevent_is_block(&ev));
-	CHECK_INT(uevent_parse(MSG("frob@/x\0ACTION=frob\0DEVPATH=/x\0"), &ev), 0);
+	CHECK_INT(uevent_parse(MSG("frob@/x\0ACTION=frob\0DEVPATH=/x\0"), &ev),
+		  0);
 	CHECK_INT(ev.action, UEVENT_OTHER);
 }
 
@@ -63,17 +74,23 @@ TEST(test_uevent_reject)
 
 	CHECK_INT(uevent_parse(MSG("libudev\0\xfe\xed\xca\xfe"), &ev), -ENOMSG);
 	CHECK_INT(uevent_parse("", 0, &ev), -EINVAL);
-	CHECK_INT(uevent_parse(MSG("no header\0ACTION=add\0DEVPATH=/x\0"), &ev), -EINVAL);
-	CHECK_INT(uevent_parse(MSG("@/x\0ACTION=add\0DEVPATH=/x\0"), &ev), -EINVAL);
+	CHECK_INT(uevent_parse(MSG("no header\0ACTION=add\0DEVPATH=/x\0"), &ev),
+		  -EINVAL);
+	CHECK_INT(uevent_parse(MSG("@/x\0ACTION=add\0DEVPATH=/x\0"), &ev),
+		  -EINVAL);
 	/* header and ACTION disagree */
-	CHECK_INT(uevent_parse(MSG("add@/x\0ACTION=remove\0DEVPATH=/x\0"), &ev), -EINVAL);
+	CHECK_INT(uevent_parse(MSG("add@/x\0ACTION=remove\0DEVPATH=/x\0"), &ev),
+		  -EINVAL);
 	CHECK_INT(uevent_parse(MSG("add@/x\0DEVPATH=/x\0"), &ev), -EINVAL);
 	CHECK_INT(uevent_parse(MSG("add@/x\0ACTION=add\0"), &ev), -EINVAL);
 	/* a header with no NUL at all */
 	CHECK_INT(uevent_parse(MSG("add@/x"), &ev), -EINVAL);
 	/* partition without a name is no block event to act on */
-	CHECK_INT(uevent_parse(MSG("add@/x\0ACTION=add\0DEVPATH=/x\0SUBSYSTEM=block\0"
-				   "DEVTYPE=partition\0"), &ev), 0);
+	CHECK_INT(
+	    uevent_parse(MSG("add@/x\0ACTION=add\0DEVPATH=/x\0SUBSYSTEM=block\0"
+			     "DEVTYPE=partition\0"),
+			 &ev),
+	    0);
 	CHECK(!uevent_is_block(&ev));
 }
 
@@ -83,8 +100,9 @@ TEST(test_uevent_long_fields)
 	size_t len;
 	struct uevent ev;
 
-	len = (size_t)snprintf(msg, sizeof(msg), "add@/y%cACTION=add%cDEVPATH=/y%cDEVNAME=",
-			       0, 0, 0);
+	len = (size_t)snprintf(msg, sizeof(msg),
+			       "add@/y%cACTION=add%cDEVPATH=/y%cDEVNAME=", 0, 0,
+			       0);
 	memset(msg + len, 'n', 600);
 	len += 600;
 	CHECK_INT(uevent_parse(msg, len, &ev), 0);
@@ -128,7 +146,8 @@ static void fake_disk(const char *name, const char *img)
 	put_file(p, "254:0\n");
 	snprintf(p, sizeof(p), "%s/size", d);
 	snprintf(t, sizeof(t), "%lld\n",
-		 img && stat(img, &st) == 0 ? (long long)st.st_size / 512 : 0LL);
+		 img && stat(img, &st) == 0 ? (long long)st.st_size / 512
+					    : 0LL);
 	put_file(p, t);
 	snprintf(p, sizeof(p), "%s/uevent", d);
 	snprintf(t, sizeof(t), "DEVNAME=%s\nDEVTYPE=disk\n", name);
@@ -202,11 +221,12 @@ static void pump(struct scan *s, struct seen *w, int ms)
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
-		struct pollfd p = { .fd = scan_fd(s), .events = POLLIN };
+		struct pollfd p = {.fd = scan_fd(s), .events = POLLIN};
 		long left;
 
 		clock_gettime(CLOCK_MONOTONIC, &t);
-		left = ms - ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000);
+		left = ms - ((t.tv_sec - t0.tv_sec) * 1000 +
+			     (t.tv_nsec - t0.tv_nsec) / 1000000);
 		if (left <= 0)
 			break;
 		if (poll(&p, 1, (int)left) > 0)
@@ -227,8 +247,12 @@ static const struct scan_dev *find_dev(const struct scan_dev *v, size_t n,
 static struct scan *start_scan(void)
 {
 	struct scan_opts o = {
-		.sysfs = sys_dir, .devdir = dev_dir, .mount_base = mnt_dir,
-		.timeout_s = 0.5, .settle_s = 5, .mount_fn = fake_mount,
+	    .sysfs = sys_dir,
+	    .devdir = dev_dir,
+	    .mount_base = mnt_dir,
+	    .timeout_s = 0.5,
+	    .settle_s = 5,
+	    .mount_fn = fake_mount,
 	};
 
 	return scan_new(&o);
@@ -264,7 +288,7 @@ TEST(test_scan_start)
 	struct scan_dev devs[16];
 	const struct fs_root *roots[8];
 	const struct scan_dev *d;
-	struct seen w = { 0 };
+	struct seen w = {0};
 	char *buf = NULL, want[PATH_MAX];
 	size_t n, len;
 
@@ -296,7 +320,9 @@ TEST(test_scan_start)
 		snprintf(want, sizeof(want), "%s/vda", mnt_dir);
 		CHECK_STR(d->fs->mountpoint, want);
 		/* the parsers' door works on what the scan handed on */
-		CHECK_INT(fs_read_file(d->fs, "/boot/hello", FS_CONFIG_MAX, &buf, &len), 0);
+		CHECK_INT(fs_read_file(d->fs, "/boot/hello", FS_CONFIG_MAX,
+				       &buf, &len),
+			  0);
 		snprintf(want, sizeof(want), "%s/vda", dev_dir);
 		CHECK_STR(buf, want);
 		free(buf);
@@ -323,19 +349,21 @@ TEST(test_scan_start)
 	scan_free(s);
 }
 
-#define ADD_VDH "add@/devices/virtual/block/vdh\0ACTION=add\0" \
-		"DEVPATH=/devices/virtual/block/vdh\0SUBSYSTEM=block\0" \
-		"DEVNAME=vdh\0DEVTYPE=disk\0"
-#define REMOVE_VDH "remove@/devices/virtual/block/vdh\0ACTION=remove\0" \
-		   "DEVPATH=/devices/virtual/block/vdh\0SUBSYSTEM=block\0" \
-		   "DEVNAME=vdh\0DEVTYPE=disk\0"
+#define ADD_VDH                                                                \
+	"add@/devices/virtual/block/vdh\0ACTION=add\0"                         \
+	"DEVPATH=/devices/virtual/block/vdh\0SUBSYSTEM=block\0"                \
+	"DEVNAME=vdh\0DEVTYPE=disk\0"
+#define REMOVE_VDH                                                             \
+	"remove@/devices/virtual/block/vdh\0ACTION=remove\0"                   \
+	"DEVPATH=/devices/virtual/block/vdh\0SUBSYSTEM=block\0"                \
+	"DEVNAME=vdh\0DEVTYPE=disk\0"
 
 TEST(test_scan_hotplug)
 {
 	struct scan *s = start_scan();
 	struct scan_dev devs[16];
 	const struct fs_root *fs;
-	struct seen w = { 0 };
+	struct seen w = {0};
 	size_t n;
 
 	CHECK(s != NULL);
@@ -350,7 +378,10 @@ TEST(test_scan_hotplug)
 	for (int i = 0; i < 3; i++)
 		CHECK_INT(scan_inject_uevent(s, MSG(ADD_VDH)), 0);
 	/* not an event about a block device: ignored */
-	CHECK_INT(scan_inject_uevent(s, MSG("add@/x\0ACTION=add\0DEVPATH=/x\0SUBSYSTEM=net\0")), 0);
+	CHECK_INT(
+	    scan_inject_uevent(
+		s, MSG("add@/x\0ACTION=add\0DEVPATH=/x\0SUBSYSTEM=net\0")),
+	    0);
 	CHECK_INT(scan_settle(s, 2), 0);
 	pump(s, &w, 50);
 	CHECK_INT(w.added, 1);
@@ -368,7 +399,7 @@ TEST(test_scan_hotplug)
 	pump(s, &w, 300);
 	CHECK_INT(w.removed, 1);
 	CHECK(w.last_removed == fs);
-	CHECK_INT(fs->root_fd, -1); /* closed as the event was taken */
+	CHECK_INT(fs->root_fd, -1);	 /* closed as the event was taken */
 	CHECK_STR(fs->label, "btrdisk"); /* the memory stays the scan's */
 	CHECK_INT(scan_roots(s, NULL, 0), 2);
 	n = scan_devices(s, devs, 16);
@@ -380,7 +411,7 @@ out:
 
 TEST(test_scan_bad_sysfs)
 {
-	struct scan_opts o = { .sysfs = "/nonexistent" };
+	struct scan_opts o = {.sysfs = "/nonexistent"};
 
 	errno = 0;
 	CHECK(scan_new(&o) == NULL);
@@ -398,17 +429,20 @@ TEST(test_scan_bad_sysfs)
 struct late_disk {
 	struct scan *s;
 	const char *name, *img;
-	int host;           /* inject the host's own uevent first; -1: none */
-	int delay_ms;       /* then wait this long for the disk */
+	int host;     /* inject the host's own uevent first; -1: none */
+	int delay_ms; /* then wait this long for the disk */
 };
 
 static void inject_fmt(struct scan *s, const char *action, const char *devpath,
-		       const char *subsystem, const char *devtype, const char *devname)
+		       const char *subsystem, const char *devtype,
+		       const char *devname)
 {
 	char msg[512];
-	int n = snprintf(msg, sizeof(msg), "%s@%s%cACTION=%s%cDEVPATH=%s%cSUBSYSTEM=%s%c"
-			 "DEVTYPE=%s%cDEVNAME=%s%c", action, devpath, 0, action, 0,
-			 devpath, 0, subsystem, 0, devtype, 0, devname, 0);
+	int n = snprintf(msg, sizeof(msg),
+			 "%s@%s%cACTION=%s%cDEVPATH=%s%cSUBSYSTEM=%s%c"
+			 "DEVTYPE=%s%cDEVNAME=%s%c",
+			 action, devpath, 0, action, 0, devpath, 0, subsystem,
+			 0, devtype, 0, devname, 0);
 
 	CHECK_INT(scan_inject_uevent(s, msg, (size_t)n), 0);
 }
@@ -425,7 +459,8 @@ static void *late_disk_main(void *arg)
 		inject_fmt(l->s, "add", path, "scsi", "scsi_host", "");
 	usleep((useconds_t)l->delay_ms * 1000);
 	fake_disk(l->name, l->img);
-	snprintf(path, sizeof(path), USB_HOST "%d/target%d:0:0/%d:0:0:0/block/%s", h, h, h,
+	snprintf(path, sizeof(path),
+		 USB_HOST "%d/target%d:0:0/%d:0:0:0/block/%s", h, h, h,
 		 l->name);
 	inject_fmt(l->s, "add", path, "block", "disk", l->name);
 	return NULL;
@@ -455,7 +490,7 @@ static void drop_disk(const char *name)
 /* A USB host whose disk comes 1.2 s later: the scan settles after it. */
 TEST(test_scan_settle_usb_event)
 {
-	struct late_disk l = { NULL, "sdh", IMG "btrfs.img", 6, 1200 };
+	struct late_disk l = {NULL, "sdh", IMG "btrfs.img", 6, 1200};
 	struct scan *s;
 	pthread_t t;
 
@@ -476,7 +511,7 @@ TEST(test_scan_settle_usb_event)
 TEST(test_scan_settle_usb_sysfs)
 {
 	char p[PATH_MAX], d[PATH_MAX];
-	struct late_disk l = { NULL, "sdi", IMG "btrfs.img", -7, 1200 };
+	struct late_disk l = {NULL, "sdi", IMG "btrfs.img", -7, 1200};
 	struct scan *s;
 	pthread_t t;
 
@@ -539,4 +574,5 @@ TEST(test_scan_teardown)
 TEST_MAIN("test_scan", test_uevent_parse, test_uevent_reject,
 	  test_uevent_long_fields, test_scan_setup, test_scan_start,
 	  test_scan_hotplug, test_scan_bad_sysfs, test_scan_settle_usb_event,
-	  test_scan_settle_usb_sysfs, test_scan_settle_usb_empty, test_scan_teardown)
+	  test_scan_settle_usb_sysfs, test_scan_settle_usb_empty,
+	  test_scan_teardown)

@@ -125,8 +125,11 @@ static int fake_mount(void *ctx, const char *devnode, const char *fstype,
 }
 
 static const struct scan_opts test_opts = {
-	.sysfs = sys_dir, .devdir = dev_dir, .mount_base = mnt_dir,
-	.timeout_s = 5, .mount_fn = fake_mount,
+    .sysfs = sys_dir,
+    .devdir = dev_dir,
+    .mount_base = mnt_dir,
+    .timeout_s = 5,
+    .mount_fn = fake_mount,
 };
 
 static long ms_since(const struct timespec *t0)
@@ -134,7 +137,8 @@ static long ms_since(const struct timespec *t0)
 	struct timespec t;
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+	return (t.tv_sec - t0->tv_sec) * 1000 +
+	       (t.tv_nsec - t0->tv_nsec) / 1000000;
 }
 
 /* poll() and session_update() like the menu does, until @want's bits have
@@ -146,7 +150,7 @@ static int pump(struct session *s, int want, int ms)
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while ((seen & want) != want && ms_since(&t0) < ms) {
-		struct pollfd p = { .fd = session_fd(s), .events = POLLIN };
+		struct pollfd p = {.fd = session_fd(s), .events = POLLIN};
 
 		poll(&p, 1, 50);
 		seen |= session_update(s);
@@ -161,9 +165,10 @@ static const char *titles(const struct session *s)
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (const struct entry *e = s->list.head; e && n < sizeof(buf); e = e->next)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? "|" : "",
-				      e->title);
+	for (const struct entry *e = s->list.head; e && n < sizeof(buf);
+	     e = e->next)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s",
+				      n ? "|" : "", e->title);
 	return buf;
 }
 
@@ -214,8 +219,9 @@ TEST(test_session_setup)
 	/* vda: ext4 (UUID e4e4..., LABEL wholedisk) with a kernel and an
 	 * extlinux entry of its own */
 	tree_file("vda", "/boot/vmlinuz-a", "kernel a");
-	tree_file("vda", "/boot/extlinux/extlinux.conf",
-		  "LABEL a\n  MENU LABEL Entry on vda\n  LINUX /boot/vmlinuz-a\n");
+	tree_file(
+	    "vda", "/boot/extlinux/extlinux.conf",
+	    "LABEL a\n  MENU LABEL Entry on vda\n  LINUX /boot/vmlinuz-a\n");
 	/* vdb: xfs whose grub.cfg boots the kernel on the ext4, by UUID */
 	tree_file("vdb", "/boot/grub/grub.cfg",
 		  "menuentry 'Kernel on ext4' {\n"
@@ -224,14 +230,15 @@ TEST(test_session_setup)
 	/* sdb: the stick (btrfs, LABEL btrdisk) */
 	tree_file("sdb", "/boot/vmlinuz-s", "kernel s");
 	tree_file("sdb", "/syslinux/syslinux.cfg",
-		  "DEFAULT s\nLABEL s\n  MENU LABEL Stick entry\n  KERNEL /boot/vmlinuz-s\n");
+		  "DEFAULT s\nLABEL s\n  MENU LABEL Stick entry\n  KERNEL "
+		  "/boot/vmlinuz-s\n");
 }
 
 /* A config on vdb whose kernel is on vda: unresolved until vda arrives,
  * resolved while it is there, unresolved again once it left. */
 TEST(test_session_cross_fs)
 {
-	struct session s = { .scan_opts = &test_opts };
+	struct session s = {.scan_opts = &test_opts};
 	const struct entry *e;
 	size_t used;
 	int m;
@@ -253,7 +260,8 @@ TEST(test_session_cross_fs)
 	disk_add("vda", IMG "ext4.img");
 	uevent(&s, "add", "vda");
 	m = pump(&s, SESSION_CHANGED_ENTRIES, 4000);
-	CHECK_INT(m & (SESSION_CHANGED_ENTRIES | SESSION_SETTLED), SESSION_CHANGED_ENTRIES);
+	CHECK_INT(m & (SESSION_CHANGED_ENTRIES | SESSION_SETTLED),
+		  SESSION_CHANGED_ENTRIES);
 	CHECK_STR(titles(&s), "Entry on vda|Kernel on ext4");
 	CHECK_INT(s.n_fss, 2);
 	e = by_title(&s, "Kernel on ext4");
@@ -283,7 +291,7 @@ TEST(test_session_cross_fs)
  * the blocking scan keeps the caller's field. */
 TEST(test_session_hidden)
 {
-	struct session s = { .scan_opts = &test_opts };
+	struct session s = {.scan_opts = &test_opts};
 
 	disk_add("vda", IMG "ext4.img");
 	disk_add("vdb", IMG "xfs.img");
@@ -294,14 +302,16 @@ TEST(test_session_hidden)
 	CHECK_STR(titles(&s), "Kernel on ext4");
 	CHECK_INT(s.n_fss, 1);
 	CHECK(s.list.head && s.list.head->kernel.fs == NULL);
-	CHECK_STR(devices(&s), "device: sdb -: skipped: hidden by bootmenu.conf\n"
-			       "device: vda ext4: skipped: hidden by bootmenu.conf\n");
+	CHECK_STR(devices(&s),
+		  "device: sdb -: skipped: hidden by bootmenu.conf\n"
+		  "device: vda ext4: skipped: hidden by bootmenu.conf\n");
 	session_free(&s);
 
 	s.hide = "UUID=F0F0F0F0-1234-4567-89AB-CDEF01234567";
 	CHECK_INT(session_scan_devices(&s, 5), 0);
 	CHECK_STR(titles(&s), "Stick entry|Entry on vda");
-	CHECK_STR(devices(&s), "device: vdb xfs: skipped: hidden by bootmenu.conf\n");
+	CHECK_STR(devices(&s),
+		  "device: vdb xfs: skipped: hidden by bootmenu.conf\n");
 	session_free(&s);
 
 	/* a pattern that matches nothing hides nothing */
@@ -319,7 +329,7 @@ TEST(test_session_hidden)
  * hide patterns (copied at start) still apply. */
 TEST(test_session_rescan)
 {
-	struct session s = { .scan_opts = &test_opts };
+	struct session s = {.scan_opts = &test_opts};
 	char hide[32];
 	int m;
 
@@ -348,7 +358,8 @@ TEST(test_session_rescan)
 	CHECK_STR(titles(&s), "Entry on vda|Kernel on ext4");
 	CHECK(s.list.head && s.list.head->next &&
 	      s.list.head->next->kernel.fs == fs_named(&s, "vda"));
-	CHECK_STR(devices(&s), "device: sdb -: skipped: hidden by bootmenu.conf\n");
+	CHECK_STR(devices(&s),
+		  "device: sdb -: skipped: hidden by bootmenu.conf\n");
 	session_free(&s);
 	disk_del("vda");
 	disk_del("vdb");
@@ -358,7 +369,7 @@ TEST(test_session_rescan)
 /* The status line names what is being probed, and nothing once done. */
 TEST(test_session_status)
 {
-	struct session s = { .scan_opts = &test_opts };
+	struct session s = {.scan_opts = &test_opts};
 	char buf[64], small[12];
 	struct timespec t0;
 	bool seen = false;
@@ -383,9 +394,12 @@ TEST(test_session_status)
 	CHECK_INT(session_status(&s, small, 5), 4);
 	CHECK_STR(small, "prob");
 	m |= pump(&s, SESSION_SETTLED, 4000);
-	CHECK_INT(m & (SESSION_SETTLED | SESSION_CHANGED_ENTRIES | SESSION_CHANGED_DEVICES),
-		  SESSION_SETTLED | SESSION_CHANGED_ENTRIES | SESSION_CHANGED_DEVICES);
-	CHECK_STR(titles(&s), "Kernel on ext4"); /* vde's tree holds no config */
+	CHECK_INT(m & (SESSION_SETTLED | SESSION_CHANGED_ENTRIES |
+		       SESSION_CHANGED_DEVICES),
+		  SESSION_SETTLED | SESSION_CHANGED_ENTRIES |
+		      SESSION_CHANGED_DEVICES);
+	CHECK_STR(titles(&s),
+		  "Kernel on ext4"); /* vde's tree holds no config */
 	CHECK(s.list.head && s.list.head->kernel.fs == fs_named(&s, "vde"));
 	CHECK_INT(session_status(&s, buf, sizeof(buf)), 0);
 	CHECK_STR(buf, "");
@@ -423,24 +437,30 @@ static void *late_stick_main(void *arg)
 		usleep(1000);
 	usleep(1200 * 1000);
 	disk_add("sdb", IMG "btrfs.img");
-	n = snprintf(msg, sizeof(msg), "add@/devices/usb1/1-1/1-1:1.0/host6/target6:0:0/"
-		     "6:0:0:0/block/sdb%cACTION=add%cDEVPATH=/devices/usb1/1-1/1-1:1.0/"
-		     "host6/target6:0:0/6:0:0:0/block/sdb%cSUBSYSTEM=block%cDEVNAME=sdb%c"
-		     "DEVTYPE=disk%c", 0, 0, 0, 0, 0, 0);
+	n = snprintf(
+	    msg, sizeof(msg),
+	    "add@/devices/usb1/1-1/1-1:1.0/host6/target6:0:0/"
+	    "6:0:0:0/block/sdb%cACTION=add%cDEVPATH=/devices/usb1/1-1/1-1:1.0/"
+	    "host6/target6:0:0/6:0:0:0/block/"
+	    "sdb%cSUBSYSTEM=block%cDEVNAME=sdb%c"
+	    "DEVTYPE=disk%c",
+	    0, 0, 0, 0, 0, 0);
 	scan_inject_uevent(scan, msg, (size_t)n);
 	return NULL;
 }
 
 TEST(test_session_settle_stick)
 {
-	struct session s = { .scan_opts = &test_opts };
+	struct session s = {.scan_opts = &test_opts};
 	char host[PATH_MAX], link[PATH_MAX];
 	pthread_t t;
 
-	snprintf(host, sizeof(host), "%s/devices/usb1/1-1/1-1:1.0/host6", sys_dir);
+	snprintf(host, sizeof(host), "%s/devices/usb1/1-1/1-1:1.0/host6",
+		 sys_dir);
 	snprintf(link, sizeof(link), "%s/class/scsi_host/host6", sys_dir);
 	run("mkdir -p '%s' '%s'", host, link);
-	snprintf(link, sizeof(link), "%s/class/scsi_host/host6/device", sys_dir);
+	snprintf(link, sizeof(link), "%s/class/scsi_host/host6/device",
+		 sys_dir);
 	CHECK_INT(symlink(host, link), 0);
 	disk_add("vdb", IMG "xfs.img");
 	CHECK_INT(pthread_create(&t, NULL, late_stick_main, &s), 0);
@@ -457,16 +477,18 @@ TEST(test_session_settle_stick)
  * it, and the start-up settles once it has waited long enough. */
 TEST(test_session_status_usb)
 {
-	struct session s = { .scan_opts = &test_opts };
+	struct session s = {.scan_opts = &test_opts};
 	char host[PATH_MAX], link[PATH_MAX], buf[64];
 	struct timespec t0;
 	bool seen = false;
 	int m = 0;
 
-	snprintf(host, sizeof(host), "%s/devices/usb1/1-1/1-1:1.0/host6", sys_dir);
+	snprintf(host, sizeof(host), "%s/devices/usb1/1-1/1-1:1.0/host6",
+		 sys_dir);
 	snprintf(link, sizeof(link), "%s/class/scsi_host/host6", sys_dir);
 	run("mkdir -p '%s' '%s'", host, link);
-	snprintf(link, sizeof(link), "%s/class/scsi_host/host6/device", sys_dir);
+	snprintf(link, sizeof(link), "%s/class/scsi_host/host6/device",
+		 sys_dir);
 	CHECK_INT(symlink(host, link), 0);
 	disk_add("vdb", IMG "xfs.img");
 	CHECK_INT(session_start(&s, 8), 0);
@@ -496,5 +518,5 @@ TEST(test_session_teardown)
 
 TEST_MAIN("test_session", test_session_setup, test_session_cross_fs,
 	  test_session_hidden, test_session_rescan, test_session_status,
-	  test_session_no_scan, test_session_settle_stick, test_session_status_usb,
-	  test_session_teardown)
+	  test_session_no_scan, test_session_settle_stick,
+	  test_session_status_usb, test_session_teardown)

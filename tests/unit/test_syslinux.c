@@ -25,7 +25,8 @@ TEST(label_kernel_append)
 	struct tfs t;
 	struct entry *e;
 
-	parse(&t, "LABEL linux\n  KERNEL vmlinuz\n  APPEND root=/dev/sda1 ro\n");
+	parse(&t,
+	      "LABEL linux\n  KERNEL vmlinuz\n  APPEND root=/dev/sda1 ro\n");
 	e = nth(&t, 0);
 	CHECK_INT(t.out.count, 1);
 	CHECK_STR(e->id, "linux");
@@ -44,7 +45,8 @@ TEST(keywords_ignore_case)
 {
 	struct tfs t;
 
-	parse(&t, "label a\n\tlinux /vmlinuz\n\tappend quiet\nLaBeL b\n\tLiNuX /k2\n");
+	parse(&t, "label a\n\tlinux /vmlinuz\n\tappend quiet\nLaBeL b\n\tLiNuX "
+		  "/k2\n");
 	CHECK_INT(t.out.count, 2);
 	CHECK_STR(nth(&t, 0)->kernel.path, "/vmlinuz");
 	CHECK_STR(nth(&t, 0)->cmdline, "BOOT_IMAGE=/vmlinuz quiet");
@@ -140,7 +142,9 @@ TEST(menu_default)
 {
 	struct tfs t;
 
-	parse(&t, "UI menu.c32\nLABEL a\nLINUX k\nLABEL b\nMENU DEFAULT\nLINUX k\n");
+	parse(
+	    &t,
+	    "UI menu.c32\nLABEL a\nLINUX k\nLABEL b\nMENU DEFAULT\nLINUX k\n");
 	CHECK(!nth(&t, 0)->is_default);
 	CHECK(nth(&t, 1)->is_default);
 	tfs_done(&t);
@@ -176,7 +180,8 @@ TEST(menu_hide)
 	CHECK_STR(nth(&t, 0)->id, "a");
 	tfs_done(&t);
 	/* a hidden label that ONTIMEOUT boots is listed, as the default */
-	parse(&t, "ONTIMEOUT secret\nLABEL a\nLINUX k\nLABEL secret\nMENU HIDE\nLINUX k\n");
+	parse(&t, "ONTIMEOUT secret\nLABEL a\nLINUX k\nLABEL secret\nMENU "
+		  "HIDE\nLINUX k\n");
 	CHECK_INT(t.out.count, 2);
 	CHECK_STR(nth(&t, 1)->id, "secret");
 	CHECK(nth(&t, 1)->is_default);
@@ -187,7 +192,8 @@ TEST(menu_title_and_passwd)
 {
 	struct tfs t;
 
-	parse(&t, "MENU TITLE Boot menu\nLABEL a\nMENU PASSWD $4$x$\nLINUX k\n");
+	parse(&t,
+	      "MENU TITLE Boot menu\nLABEL a\nMENU PASSWD $4$x$\nLINUX k\n");
 	CHECK_STR(nth(&t, 0)->title, "a");
 	CHECK(nth(&t, 0)->password);
 	CHECK_INT(n_warn(&t), 0);
@@ -218,9 +224,11 @@ TEST(include_relative_to_config_dir)
 	struct tfs t;
 
 	tfs_init(&t);
-	tfs_write(&t, "/boot/syslinux/syslinux.cfg", "INCLUDE sub/menu.cfg\nLABEL z\nLINUX z\n");
+	tfs_write(&t, "/boot/syslinux/syslinux.cfg",
+		  "INCLUDE sub/menu.cfg\nLABEL z\nLINUX z\n");
 	/* paths in an included file are still relative to the main config */
-	tfs_write(&t, "/boot/syslinux/sub/menu.cfg", "LABEL a\nLINUX vmlinuz\n");
+	tfs_write(&t, "/boot/syslinux/sub/menu.cfg",
+		  "LABEL a\nLINUX vmlinuz\n");
 	syslinux_parse_fs(&t.ctx);
 	CHECK_INT(t.out.count, 2);
 	CHECK_STR(nth(&t, 0)->kernel.path, "/boot/syslinux/vmlinuz");
@@ -245,7 +253,8 @@ TEST(include_loop_and_depth)
 	tfs_init(&t);
 	for (int i = 0; i < CFG_INCLUDE_DEPTH + 4; i++) {
 		snprintf(name, sizeof(name), "/d%d.cfg", i);
-		snprintf(text, sizeof(text), "LABEL l%d\nLINUX k\nINCLUDE d%d.cfg\n", i, i + 1);
+		snprintf(text, sizeof(text),
+			 "LABEL l%d\nLINUX k\nINCLUDE d%d.cfg\n", i, i + 1);
 		tfs_write(&t, i ? name : "/syslinux.cfg", text);
 	}
 	syslinux_parse_fs(&t.ctx);
@@ -288,7 +297,8 @@ TEST(menu_include_with_tag_is_submenu)
 	struct tfs t;
 
 	tfs_init(&t);
-	tfs_write(&t, "/syslinux.cfg", "MENU INCLUDE more.cfg More options\nLABEL b\nLINUX k\n");
+	tfs_write(&t, "/syslinux.cfg",
+		  "MENU INCLUDE more.cfg More options\nLABEL b\nLINUX k\n");
 	tfs_write(&t, "/more.cfg", "LABEL a\nLINUX k\n");
 	syslinux_parse_fs(&t.ctx);
 	CHECK_STR(nth(&t, 0)->group, "More options");
@@ -317,15 +327,21 @@ TEST(localboot_and_modules_disabled)
 {
 	struct tfs t;
 
-	parse(&t, "LABEL hd\nLOCALBOOT 0\nLABEL hdt\nKERNEL hdt.c32\nLABEL win\n"
-		  "COM32 chain.c32\nAPPEND hd0 1\nLABEL mem\nKERNEL memtest86+.bin\n"
-		  "LABEL iso\nKERNEL memdisk\nAPPEND iso initrd=x.iso\n");
+	parse(
+	    &t,
+	    "LABEL hd\nLOCALBOOT 0\nLABEL hdt\nKERNEL hdt.c32\nLABEL win\n"
+	    "COM32 chain.c32\nAPPEND hd0 1\nLABEL mem\nKERNEL memtest86+.bin\n"
+	    "LABEL iso\nKERNEL memdisk\nAPPEND iso initrd=x.iso\n");
 	CHECK_INT(t.out.count, 5);
-	CHECK(nth(&t, 0)->disabled && strstr(nth(&t, 0)->disabled, "LOCALBOOT"));
+	CHECK(nth(&t, 0)->disabled &&
+	      strstr(nth(&t, 0)->disabled, "LOCALBOOT"));
 	CHECK_STR(nth(&t, 0)->kernel.path, NULL);
-	CHECK(nth(&t, 1)->disabled && strstr(nth(&t, 1)->disabled, "COM32 module hdt.c32"));
-	CHECK(nth(&t, 2)->disabled && strstr(nth(&t, 2)->disabled, "chainloads"));
-	CHECK(nth(&t, 3)->disabled && strstr(nth(&t, 3)->disabled, "boot sector"));
+	CHECK(nth(&t, 1)->disabled &&
+	      strstr(nth(&t, 1)->disabled, "COM32 module hdt.c32"));
+	CHECK(nth(&t, 2)->disabled &&
+	      strstr(nth(&t, 2)->disabled, "chainloads"));
+	CHECK(nth(&t, 3)->disabled &&
+	      strstr(nth(&t, 3)->disabled, "boot sector"));
 	CHECK(nth(&t, 4)->disabled && strstr(nth(&t, 4)->disabled, "memdisk"));
 	tfs_done(&t);
 }
@@ -336,9 +352,11 @@ TEST(config_label_becomes_group)
 
 	tfs_init(&t);
 	tfs_write(&t, "/isolinux/isolinux.cfg",
-		  "DEFAULT loadconfig\nLABEL loadconfig\nCONFIG /syslinux/archiso.cfg\n"
+		  "DEFAULT loadconfig\nLABEL loadconfig\nCONFIG "
+		  "/syslinux/archiso.cfg\n"
 		  "APPEND /syslinux/\n");
-	tfs_write(&t, "/syslinux/archiso.cfg", "LABEL arch\nLINUX boot/vmlinuz\n");
+	tfs_write(&t, "/syslinux/archiso.cfg",
+		  "LABEL arch\nLINUX boot/vmlinuz\n");
 	syslinux_parse_fs(&t.ctx);
 	CHECK_INT(t.out.count, 1);
 	CHECK_STR(nth(&t, 0)->group, "loadconfig");
@@ -351,7 +369,8 @@ TEST(fdt_and_devicetree)
 {
 	struct tfs t;
 
-	parse(&t, "LABEL a\nLINUX k\nFDT dtbs/board.dtb\nLABEL b\nLINUX k\nDEVICETREE /x.dtb\n");
+	parse(&t, "LABEL a\nLINUX k\nFDT dtbs/board.dtb\nLABEL b\nLINUX "
+		  "k\nDEVICETREE /x.dtb\n");
 	CHECK_STR(nth(&t, 0)->devicetree, "/boot/syslinux/dtbs/board.dtb");
 	CHECK_STR(nth(&t, 1)->devicetree, "/x.dtb");
 	tfs_done(&t);
@@ -361,7 +380,8 @@ TEST(text_help_is_not_config)
 {
 	struct tfs t;
 
-	parse(&t, "LABEL a\nLINUX k\nTEXT HELP\n  LABEL fake\n  KERNEL nope\nENDTEXT\n"
+	parse(&t, "LABEL a\nLINUX k\nTEXT HELP\n  LABEL fake\n  KERNEL "
+		  "nope\nENDTEXT\n"
 		  "APPEND after\n");
 	CHECK_INT(t.out.count, 1);
 	CHECK_STR(nth(&t, 0)->cmdline, "BOOT_IMAGE=k after");
@@ -372,8 +392,9 @@ TEST(ignored_and_unknown_keywords)
 {
 	struct tfs t;
 
-	parse(&t, "SAY hello\nPROMPT 1\nPATH /lib\nSERIAL 0 115200\nF1 help.txt\n"
-		  "FROBNICATE x\nLABEL a\nLINUX k\n# comment\n");
+	parse(&t,
+	      "SAY hello\nPROMPT 1\nPATH /lib\nSERIAL 0 115200\nF1 help.txt\n"
+	      "FROBNICATE x\nLABEL a\nLINUX k\n# comment\n");
 	CHECK_INT(t.out.count, 1);
 	CHECK_INT(n_warn(&t), 1);
 	CHECK_INT(t.out.warnings->line, 6);
@@ -386,8 +407,10 @@ TEST(pxelinux_default_only)
 	struct tfs t;
 
 	tfs_init(&t);
-	tfs_write(&t, "/srv/tftp/pxelinux.cfg/default", "LABEL net\nKERNEL debian/linux\n");
-	tfs_write(&t, "/srv/tftp/pxelinux.cfg/01-52-54-00-12-34-56", "LABEL mac\nKERNEL m\n");
+	tfs_write(&t, "/srv/tftp/pxelinux.cfg/default",
+		  "LABEL net\nKERNEL debian/linux\n");
+	tfs_write(&t, "/srv/tftp/pxelinux.cfg/01-52-54-00-12-34-56",
+		  "LABEL mac\nKERNEL m\n");
 	syslinux_parse_fs(&t.ctx);
 	CHECK_INT(t.out.count, 1);
 	CHECK_STR(nth(&t, 0)->id, "net");
@@ -411,10 +434,13 @@ TEST(same_config_twice_read_once)
 TEST(buffer_entry_point)
 {
 	struct tfs t;
-	static const char cfg[] = "LABEL a\nLINUX k\n\r\nLABEL b\r\nLINUX j\r\n";
+	static const char cfg[] =
+	    "LABEL a\nLINUX k\n\r\nLABEL b\r\nLINUX j\r\n";
 
 	tfs_init(&t);
-	CHECK_INT(syslinux_parse_buf(&t.ctx, "/x/y.cfg", NULL, cfg, sizeof(cfg) - 1), 2);
+	CHECK_INT(
+	    syslinux_parse_buf(&t.ctx, "/x/y.cfg", NULL, cfg, sizeof(cfg) - 1),
+	    2);
 	CHECK_STR(nth(&t, 1)->kernel.path, "/x/j");
 	tfs_done(&t);
 }
@@ -426,8 +452,8 @@ TEST_MAIN("test_syslinux", label_kernel_append, keywords_ignore_case,
 	  ontimeout_wins, menu_label_strips_caret, menu_hide,
 	  menu_title_and_passwd, timeout_tenths, include_relative_to_config_dir,
 	  include_loop_and_depth, include_fan_out_is_bounded,
-	  menu_include_with_tag_is_submenu,
-	  menu_begin_end_groups, localboot_and_modules_disabled,
-	  config_label_becomes_group, fdt_and_devicetree, text_help_is_not_config,
+	  menu_include_with_tag_is_submenu, menu_begin_end_groups,
+	  localboot_and_modules_disabled, config_label_becomes_group,
+	  fdt_and_devicetree, text_help_is_not_config,
 	  ignored_and_unknown_keywords, pxelinux_default_only,
 	  same_config_twice_read_once, buffer_entry_point)

@@ -8,8 +8,8 @@
 
 #include <errno.h>
 
-static struct fs_root fs_a = { .name = "sda1" };
-static struct fs_root fs_b = { .name = "sdb1" };
+static struct fs_root fs_a = {.name = "sda1"};
+static struct fs_root fs_b = {.name = "sdb1"};
 
 static struct entry *sample(struct entry_list *l, struct arena *a, int initrds)
 {
@@ -41,7 +41,7 @@ static struct ui_form f;
 
 TEST(fields_from_the_entry)
 {
-	struct arena a = { 0 };
+	struct arena a = {0};
 	struct entry_list l;
 	struct entry *e = sample(&l, &a, 2);
 
@@ -57,7 +57,7 @@ TEST(fields_from_the_entry)
 
 TEST(tab_and_arrows_move_between_fields)
 {
-	struct arena a = { 0 };
+	struct arena a = {0};
 	struct entry_list l;
 
 	ui_form_init(&f, sample(&l, &a, 0));
@@ -83,7 +83,7 @@ TEST(tab_and_arrows_move_between_fields)
 
 TEST(apply_builds_the_edited_entry)
 {
-	struct arena a = { 0 };
+	struct arena a = {0};
 	struct entry_list l;
 	struct entry *e = sample(&l, &a, 2), out;
 	struct entry_file files[UI_FORM_INITRDS];
@@ -104,22 +104,23 @@ TEST(apply_builds_the_edited_entry)
 	CHECK_STR(out.title, "Debian");
 	CHECK_INT(out.n_initrds, 3);
 	CHECK_STR(out.initrds[0].path, "/initrd.img");
-	CHECK_STR(out.initrds[0].dev, "UUID=1234");   /* its own place */
+	CHECK_STR(out.initrds[0].dev, "UUID=1234"); /* its own place */
 	CHECK(out.initrds[0].fs == &fs_b);
 	CHECK_STR(out.initrds[2].path, "/extra.img");
-	CHECK(out.initrds[2].fs == &fs_a);          /* the last one's */
+	CHECK(out.initrds[2].fs == &fs_a); /* the last one's */
 	/* the original is untouched */
 	CHECK_STR(e->cmdline, "root=/dev/sda2 ro quiet");
 	CHECK_STR(e->kernel.path, "/vmlinuz");
 	CHECK_INT(e->n_initrds, 2);
 	/* the field still shows what was typed */
-	CHECK_STR(f.f[UI_FORM_INITRD].buf, "/initrd.img /ucode.img  /extra.img ");
+	CHECK_STR(f.f[UI_FORM_INITRD].buf,
+		  "/initrd.img /ucode.img  /extra.img ");
 	arena_free(&a);
 }
 
 TEST(empty_initrd_field_means_none)
 {
-	struct arena a = { 0 };
+	struct arena a = {0};
 	struct entry_list l;
 	struct entry *e = sample(&l, &a, 1), out;
 	struct entry_file files[UI_FORM_INITRDS];
@@ -136,9 +137,9 @@ TEST(empty_initrd_field_means_none)
 
 TEST(bad_paths_refused_and_nothing_changes)
 {
-	struct arena a = { 0 };
+	struct arena a = {0};
 	struct entry_list l;
-	struct entry *e = sample(&l, &a, 0), out = { .title = "unchanged" };
+	struct entry *e = sample(&l, &a, 0), out = {.title = "unchanged"};
 	struct entry_file files[UI_FORM_INITRDS];
 	char err[128];
 

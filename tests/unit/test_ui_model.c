@@ -6,8 +6,8 @@
 #include "ui/model.h"
 #include "util/arena.h"
 
-static struct fs_root fs_a = { .name = "sda1", .fstype = "ext4" };
-static struct fs_root fs_b = { .name = "sdb1", .fstype = "vfat" };
+static struct fs_root fs_a = {.name = "sda1", .fstype = "ext4"};
+static struct fs_root fs_b = {.name = "sdb1", .fstype = "vfat"};
 
 static struct entry *add(struct entry_list *l, struct fs_root *fs,
 			 const char *id, const char *group, bool def,
@@ -41,7 +41,9 @@ static const char *sel_id(const struct ui_model *m)
 {
 	const struct entry *e = ui_model_selected(m);
 
-	return e ? e->id : m->rows[m->sel].kind == UI_ROW_GROUP ? "<group>" : "?";
+	return e				      ? e->id
+	       : m->rows[m->sel].kind == UI_ROW_GROUP ? "<group>"
+						      : "?";
 }
 
 TEST(default_choice)
@@ -64,7 +66,7 @@ TEST(default_choice)
 TEST(grouping_and_headers)
 {
 	struct arena a = ARENA_INIT;
-	struct ui_model m = { 0 };
+	struct ui_model m = {0};
 	struct entry_list l;
 
 	fill(&l, &a, false);
@@ -95,7 +97,7 @@ TEST(grouping_and_headers)
 TEST(default_inside_a_group_is_shown)
 {
 	struct arena a = ARENA_INIT;
-	struct ui_model m = { 0 };
+	struct ui_model m = {0};
 	struct entry_list l;
 
 	fill(&l, &a, true);
@@ -109,14 +111,14 @@ TEST(default_inside_a_group_is_shown)
 TEST(movement_skips_headers_and_clamps)
 {
 	struct arena a = ARENA_INIT;
-	struct ui_model m = { 0 };
+	struct ui_model m = {0};
 	struct entry_list l;
 
 	fill(&l, &a, false);
 	ui_model_build(&m, &l, NULL);
 	ui_model_move(&m, -1);
 	CHECK_STR(sel_id(&m), "a");
-	ui_model_move(&m, 3);             /* group, d, (header) x */
+	ui_model_move(&m, 3); /* group, d, (header) x */
 	CHECK_STR(sel_id(&m), "x");
 	ui_model_move(&m, 10);
 	CHECK_STR(sel_id(&m), "y");
@@ -136,7 +138,7 @@ TEST(movement_skips_headers_and_clamps)
 TEST(rebuild_keeps_selection)
 {
 	struct arena a = ARENA_INIT, b = ARENA_INIT;
-	struct ui_model m = { 0 };
+	struct ui_model m = {0};
 	struct entry_list l, l2;
 
 	fill(&l, &a, false);
@@ -161,15 +163,16 @@ TEST(rebuild_keeps_selection)
 TEST(stick_comes_and_goes)
 {
 	struct arena a = ARENA_INIT;
-	struct ui_model m = { 0 };
+	struct ui_model m = {0};
 	struct entry_list l, with, without;
 	const struct entry *def;
 
-	fill(&l, &a, true);          /* the whole set, to borrow entries */
+	fill(&l, &a, true); /* the whole set, to borrow entries */
 	entry_list_init(&without, &a);
 	for (const struct entry *e = l.head; e; e = e->next)
 		if (e->fs == &fs_a)
-			add(&without, &fs_a, e->id, e->group, e->is_default, NULL);
+			add(&without, &fs_a, e->id, e->group, e->is_default,
+			    NULL);
 	entry_list_init(&with, &a);
 	for (const struct entry *e = without.head; e; e = e->next)
 		add(&with, &fs_a, e->id, e->group, e->is_default, NULL);
@@ -197,7 +200,7 @@ TEST(stick_comes_and_goes)
 
 TEST(countdown)
 {
-	struct ui_model m = { 0 };
+	struct ui_model m = {0};
 
 	ui_count_start(&m, 5, 1000);
 	CHECK_INT(ui_count_left(&m, 1000), 5);

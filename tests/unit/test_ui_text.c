@@ -45,8 +45,7 @@ TEST(one_question_mark_per_character_elsewhere)
 {
 	int c;
 
-	CHECK_STR(fit("Caf\xc3\xa9 \xe2\x80\x93 x", 80, false, &c),
-		  "Caf? ? x");
+	CHECK_STR(fit("Caf\xc3\xa9 \xe2\x80\x93 x", 80, false, &c), "Caf? ? x");
 	CHECK_INT(c, 8);
 	CHECK_STR(fit("\xf0\x9f\x90\xa7 Tux", 80, false, &c), "? Tux");
 	CHECK_STR(fit("\xe6\x97\xa5\xe6\x9c\xac", 80, false, &c), "??");
@@ -93,8 +92,9 @@ TEST(small_buffers_stay_terminated)
 
 	CHECK_INT(ui_text_fit(out, sizeof(out), "abcdef", 80, true), 3);
 	CHECK_STR(out, "abc");
-	CHECK_INT(ui_text_fit(out, sizeof(out), "\xe2\x80\x93\xe2\x80\x93", 80,
-			      true), 1);
+	CHECK_INT(
+	    ui_text_fit(out, sizeof(out), "\xe2\x80\x93\xe2\x80\x93", 80, true),
+	    1);
 	CHECK_STR(out, "\xe2\x80\x93");
 	CHECK_INT(ui_text_fit(out, sizeof(out), "abc", 0, true), 0);
 	CHECK_STR(out, "");

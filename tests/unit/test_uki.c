@@ -42,12 +42,13 @@ static size_t mk_uki(uint8_t *b, size_t cap, const struct sect *s, unsigned n)
 }
 
 static const struct sect full[] = {
-	{ ".osrel", "NAME=\"Fedora Linux\"\nPRETTY_NAME=\"Fedora Linux 39 (Workstation)\"\n"
-		    "ID=fedora\nVERSION_ID=39\n" },
-	{ ".cmdline", "root=UUID=abc ro quiet\n" },
-	{ ".uname", "6.5.6-300.fc39.x86_64" },
-	{ ".linux", "MZ kernel" },
-	{ ".initrd", "initrd" },
+    {".osrel",
+     "NAME=\"Fedora Linux\"\nPRETTY_NAME=\"Fedora Linux 39 (Workstation)\"\n"
+     "ID=fedora\nVERSION_ID=39\n"},
+    {".cmdline", "root=UUID=abc ro quiet\n"},
+    {".uname", "6.5.6-300.fc39.x86_64"},
+    {".linux", "MZ kernel"},
+    {".initrd", "initrd"},
 };
 
 TEST(sections_to_entry)
@@ -58,7 +59,8 @@ TEST(sections_to_entry)
 	struct entry *e = NULL;
 
 	tfs_init(&t);
-	CHECK_INT(uki_parse_mem(&t.ctx, "/EFI/Linux/fedora+2-1.efi", b, len, &e), 0);
+	CHECK_INT(
+	    uki_parse_mem(&t.ctx, "/EFI/Linux/fedora+2-1.efi", b, len, &e), 0);
 	CHECK(e != NULL);
 	CHECK_INT(e->format, FMT_UKI);
 	CHECK_STR(e->title, "Fedora Linux 39 (Workstation)");
@@ -78,8 +80,10 @@ TEST(fallbacks_without_osrel_or_uname)
 	struct tfs t;
 	uint8_t b[8192];
 	static const struct sect s[] = {
-		{ ".osrel", "NAME='Arch Linux'\nIMAGE_ID=arch\nID=archlinux\nVERSION_ID=rolling\n" },
-		{ ".linux", "k" },
+	    {".osrel",
+	     "NAME='Arch "
+	     "Linux'\nIMAGE_ID=arch\nID=archlinux\nVERSION_ID=rolling\n"},
+	    {".linux", "k"},
 	};
 	size_t len = mk_uki(b, sizeof(b), s, 2);
 	struct entry *e = NULL;

@@ -72,7 +72,8 @@ static void tfs_write(struct tfs *t, const char *path, const char *text)
 	fclose(f);
 }
 
-static __attribute__((unused)) void tfs_link(struct tfs *t, const char *path, const char *target)
+static __attribute__((unused)) void tfs_link(struct tfs *t, const char *path,
+					     const char *target)
 {
 	char full[512];
 
@@ -82,7 +83,8 @@ static __attribute__((unused)) void tfs_link(struct tfs *t, const char *path, co
 		abort();
 }
 
-static int tfs_rm(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+static int tfs_rm(const char *p, const struct stat *st, int flag,
+		  struct FTW *ftw)
 {
 	(void)st, (void)flag, (void)ftw;
 	return remove(p);
