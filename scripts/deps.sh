@@ -17,6 +17,8 @@ pkgs=(
 	qemu-system-x86 qemu-utils ovmf
 	# test drivers (openssl makes the password hashes)
 	python3 tmux openssl
+	# the committed .clang-format, checked by make test
+	clang-format
 )
 pkgs+=("$@")
 missing=()

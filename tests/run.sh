@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# tests/run.sh BUILD [unit|fuzz|e2e]... - run the test suites and count.
+# tests/run.sh BUILD [format|unit|fixtures|ui|fuzz|e2e]... - run the suites and count.
 # Every test prints "PASS name" or "FAIL name"; the last line of the run
 # is "N passed, N failed". Logs go to BUILD/test-logs/.
 set -u
 B=$1; shift
-suites=${*:-unit fixtures ui fuzz e2e}
+suites=${*:-format unit fixtures ui fuzz e2e}
 logs=$B/test-logs
 rm -rf "$logs"; mkdir -p "$logs"
 out=$logs/all.txt
@@ -27,6 +27,8 @@ for s in $suites; do
 				tail -20 "$logs/$n.stderr"
 			fi
 		done ;;
+	format)
+		bash "$(dirname "$0")/../scripts/format.sh" --check | tee -a "$out" ;;
 	fixtures)
 		bash "$(dirname "$0")/fixtures/run.sh" "$B" | tee -a "$out" ;;
 	fuzz)
