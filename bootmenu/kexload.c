@@ -311,7 +311,7 @@ static int run(struct kexload *k)
 		return rc;
 	if (k->exec && !k->rq.dry_run) {
 		fflush(stdout);
-		rc = kexec_jump(NULL, err, sizeof(err));
+		rc = kexec_jump(NULL, NULL, err, sizeof(err));
 		fprintf(stderr, "kexload: exec: %s\n", err);
 		return rc;
 	}

@@ -187,8 +187,8 @@ static enum kexec_syscall boot_syscall(const struct boot_opts *o)
 	return o->kexec_syscall ? KEXEC_SYSCALL_LOAD : KEXEC_SYSCALL_AUTO;
 }
 
-int boot_load_entry(const struct entry *e, const struct boot_opts *o, char *err,
-		    size_t errlen)
+static int boot_load_kexec(const struct entry *e, const struct boot_opts *o,
+			   char *err, size_t errlen)
 {
 	static const struct boot_opts defaults;
 	struct boot_files b = {.kernel_fd = -1};
@@ -230,16 +230,27 @@ out:
 	return rc;
 }
 
-int boot_jump(void (*unmount_all)(void))
+int boot_load_entry(const struct entry *e, const struct boot_opts *o, char *err,
+		    size_t errlen)
+{
+	switch (e->method) {
+	case ENTRY_KEXEC:
+		return boot_load_kexec(e, o, err, errlen);
+	}
+	snprintf(err, errlen, "this entry's boot method is not known");
+	return -EINVAL;
+}
+
+int boot_jump(void (*unmount_all)(void *), void *ctx)
 {
 	char err[256] = "";
-	int rc = kexec_jump(unmount_all, err, sizeof(err));
+	int rc = kexec_jump(unmount_all, ctx, err, sizeof(err));
 
 	log_err("boot: %s", err);
 	return rc;
 }
 
-int boot_power(bool off, void (*unmount_all)(void))
+int boot_power(bool off, void (*unmount_all)(void *), void *ctx)
 {
-	return kexec_power(off, unmount_all);
+	return kexec_power(off, unmount_all, ctx);
 }

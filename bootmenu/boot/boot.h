@@ -30,22 +30,23 @@ struct boot_opts {
 	const char **syscall_used;
 };
 
-/* Load entry @e for a later boot_jump(). For a UKI (FMT_UKI) the kernel
- * file is a PE image whose .linux, .initrd and .cmdline sections are used
- * (the entry's initrds are appended after .initrd, its cmdline replaces
+/* Load entry @e for a later boot_jump(), by its method (entry.h: today
+ * kexec; the firmware's BootNext is the next case). For a UKI (FMT_UKI) the
+ * kernel file is a PE image whose .linux, .initrd and .cmdline sections are
+ * used (the entry's initrds are appended after .initrd, its cmdline replaces
  * .cmdline when not empty). Returns 0, or -errno with a sentence for the
  * user in err[0..errlen) (file not found, not a bzImage, locked down...).
  * @o may be NULL for defaults (kexec_load, file syscall as fallback). */
 int boot_load_entry(const struct entry *e, const struct boot_opts *o, char *err,
 		    size_t errlen);
 
-/* Sync, call @unmount_all (may be NULL), and reboot into the loaded
- * kernel. Returns only on failure: -EINVAL when nothing is loaded, or
- * another -errno from reboot(2). */
-int boot_jump(void (*unmount_all)(void));
+/* Sync, call @unmount_all(@ctx) (may be NULL), and reboot into the
+ * loaded kernel. Returns only on failure: -EINVAL when nothing is loaded,
+ * or another -errno from reboot(2). */
+int boot_jump(void (*unmount_all)(void *), void *ctx);
 
-/* Sync, call @unmount_all (may be NULL), then power off (@off true) or
- * restart through the firmware. Returns only on failure, with -errno. */
-int boot_power(bool off, void (*unmount_all)(void));
+/* Sync, call @unmount_all(@ctx) (may be NULL), then power off (@off true)
+ * or restart through the firmware. Returns only on failure, with -errno. */
+int boot_power(bool off, void (*unmount_all)(void *), void *ctx);
 
 #endif

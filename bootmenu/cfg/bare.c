@@ -210,9 +210,12 @@ static const struct fs_root *bare_root_of_boot(struct cfg_ctx *ctx)
 		if (r == ctx->fs)
 			continue;
 		spec = bare_read_fstab_spec(ctx, r, "/boot");
-		if (spec && bare_spec_is(spec, ctx->fs))
+		if (spec && bare_spec_is(spec, ctx->fs)) {
+			cfg_reached(ctx, r);
 			return r;
+		}
 	}
+	cfg_reached(ctx, NULL);
 	return NULL;
 }
 

@@ -81,6 +81,22 @@ void bls_name_counter(struct arena *a, const char *name, const char *suffix,
 	*id = arena_printf(a, "%.*s%s", (int)(plus - name), name, name + stem);
 }
 
+bool bls_next_kv(struct arena *a, struct cfg_text_lines *it, struct bls_kv *kv)
+{
+	const char *p, *v;
+	size_t n, vn;
+
+	while (cfg_text_next_line(it, &p, &n)) {
+		cfg_text_split_word(p, n, &kv->key, &kv->key_len, &v, &vn);
+		if (!kv->key_len || kv->key[0] == '#')
+			continue;
+		kv->value = arena_strndup(a, v, vn);
+		kv->line = it->line;
+		return true;
+	}
+	return false;
+}
+
 /* Entries in /boot/loader/entries on a root filesystem name their files
  * from the boot partition's root, which is /boot here when /boot is not
  * a partition of its own. */
@@ -149,9 +165,26 @@ static void bls_initrd(struct cfg_ctx *ctx, struct entry *e, const char *dir,
 	}
 }
 
+/* One more `options` line (an empty one adds nothing). */
+static void bls_option(struct arena *a, struct bls_keys *k, const char *v)
+{
+	struct bls_opt *o;
+
+	if (!*v)
+		return;
+	o = arena_alloc(a, sizeof(*o));
+	o->v = v;
+	o->n = strlen(v);
+	if (!k->opts_tail)
+		k->opts_tail = &k->opts;
+	k->opts_len += o->n + (k->opts != NULL);
+	*k->opts_tail = o;
+	k->opts_tail = &o->next;
+}
+
 static void bls_key(struct cfg_ctx *ctx, struct bls_keys *k, struct entry *e,
-		    const char *dir, const char *w, size_t wn, const char *v,
-		    int line, bls_expand_fn expand, void *data)
+		    const char *dir, const struct bls_kv *kv,
+		    bls_expand_fn expand, void *data)
 {
 	static const struct {
 		const char *key;
@@ -166,24 +199,16 @@ static void bls_key(struct cfg_ctx *ctx, struct bls_keys *k, struct entry *e,
 	    {"devicetree", offsetof(struct bls_keys, devicetree)},
 	    {"architecture", offsetof(struct bls_keys, arch)},
 	};
+	const char *w = kv->key, *v = kv->value;
+	size_t wn = kv->key_len;
+	int line = kv->line;
 
 	if (wn == 6 && !strncmp(w, "initrd", 6)) {
 		bls_initrd(ctx, e, dir, v, expand, data);
 		return;
 	}
 	if (wn == 7 && !strncmp(w, "options", 7)) {
-		struct bls_opt *o;
-
-		if (!*v)
-			return;
-		o = arena_alloc(ctx->a, sizeof(*o));
-		o->v = v;
-		o->n = strlen(v);
-		if (!k->opts_tail)
-			k->opts_tail = &k->opts;
-		k->opts_len += o->n + (k->opts != NULL);
-		*k->opts_tail = o;
-		k->opts_tail = &o->next;
+		bls_option(ctx->a, k, v);
 		return;
 	}
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
@@ -245,24 +270,15 @@ struct entry *bls_parse_entry(struct cfg_ctx *ctx, const char *dir,
 	struct entry *e = entry_new(ctx->out, fmt, ctx->fs);
 	struct bls_keys k = {0};
 	struct cfg_text_lines it;
-	const char *p;
-	size_t n;
+	struct bls_kv kv;
 
 	bls_name_counter(ctx->a, name, ".conf", &e->id, &e->tries_left,
 			 &e->tries_done);
 	e->source = cfg_text_path(ctx->a, dir, name);
 	e->line = 1;
 	cfg_text_lines_init(&it, buf, len);
-	while (cfg_text_next_line(&it, &p, &n)) {
-		const char *w, *v;
-		size_t wn, vn;
-
-		cfg_text_split_word(p, n, &w, &wn, &v, &vn);
-		if (!wn || w[0] == '#')
-			continue;
-		bls_key(ctx, &k, e, dir, w, wn, arena_strndup(ctx->a, v, vn),
-			it.line, expand, data);
-	}
+	while (bls_next_kv(ctx->a, &it, &kv))
+		bls_key(ctx, &k, e, dir, &kv, expand, data);
 	return bls_finish(ctx, e, &k, dir, expand, data);
 }
 

@@ -8,6 +8,7 @@
 #include "cfg/bls.h"
 
 struct arena;
+struct cfg_text_lines;
 
 /* Most entry files read from one directory. */
 #define BLS_ENTRIES_MAX 1024
@@ -31,6 +32,18 @@ struct bls_vec {
 };
 
 void bls_vec_push(struct arena *a, struct bls_vec *vec, struct entry *e);
+
+/* One "key value" line of an entry file or loader.conf. */
+struct bls_kv {
+	const char *key; /* key[0..key_len), not NUL-terminated */
+	size_t key_len;
+	const char *value; /* trimmed, NUL-terminated, owned by the arena */
+	int line;	   /* 1-based */
+};
+
+/* The next "key value" line of @it into @kv, skipping blank lines and
+ * '#' comment lines; the value is copied into @a. False at the end. */
+bool bls_next_kv(struct arena *a, struct cfg_text_lines *it, struct bls_kv *kv);
 
 /* Split a file name "NAME+LEFT-DONE<suffix>" or "NAME+LEFT<suffix>"
  * (the boot counter of the Boot Loader Specification) into the id

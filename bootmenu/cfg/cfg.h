@@ -24,6 +24,10 @@ struct fs_root;
 #endif
 #define CFG_BYTES_MAX (32u << 20)
 
+/* Most other filesystems one parse records as reached; past it the parse
+ * counts as depending on every filesystem. */
+#define CFG_REACHED_MAX 16
+
 struct cfg_ctx {
 	struct arena *a;
 	const struct fs_root *fs; /* the filesystem being read */
@@ -34,6 +38,14 @@ struct cfg_ctx {
 	unsigned files; /* included files tried so far */
 	size_t bytes;	/* and the bytes they held */
 	bool spent;	/* past a limit: warned once */
+	/* What the parse looked up among @all (cfg_reached()): the session
+	 * parses a filesystem again only when one it depends on comes or
+	 * goes. @missed: a lookup found nothing (a filesystem that arrives
+	 * may answer it); @all_deps: the answer depends on the whole set
+	 * (grub's (hdN) numbering), or more than CFG_REACHED_MAX. */
+	const struct fs_root *reached[CFG_REACHED_MAX];
+	size_t n_reached;
+	bool missed, all_deps;
 };
 
 struct cfg_parser {
@@ -52,6 +64,10 @@ extern const size_t cfg_n_parsers;
  * reads nothing more; the first refusal leaves a warning. */
 bool cfg_budget(struct cfg_ctx *ctx, const char *path, unsigned files,
 		size_t bytes);
+
+/* Record that a lookup among ctx->all found @fs (NULL: found nothing).
+ * Every parser that looks at other filesystems calls it. */
+void cfg_reached(struct cfg_ctx *ctx, const struct fs_root *fs);
 
 /* Run every parser over @ctx->fs in table order (bare kernels last). */
 void cfg_scan_fs(struct cfg_ctx *ctx);

@@ -246,6 +246,7 @@ static int grub_search_set(struct grub_state *st, char how, const char *key,
 {
 	const struct fs_root *fs = grub_search_fs(st, how, key);
 
+	cfg_reached(st->ctx, fs);
 	if (fs) {
 		if (var)
 			grub_set(st, var, grub_fs_devname(fs));

@@ -20,6 +20,8 @@
 #define GRUB_BYTES_MAX (32u << 20) /* most bytes of words one run expands */
 #define GRUB_EXEC_DEPTH 96	   /* nested blocks, calls and sources */
 #define GRUB_NAME_MAX 128	   /* longest variable or function name */
+#define GRUB_FALLBACK_MAX 16	   /* entries `fallback` may name */
+#define GRUB_FALLBACK_WORD_MAX 256
 
 struct grub_var {
 	struct grub_var *next;

@@ -237,6 +237,31 @@ static void grub_mark_default(struct grub_state *st)
 		e->is_default = true;
 }
 
+/* GRUB 2's `fallback`: entries (indexes, ids or titles, "A>B" paths) to
+ * try in turn when the default fails, separated by spaces. */
+static void grub_mark_fallback(struct grub_state *st)
+{
+	const char *fb = grub_get(st, "fallback");
+	char word[GRUB_FALLBACK_WORD_MAX];
+	int rank = 0;
+
+	while (fb && *fb && rank < GRUB_FALLBACK_MAX) {
+		size_t n;
+		struct entry *e;
+
+		fb += strspn(fb, " \t");
+		n = strcspn(fb, " \t");
+		if (n && n < sizeof(word)) {
+			memcpy(word, fb, n);
+			word[n] = '\0';
+			e = grub_default_in(st, st->menu, word);
+			if (e && !e->fallback && !e->is_default)
+				e->fallback = ++rank;
+		}
+		fb += n;
+	}
+}
+
 static void grub_take_timeout(struct grub_state *st)
 {
 	const char *t = grub_get(st, "timeout");
@@ -260,5 +285,6 @@ void grub_menu_finish(struct grub_state *st)
 	if (!st->menu->n)
 		return;
 	grub_mark_default(st);
+	grub_mark_fallback(st);
 	grub_take_timeout(st);
 }

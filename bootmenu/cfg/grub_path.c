@@ -117,6 +117,7 @@ static const struct fs_root *grub_map_hd(struct grub_state *st, long n,
 			memcpy(disks[nd++], d, nm);
 	}
 	qsort(disks, nd, nm, grub_disk_cmp);
+	st->ctx->all_deps = true; /* (hdN) numbers shift as disks come */
 	if (n < 0 || (size_t)n >= nd || part <= 0)
 		return NULL;
 	for (size_t i = 0; i < st->ctx->n_all; i++)
@@ -126,8 +127,8 @@ static const struct fs_root *grub_map_hd(struct grub_state *st, long n,
 	return NULL;
 }
 
-static const struct fs_root *grub_find_dev(struct grub_state *st,
-					   const char *dev)
+static const struct fs_root *grub_find_dev_in(struct grub_state *st,
+					      const char *dev)
 {
 	const struct fs_root *const *all = st->ctx->all;
 	long n, part;
@@ -143,6 +144,15 @@ static const struct fs_root *grub_find_dev(struct grub_state *st,
 	if (grub_parse_hd(dev, &n, &part))
 		return grub_map_hd(st, n, part);
 	return NULL;
+}
+
+static const struct fs_root *grub_find_dev(struct grub_state *st,
+					   const char *dev)
+{
+	const struct fs_root *fs = grub_find_dev_in(st, dev);
+
+	cfg_reached(st->ctx, fs);
+	return fs;
 }
 
 /* @p made absolute, with runs of '/' made one ("$prefix/" + "/x"). */

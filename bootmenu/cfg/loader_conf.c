@@ -5,7 +5,6 @@
  */
 #include "cfg/bls_entry.h"
 #include "cfg/cfg_text.h"
-#include "util/arena.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -56,10 +55,13 @@ static void loader_timeout(struct cfg_ctx *ctx, const char *path, int line,
 	    (int)(s > LOADER_TIMEOUT_MAX ? LOADER_TIMEOUT_MAX : s) * 10;
 }
 
-static void loader_key(struct cfg_ctx *ctx, const char *path, int line,
-		       const char *w, size_t wn, const char *v,
-		       struct loader_conf *lc)
+static void loader_key(struct cfg_ctx *ctx, const char *path,
+		       const struct bls_kv *kv, struct loader_conf *lc)
 {
+	const char *w = kv->key, *v = kv->value;
+	size_t wn = kv->key_len;
+	int line = kv->line;
+
 	if (cfg_text_eq_nocase(w, wn, "default")) {
 		if (v[0] == '@') {
 			entry_warn(
@@ -89,19 +91,10 @@ int loader_conf_parse(struct cfg_ctx *ctx, const char *path, const char *buf,
 		      size_t len, struct loader_conf *lc)
 {
 	struct cfg_text_lines it;
-	const char *p;
-	size_t n;
+	struct bls_kv kv;
 
 	cfg_text_lines_init(&it, buf, len);
-	while (cfg_text_next_line(&it, &p, &n)) {
-		const char *w, *v;
-		size_t wn, vn;
-
-		cfg_text_split_word(p, n, &w, &wn, &v, &vn);
-		if (!wn || w[0] == '#')
-			continue;
-		loader_key(ctx, path, it.line, w, wn,
-			   arena_strndup(ctx->a, v, vn), lc);
-	}
+	while (bls_next_kv(ctx->a, &it, &kv))
+		loader_key(ctx, path, &kv, lc);
 	return 0;
 }

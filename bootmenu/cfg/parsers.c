@@ -34,3 +34,20 @@ void cfg_scan_fs(struct cfg_ctx *ctx)
 	for (size_t i = 0; i < cfg_n_parsers; i++)
 		cfg_parsers[i].parse(ctx);
 }
+
+void cfg_reached(struct cfg_ctx *ctx, const struct fs_root *fs)
+{
+	if (!fs) {
+		ctx->missed = true;
+		return;
+	}
+	if (fs == ctx->fs)
+		return;
+	for (size_t i = 0; i < ctx->n_reached; i++)
+		if (ctx->reached[i] == fs)
+			return;
+	if (ctx->n_reached == CFG_REACHED_MAX)
+		ctx->all_deps = true;
+	else
+		ctx->reached[ctx->n_reached++] = fs;
+}

@@ -80,11 +80,12 @@ static int set_password(struct conf *c, const char *val)
 }
 
 /* LABEL=, UUID=, PARTUUID=, PARTLABEL=, /dev/NAME or a bare NAME. */
-static int set_save_on(struct conf *c, const char *val)
+/* A filesystem spec: one word ("LABEL=boot", "UUID=...", "vda2"). */
+static int set_spec(char *dst, size_t len, const char *val)
 {
 	if (!*val || strchr(val, ' ') || strchr(val, '\t'))
 		return -EINVAL;
-	return set_string(c->save_on, sizeof(c->save_on), val);
+	return set_string(dst, len, val);
 }
 
 static int set_hide(struct conf *c, const char *val)
@@ -106,12 +107,15 @@ static int set_key(struct conf *c, const char *key, const char *val)
 		return set_timeout(c, val);
 	if (!strcmp(key, "default"))
 		return set_string(c->default_pat, sizeof(c->default_pat), val);
+	if (!strcmp(key, "default_device"))
+		return set_spec(c->default_device, sizeof(c->default_device),
+				val);
 	if (!strcmp(key, "password"))
 		return set_password(c, val);
 	if (!strcmp(key, "save_default"))
 		return set_bool(&c->save_default, val);
 	if (!strcmp(key, "save_default_on"))
-		return set_save_on(c, val);
+		return set_spec(c->save_on, sizeof(c->save_on), val);
 	if (!strcmp(key, "hide"))
 		return set_hide(c, val);
 	if (!strcmp(key, "colour") || !strcmp(key, "color"))
@@ -200,22 +204,6 @@ int conf_load(struct conf *c, const char *path, char *err, size_t errlen)
 	rc = conf_parse(c, buf, err, errlen);
 	free(buf);
 	return rc;
-}
-
-double conf_timeout(double opt_s, double cmdline_s, double conf_s,
-		    int timeout_ds)
-{
-	double t = 5;
-
-	if (opt_s > -2)
-		t = opt_s;
-	else if (cmdline_s > -2)
-		t = cmdline_s;
-	else if (conf_s > -2)
-		t = conf_s;
-	else if (timeout_ds >= 0)
-		t = timeout_ds / 10.0;
-	return t < 0 ? -1 : t;
 }
 
 bool conf_match(const char *pat, const char *title, const char *id)

@@ -20,6 +20,11 @@ struct conf {
 	double timeout;	       /* seconds; -1 waits; -2 when not set */
 	char default_pat[256]; /* fnmatch(3) pattern over titles and ids; ""
 				  unset */
+	/* default_device = SPEC: the filesystem whose config default is
+	 * the default ("UUID=...", "LABEL=...", "PARTUUID=...", a device
+	 * name), after `default` and the saved default (choose.h). "" unset;
+	 * removable media named here take part like internal disks. */
+	char default_device[256];
 	/* password = HASH: a crypt(3) SHA-512 hash ("$6$..."); "" none.
 	 * When set, editing, the shell and booting anything but the default
 	 * ask for it (auth.h). A value that is not a "$6$" hash is reported
@@ -51,13 +56,6 @@ int conf_parse(struct conf *c, const char *text, char *err, size_t errlen);
 /* conf_parse() of the file @path. A missing file is 0 with nothing set;
  * returns -errno when it cannot be read, -EINVAL as conf_parse(). */
 int conf_load(struct conf *c, const char *path, char *err, size_t errlen);
-
-/* The timeout in seconds: @opt_s (--timeout), else @cmdline_s
- * (bootmenu.timeout=), else @conf_s (bootmenu.conf), else the configs'
- * @timeout_ds tenths, else 5. -2 means "not given" for the first three,
- * -1 for @timeout_ds; any negative result is -1 (wait). */
-double conf_timeout(double opt_s, double cmdline_s, double conf_s,
-		    int timeout_ds);
 
 /* True when fnmatch(3) pattern @pat (not empty) matches @title or @id
  * (either may be NULL). */

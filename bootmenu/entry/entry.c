@@ -1,5 +1,8 @@
 /* entry.c - the list of boot entries: building, resolving, dedup. */
 #include "entry/entry.h"
+
+#define ENTRY_STR_(x) #x
+#define ENTRY_STR(x) ENTRY_STR_(x)
 #include "scan/fs.h"
 #include "util/arena.h"
 
@@ -110,7 +113,7 @@ void entry_list_splice(struct entry_list *to, struct entry_list *from)
 	entry_list_init(from, from->a);
 }
 
-static bool spec_matches(const char *spec, const struct fs_root *fs)
+bool entry_fs_matches(const char *spec, const struct fs_root *fs)
 {
 	static const struct {
 		const char *key;
@@ -140,7 +143,7 @@ const struct fs_root *
 entry_find_fs(const char *spec, const struct fs_root *const *fss, size_t n_fss)
 {
 	for (size_t i = 0; spec && i < n_fss; i++)
-		if (spec_matches(spec, fss[i]))
+		if (entry_fs_matches(spec, fss[i]))
 			return fss[i];
 	return NULL;
 }
@@ -172,6 +175,8 @@ void entry_finish(struct entry_list *l, const struct fs_root *const *fss,
 		  size_t n_fss)
 {
 	struct entry **pp = &l->head, *e;
+	const struct fs_root *def_fs = NULL; /* a filesystem's entries are
+						contiguous */
 	bool have_default = false;
 
 	for (e = l->head; e; e = e->next) {
@@ -186,12 +191,15 @@ void entry_finish(struct entry_list *l, const struct fs_root *const *fss,
 			*pp = e->next;
 			continue;
 		}
+		/* a literal: entry_finish() runs at every list rebuild and
+		 * must not allocate */
 		if (e->initrds_over && !e->disabled)
-			e->disabled =
-			    arena_printf(l->a,
-					 "names more than %d initrds, "
-					 "the most one boot loads",
-					 ENTRY_INITRD_MAX);
+			e->disabled = "names more than " ENTRY_STR(
+			    ENTRY_INITRD_MAX) " initrds, the most one boot "
+					      "loads";
+		if (e->fs != def_fs)
+			have_default = false;
+		def_fs = e->fs;
 		if (e->is_default && have_default)
 			e->is_default = false;
 		have_default |= e->is_default;

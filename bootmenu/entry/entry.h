@@ -36,8 +36,14 @@ struct entry_file {
 	const struct fs_root *fs;
 };
 
+/* How an entry boots. The boot room dispatches on it (boot.h). */
+enum entry_method {
+	ENTRY_KEXEC, /* kernel, initrds, command line: kexec */
+};
+
 struct entry {
 	struct entry *next;
+	enum entry_method method;
 	const char *id; /* stable: format-specific id, unique per fs */
 	const char *title;
 	const char *group; /* submenu path "Advanced options>...", or NULL */
@@ -49,11 +55,12 @@ struct entry {
 	bool initrds_over;   /* named more than ENTRY_INITRD_MAX: disabled */
 	const char *cmdline; /* "" when none */
 	const char *devicetree;
-	const char *arch;     /* BLS architecture, or NULL */
-	const char *version;  /* kernel version, when known */
-	const char *source;   /* config file, absolute within @fs */
-	int line;	      /* 1-based line of the entry in @source */
-	bool is_default;      /* the config names this entry as its default */
+	const char *arch;    /* BLS architecture, or NULL */
+	const char *version; /* kernel version, when known */
+	const char *source;  /* config file, absolute within @fs */
+	int line;	     /* 1-based line of the entry in @source */
+	bool is_default; /* its config names it as its filesystem's default */
+	int fallback;	 /* grub `fallback`: 1 for the first, ...; 0 none */
 	const char *disabled; /* why it cannot be booted, or NULL */
 	/* BLS ordering and boot counting */
 	const char *sort_key, *machine_id;
@@ -110,9 +117,14 @@ void entry_list_splice(struct entry_list *to, struct entry_list *from);
 /* Resolve every entry_file.dev against @fss (by UUID, LABEL, PARTUUID,
  * PARTLABEL, device path), drop entries of format FMT_BARE whose kernel an
  * entry of another format on the same filesystem already boots, and keep
- * the first is_default (later ones are cleared). */
+ * the first is_default of each filesystem (later ones are cleared): which
+ * one boots is the policy's (choose.h). */
 void entry_finish(struct entry_list *l, const struct fs_root *const *fss,
 		  size_t n_fss);
+
+/* True when @fs answers to @spec ("UUID=...", "LABEL=...", "PARTUUID=",
+ * "PARTLABEL=", a device path or name). UUIDs compare without case. */
+bool entry_fs_matches(const char *spec, const struct fs_root *fs);
 
 /* Find a filesystem by a "UUID=..."-style spec; NULL when none matches. */
 const struct fs_root *

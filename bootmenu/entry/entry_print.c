@@ -21,14 +21,14 @@ static void print_file(FILE *f, const struct entry *e,
 	fputs(x->path ? x->path : "-", f);
 }
 
-void entry_print_text(FILE *f, const struct entry_list *l)
+void entry_print_text(FILE *f, const struct entry_list *l,
+		      const struct entry *def)
 {
 	int n = 0;
 
 	for (const struct entry *e = l->head; e; e = e->next) {
-		fprintf(f, "%d%s %s%s%s [%s] %s:", n++,
-			e->is_default ? "*" : " ", e->group ? e->group : "",
-			e->group ? ">" : "", e->title,
+		fprintf(f, "%d%s %s%s%s [%s] %s:", n++, e == def ? "*" : " ",
+			e->group ? e->group : "", e->group ? ">" : "", e->title,
 			entry_format_name(e->format), fs_name(e->fs));
 		print_file(f, e, &e->kernel);
 		for (size_t i = 0; i < e->n_initrds; i++) {
@@ -58,7 +58,7 @@ static void json_file(FILE *f, const struct entry *e,
 	(void)e;
 }
 
-static void json_entry(FILE *f, const struct entry *e)
+static void json_entry(FILE *f, const struct entry *e, bool def)
 {
 	fputs("{\"id\":", f);
 	json_str(f, e->id);
@@ -95,19 +95,20 @@ static void json_entry(FILE *f, const struct entry *e)
 	fputs(",\"source\":", f);
 	json_str(f, e->source);
 	fprintf(f, ",\"line\":%d,\"default\":%s,\"disabled\":", e->line,
-		e->is_default ? "true" : "false");
+		def ? "true" : "false");
 	json_str(f, e->disabled);
 	fputc('}', f);
 }
 
-void entry_print_json(FILE *f, const struct entry_list *l)
+void entry_print_json(FILE *f, const struct entry_list *l,
+		      const struct entry *def)
 {
 	fputc('[', f);
 	for (const struct entry *e = l->head; e; e = e->next) {
 		if (e != l->head)
 			fputc(',', f);
 		fputs("\n  ", f);
-		json_entry(f, e);
+		json_entry(f, e, e == def);
 	}
 	fputs("\n]\n", f);
 }

@@ -8,26 +8,12 @@
 #include <unistd.h>
 
 #include "kexec/machine.h"
-
-static int read_small(int dfd, const char *path, char *buf, size_t cap)
-{
-	int fd = openat(dfd, path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, cap - 1);
-	close(fd);
-	if (n < 0)
-		return -EIO;
-	buf[n] = '\0';
-	return 0;
-}
+#include "util/file.h"
 
 static int read_hex(int dfd, const char *path, uint64_t *v)
 {
 	char buf[64], *end;
-	int rc = read_small(dfd, path, buf, sizeof(buf));
+	int rc = util_read_small(dfd, path, buf, sizeof(buf));
 
 	if (rc)
 		return rc;
@@ -78,7 +64,7 @@ static uint64_t systab_value(int dfd, const char *key)
 	char buf[1024];
 	size_t k = strlen(key);
 
-	if (read_small(dfd, "systab", buf, sizeof(buf)))
+	if (util_read_small(dfd, "systab", buf, sizeof(buf)))
 		return 0;
 	for (char *p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
 		if (strncmp(p, key, k) == 0 && p[k] == '=')
@@ -122,7 +108,7 @@ static uint64_t read_meminfo(const char *path, const char *key)
 {
 	char buf[512], *p;
 
-	if (read_small(AT_FDCWD, path, buf, sizeof(buf)))
+	if (util_read_small(AT_FDCWD, path, buf, sizeof(buf)))
 		return 0;
 	p = strstr(buf, key);
 	return p ? strtoull(p + strlen(key), NULL, 10) * 1024 : 0;

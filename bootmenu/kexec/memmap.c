@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "kexec/memmap.h"
+#include "util/file.h"
 
 #define SYS_MEMMAP "/sys/firmware/memmap"
 #define PROC_IOMEM "/proc/iomem"
@@ -70,20 +71,13 @@ static int range_cmp(const void *a, const void *b)
 }
 
 /* One small sysfs file into buf, without its newline. */
-static int read_small(int dirfd, const char *name, char *buf, size_t len)
+static int read_line(int dirfd, const char *name, char *buf, size_t len)
 {
-	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	int rc = util_read_small(dirfd, name, buf, len);
 
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -EIO;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
+	if (!rc)
+		buf[strcspn(buf, "\n")] = '\0';
+	return rc;
 }
 
 static int sysfs_entry(int dfd, const char *name, struct kexec_memmap *m)
@@ -95,11 +89,11 @@ static int sysfs_entry(int dfd, const char *name, struct kexec_memmap *m)
 	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	rc = read_small(fd, "start", s, sizeof(s));
+	rc = read_line(fd, "start", s, sizeof(s));
 	if (!rc)
-		rc = read_small(fd, "end", e, sizeof(e));
+		rc = read_line(fd, "end", e, sizeof(e));
 	if (!rc)
-		rc = read_small(fd, "type", t, sizeof(t));
+		rc = read_line(fd, "type", t, sizeof(t));
 	close(fd);
 	if (rc)
 		return rc;

@@ -683,13 +683,11 @@ int kexec_plan_fits(const struct kexec_plan *p, bool file_syscall, char *err,
 	return -EFBIG;
 }
 
-int kexec_plan_build(const struct kexec_plan_in *in, struct kexec_plan *p,
-		     char *err, size_t errlen)
+/* Take @in's inputs into @p and parse the kernel (an ELF vmlinux into
+ * @el); nothing is allocated yet. */
+static int plan_parse(const struct kexec_plan_in *in, struct kexec_plan *p,
+		      struct kexec_elf *el, char *err, size_t errlen)
 {
-	struct kexec_range *e820 = NULL;
-	struct kexec_elf el;
-	struct place pl;
-	size_t n_e820;
 	int rc;
 
 	memset(p, 0, sizeof(*p));
@@ -703,7 +701,7 @@ int kexec_plan_build(const struct kexec_plan_in *in, struct kexec_plan *p,
 	p->mem_total = in->m->mem_total;
 	p->elf = kexec_elf_is(in->kernel.buf, in->kernel.len);
 	if (p->elf) {
-		rc = kexec_elf_parse(in->kernel.buf, in->kernel.len, &el, err,
+		rc = kexec_elf_parse(in->kernel.buf, in->kernel.len, el, err,
 				     errlen);
 		elf_header(&p->bz);
 	} else {
@@ -721,17 +719,45 @@ int kexec_plan_build(const struct kexec_plan_in *in, struct kexec_plan *p,
 			 "(boot the running kernel with crashkernel=)");
 		return -EADDRNOTAVAIL;
 	}
-	rc = e820_build(in, &e820, &n_e820);
-	if (rc < 0)
-		goto err_e820;
+	return 0;
+}
+
+/* Place the kernel, the initrd, boot_params and the purgatory in RAM (or
+ * in the crash reservation). */
+static int plan_place(const struct kexec_plan_in *in, struct kexec_plan *p,
+		      const struct kexec_elf *el,
+		      const struct kexec_range *e820, size_t n_e820, char *err,
+		      size_t errlen)
+{
+	struct place pl;
+	int rc;
+
 	pl.r = in->crash ? in->m->crash.r : in->m->mm.r;
 	pl.n = in->crash ? in->m->crash.n : in->m->mm.n;
 	pl.p = p;
-	rc = p->elf ? plan_elf(in, p, &pl, &el, err, errlen)
+	rc = p->elf ? plan_elf(in, p, &pl, el, err, errlen)
 		    : plan_kernel(in, p, &pl, err, errlen);
 	if (rc < 0 || (rc = plan_initrd(in, p, &pl, err, errlen)) < 0 ||
-	    (rc = plan_params(in, p, &pl, e820, n_e820, err, errlen)) < 0 ||
-	    (rc = plan_purgatory(p, &pl, err, errlen)) < 0)
+	    (rc = plan_params(in, p, &pl, e820, n_e820, err, errlen)) < 0)
+		return rc;
+	return plan_purgatory(p, &pl, err, errlen);
+}
+
+int kexec_plan_build(const struct kexec_plan_in *in, struct kexec_plan *p,
+		     char *err, size_t errlen)
+{
+	struct kexec_range *e820 = NULL;
+	struct kexec_elf el;
+	size_t n_e820;
+	int rc = plan_parse(in, p, &el, err, errlen);
+
+	if (rc < 0)
+		return rc;
+	rc = e820_build(in, &e820, &n_e820);
+	if (rc < 0)
+		goto err_e820;
+	rc = plan_place(in, p, &el, e820, n_e820, err, errlen);
+	if (rc < 0)
 		goto err_place;
 	plan_lean_kernel(p);
 	purg_patch(p, p->entry);

@@ -403,7 +403,7 @@ int kexec_unload(bool crash, char *err, size_t errlen)
 	return rc ? explain(rc, KEXEC_SYSCALL_LOAD, crash, err, errlen) : 0;
 }
 
-int kexec_jump(void (*unmount_all)(void), char *err, size_t errlen)
+int kexec_jump(void (*unmount_all)(void *), void *ctx, char *err, size_t errlen)
 {
 	char buf[16];
 	int rc;
@@ -415,7 +415,7 @@ int kexec_jump(void (*unmount_all)(void), char *err, size_t errlen)
 			   "one first (kexload -l KERNEL)");
 	sync();
 	if (unmount_all)
-		unmount_all();
+		unmount_all(ctx);
 	/* The point of no return: on success reboot() does not come back;
 	 * relocate_kernel copies the segments, the purgatory runs, and the
 	 * new kernel owns the machine. */
@@ -431,11 +431,11 @@ int kexec_jump(void (*unmount_all)(void), char *err, size_t errlen)
 		   strerror(-rc));
 }
 
-int kexec_power(bool off, void (*unmount_all)(void))
+int kexec_power(bool off, void (*unmount_all)(void *), void *ctx)
 {
 	sync();
 	if (unmount_all)
-		unmount_all();
+		unmount_all(ctx);
 	sync();
 	/* Through the firmware: power off, or a cold restart. */
 	if (syscall(SYS_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,

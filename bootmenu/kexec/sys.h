@@ -88,10 +88,11 @@ int kexec_unload(bool crash, char *err, size_t errlen);
 /* Boot the loaded kernel: sync, @unmount_all (may be NULL), then
  * reboot(LINUX_REBOOT_CMD_KEXEC). Returns only on failure: -errno with a
  * sentence (nothing loaded, not root). */
-int kexec_jump(void (*unmount_all)(void), char *err, size_t errlen);
+int kexec_jump(void (*unmount_all)(void *), void *ctx, char *err,
+	       size_t errlen);
 
 /* Sync, call @unmount_all (may be NULL), then power off (@off) or restart
  * through the firmware. Returns only on failure, with -errno. */
-int kexec_power(bool off, void (*unmount_all)(void));
+int kexec_power(bool off, void (*unmount_all)(void *), void *ctx);
 
 #endif

@@ -4,6 +4,9 @@
 #include "entry/entry_print.h"
 #include "scan/fs.h"
 #include "session/session.h"
+#include "choose/choose.h"
+#include "conf/conf.h"
+#include "savedef/savedef.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -13,12 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
-static struct session *jump_session;
-
-static void unmount_hook(void)
+static void unmount_hook(void *ctx)
 {
-	if (jump_session)
-		session_unmount(jump_session);
+	session_unmount(ctx);
 }
 
 /* Read one line from stdin within @ms (-1: no limit). Returns the length,
@@ -47,15 +47,17 @@ static int read_line(char *buf, size_t len, int ms)
 	return (int)got;
 }
 
-static const struct entry *ask(struct session *s, const struct entry *def,
-			       double timeout_s)
+/* The list and a prompt; then a line. 1: the default (the countdown ran
+ * out, or Enter), 0: the entry in *out, -1: stdin closed. */
+static int ask(struct session *s, const struct entry *def, double timeout_s,
+	       const struct entry **out)
 {
-	char line[64];
+	char line[64], *end;
 	int rc, ms = timeout_s < 0 ? -1 : (int)(timeout_s * 1000);
 
 	printf("\nbootmenu: %zu entries on %zu filesystems\n", s->list.count,
 	       s->n_fss);
-	entry_print_text(stdout, &s->list);
+	entry_print_text(stdout, &s->list, def);
 	if (ms >= 0)
 		printf("Booting \"%s\" in %.0f s. Type a number and Enter to "
 		       "choose, Enter to boot it now.\n",
@@ -66,66 +68,117 @@ static const struct entry *ask(struct session *s, const struct entry *def,
 	fflush(stdout);
 	rc = read_line(line, sizeof(line), ms);
 	if (rc == -ETIMEDOUT || rc == 0)
-		return def;
+		return 1;
 	if (rc < 0)
-		return NULL;
-	{
-		char *end;
-		long n = strtol(line, &end, 10);
-		const struct entry *e = *end ? NULL : session_nth(&s->list, n);
-
-		if (!e)
-			printf("bootmenu: no entry \"%s\"\n", line);
-		return e ? e : ask(s, def, -1);
+		return -1;
+	*out = session_nth(&s->list, strtol(line, &end, 10));
+	if (*end || !*out) {
+		printf("bootmenu: no entry \"%s\"\n", line);
+		return ask(s, def, -1, out);
 	}
+	return 0;
+}
+
+/* Load @e; clear grub's next_entry when @c (the unattended boot); jump.
+ * Returns 0 after a dry run, else -errno with the reason in @err. */
+static int load_and_jump(struct session *s, const struct entry *e,
+			 const struct boot_opts *o, const struct conf *c,
+			 char *err, size_t len)
+{
+	struct boot_opts bo = o ? *o : (struct boot_opts){0};
+	const char *used = "kexec";
+	int rc;
+
+	bo.syscall_used = &used;
+	if (e->disabled) {
+		snprintf(err, len, "%s", e->disabled);
+		return -EINVAL;
+	}
+	printf("bootmenu: loading \"%s\"\n", e->title);
+	fflush(stdout);
+	rc = boot_load_entry(e, &bo, err, len);
+	if (rc < 0 || bo.dry_run)
+		return rc;
+	if (c && savedef_clear_once(s, c, err, len) < 0)
+		printf("bootmenu: next_entry not cleared: %s\n", err);
+	printf("Starting %s (loaded with %s)\n", e->title, used);
+	fflush(stdout);
+	/* the point of no return, when the jump works */
+	rc = boot_jump(unmount_hook, s);
+	snprintf(err, len, "the jump failed: %s", strerror(-rc));
+	return rc;
 }
 
 int plain_boot(struct session *s, const struct entry *e,
 	       const struct boot_opts *o)
 {
-	struct boot_opts bo = o ? *o : (struct boot_opts){0};
-	const char *used = "kexec";
 	char err[512];
+	int rc = load_and_jump(s, e, o, NULL, err, sizeof(err));
 
-	bo.syscall_used = &used;
-	if (e->disabled) {
-		printf("bootmenu: \"%s\" cannot be booted: %s\n", e->title,
-		       e->disabled);
-		return -EINVAL;
-	}
-	printf("bootmenu: loading \"%s\"\n", e->title);
-	fflush(stdout);
-	if (boot_load_entry(e, &bo, err, sizeof(err)) < 0) {
+	if (rc < 0)
 		printf("bootmenu: cannot boot \"%s\": %s\n", e->title, err);
-		return -EIO;
-	}
-	if (o && o->dry_run)
-		return 0;
-	printf("Starting %s (loaded with %s)\n", e->title, used);
-	fflush(stdout);
-	jump_session = s;
-	boot_jump(unmount_hook);
-	printf("bootmenu: the jump failed: %s\n", strerror(errno));
-	return -EIO;
+	return rc;
 }
 
-int plain_menu(struct session *s, double timeout_s, const struct boot_opts *o)
+struct plain_auto {
+	struct session *s;
+	const struct choose *c;
+	const struct boot_opts *o;
+};
+
+static int auto_boot(void *ctx, const struct entry *e, char *err, size_t len)
 {
-	const struct entry *def = session_default(&s->list);
+	struct plain_auto *pa = ctx;
+
+	return load_and_jump(pa->s, e, pa->o, pa->c->conf, err, len);
+}
+
+static bool auto_failed(void *ctx, const struct entry *e, const char *err,
+			const struct entry *next)
+{
+	printf("bootmenu: \"%s\" cannot boot: %s\n", e->title, err);
+	if (next)
+		printf("bootmenu: trying \"%s\"\n", next->title);
+	fflush(stdout);
+	return true;
+}
+
+int plain_autoboot(struct session *s, const struct choose *c,
+		   const struct boot_opts *o)
+{
+	struct plain_auto pa = {s, c, o};
+	struct choose_ops ops = {
+	    .boot = auto_boot, .failed = auto_failed, .ctx = &pa};
+
+	return choose_autoboot(c, &s->list, false, &ops);
+}
+
+int plain_menu(struct session *s, const struct choose *c,
+	       const struct boot_opts *o)
+{
+	const struct entry *def = choose_default(c, &s->list), *e = NULL;
+	double timeout_s = choose_timeout(c, &s->list);
 
 	if (!def) {
 		printf("bootmenu: nothing bootable found on %zu filesystems\n",
 		       s->n_fss);
-		entry_print_text(stdout, &s->list);
+		entry_print_text(stdout, &s->list, NULL);
 		return 1;
 	}
+	if (!choose_plain_may_choose(c)) {
+		printf("bootmenu: no terminal for the menu; a password is set, "
+		       "so only the default boots\n");
+		return plain_autoboot(s, c, o) == 0 ? 0 : 1;
+	}
 	for (;;) {
-		const struct entry *e = ask(s, def, timeout_s);
+		int rc = ask(s, def, timeout_s, &e);
 
-		if (!e)
+		if (rc < 0)
 			return 1;
-		timeout_s = -1;
-		if (plain_boot(s, e, o) == 0)
+		if (rc == 1 && plain_autoboot(s, c, o) == 0)
 			return 0;
+		if (rc == 0 && plain_boot(s, e, o) == 0)
+			return 0;
+		timeout_s = -1;
 	}
 }

@@ -1,22 +1,33 @@
 /* plain.h - the plain-text chooser: numbered entries, a countdown, a
  * number and Enter to pick. For consoles where curses cannot start, and
- * what /init's bootmenu shows until the full-screen menu is built. */
+ * for the command line's unattended boots. It prints and reads lines;
+ * what boots, and what when it fails, is the policy's (choose.h). */
 #ifndef BM_PLAIN_H
 #define BM_PLAIN_H
 
 #include <stdbool.h>
 
-struct session;
 struct boot_opts;
-
-/* Show @s's entries on stdout, wait @timeout_s seconds (-1: forever) for
- * a choice on stdin, then load and boot the choice (or the default).
- * A failed load prints the reason and asks again. Returns only when there
- * is nothing bootable, stdin closed, or with @o->dry_run after printing
- * the plan: 0 for a dry run, 1 otherwise. */
-int plain_menu(struct session *s, double timeout_s, const struct boot_opts *o);
-
+struct choose;
 struct entry;
+struct session;
+
+/* Show @s's entries on stdout and count down choose_timeout() for a
+ * choice on stdin; then the unattended boot (plain_autoboot()), or the
+ * entry chosen: a failed load prints the reason and asks again. Without
+ * a password prompt, a menu with a password boots the default only.
+ * Returns only when nothing could boot, stdin closed, or after a dry
+ * run printed its plan: 0 for a dry run, 1 otherwise. */
+int plain_menu(struct session *s, const struct choose *c,
+	       const struct boot_opts *o);
+
+/* The unattended boot: choose_autoboot() over @s's entries, each failure
+ * printed ("bootmenu: "T" cannot boot: why", then what is tried next).
+ * grub's next_entry is cleared once a kernel is loaded. Returns 0 after
+ * a dry run, else -errno when nothing booted. */
+int plain_autoboot(struct session *s, const struct choose *c,
+		   const struct boot_opts *o);
+
 /* Load @e and jump (or print the plan with o->dry_run). Returns 0 after a
  * dry run, -errno after printing why the load or the jump failed. */
 int plain_boot(struct session *s, const struct entry *e,

@@ -640,6 +640,21 @@ int savedef_save_detached(struct session *s, const struct conf *c,
 	return sd_run(&j, err, errlen);
 }
 
+int savedef_save_cli(struct session *s, const struct conf *c,
+		     const struct entry *e)
+{
+	char err[256];
+
+	if (savedef_save_detached(s, c, e, err, sizeof(err)) < 0) {
+		fprintf(stderr,
+			"bootmenu: \"%s\" not saved as the default: %s\n",
+			e->title, err);
+		return 1;
+	}
+	printf("bootmenu: saved \"%s\" (%s) as the default\n", e->title, e->id);
+	return 0;
+}
+
 int savedef_clear_once(struct session *s, const struct conf *c, char *err,
 		       size_t errlen)
 {

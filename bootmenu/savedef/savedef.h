@@ -59,6 +59,11 @@ int savedef_save(struct session *s, const struct conf *c, const struct entry *e,
  * write gets a fresh mount of its own, with the ext4 journal. */
 int savedef_save_detached(struct session *s, const struct conf *c,
 			  const struct entry *e, char *err, size_t errlen);
+/* `bootmenu --save-default N`: savedef_save_detached() with its outcome
+ * printed (on stdout when saved, else the reason on stderr). Returns the
+ * exit status: 0 saved, 1 not. */
+int savedef_save_cli(struct session *s, const struct conf *c,
+		     const struct entry *e);
 /* Boot-once: grub's next_entry was honoured for this boot; clear it the
  * same careful way (only when allowed, and only when the target's grubenv
  * has a non-empty next_entry). 0 or -errno. */

@@ -39,7 +39,8 @@ struct fs_root {
 	const char *mountpoint; /* where it is mounted, or the --root dir */
 	bool casefold;		/* FAT: look names up case-insensitively */
 	bool esp, xbootldr;	/* partition type says ESP / XBOOTLDR */
-	void *priv;		/* the scan room's; parsers leave it alone */
+	bool removable; /* removable or USB media: last in the default rule */
+	void *priv;	/* the scan room's; parsers leave it alone */
 };
 
 /* Open @path (absolute or relative to the root; both mean the same) for

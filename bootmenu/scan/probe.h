@@ -116,6 +116,12 @@ struct probe_dev {
 int probe_sysfs_dev(const char *sysfs, const char *devdir, const char *name,
 		    unsigned flags, struct probe_dev *d);
 
+/* The order of a device listing: by whole disk name, then partition
+ * number (the disk itself, 0, first), then name. Returns <0, 0 or >0
+ * as strcmp() does. */
+int probe_dev_cmp(const char *disk_a, int partno_a, const char *name_a,
+		  const char *disk_b, int partno_b, const char *name_b);
+
 /* Every block device under @sysfs/class/block, whole disks before their
  * partitions, in name order. *devs is malloc'd; the caller frees it.
  * Returns 0 or -errno. */

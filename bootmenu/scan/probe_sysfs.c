@@ -5,6 +5,7 @@
  * in its disk's directory. No libblkid here.
  */
 #include "scan/probe.h"
+#include "util/file.h"
 #include "util/log.h"
 
 #include <dirent.h>
@@ -14,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define SYSFS_UEVENT_MAX 4096 /* a sysfs attribute is at most a page */
 #define SYSFS_SECTOR 512ull
@@ -23,19 +23,11 @@
 static int read_attr(const char *dir, const char *attr, char *buf, size_t cap)
 {
 	char path[PATH_MAX];
-	ssize_t n;
-	int fd;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, attr);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, cap - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return 0;
+	if (snprintf(path, sizeof(path), "%s/%s", dir, attr) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	return util_read_small(AT_FDCWD, path, buf, cap);
 }
 
 static unsigned long long attr_ull(const char *dir, const char *attr)
@@ -110,22 +102,32 @@ int probe_sysfs_dev(const char *sysfs, const char *devdir, const char *name,
 				 strrchr(dir, '/') + 1);
 		}
 	}
-	d->removable = attr_ull(dir, "removable") != 0;
+	/* USB disks count as removable media too: the default rule puts
+	 * them last (choose.h), whatever their removable bit says */
+	d->removable = attr_ull(dir, "removable") != 0 || strstr(dir, "/usb");
 	if (d->size == 0)
 		d->skip = probe_skip_no_medium;
 	return 0;
 }
 
-static int cmp_dev(const void *a, const void *b)
+int probe_dev_cmp(const char *disk_a, int partno_a, const char *name_a,
+		  const char *disk_b, int partno_b, const char *name_b)
 {
-	const struct probe_dev *x = a, *y = b;
-	int c = strcmp(x->disk, y->disk);
+	int c = strcmp(disk_a, disk_b);
 
 	if (c)
 		return c;
-	if (x->partno != y->partno)
-		return x->partno < y->partno ? -1 : 1;
-	return strcmp(x->name, y->name);
+	if (partno_a != partno_b)
+		return partno_a < partno_b ? -1 : 1;
+	return strcmp(name_a, name_b);
+}
+
+static int cmp_dev(const void *a, const void *b)
+{
+	const struct probe_dev *x = a, *y = b;
+
+	return probe_dev_cmp(x->disk, x->partno, x->name, y->disk, y->partno,
+			     y->name);
 }
 
 int probe_sysfs_list(const char *sysfs, const char *devdir, unsigned flags,

@@ -1,25 +1,25 @@
 /* session.c - scan, parse, list: the pipeline over real devices.
  *
- * One struct session_part per mounted filesystem keeps what parsing it
- * produced, as arrays of pointers into the arena, with the is_default
- * flags as parsed (entry_finish() clears all but the first). After every
- * change s->list is linked again from the parts, in device order, and
- * entry_finish() resolves it over the filesystems present now: an entry
- * whose kernel is on a filesystem that arrives later resolves then, one
- * whose filesystem left no longer does.
+ * One struct session_part per filesystem keeps what parsing it produced,
+ * in an arena of its own, with the is_default flags as parsed
+ * (entry_finish() clears all but the first of each filesystem). After
+ * every change s->list is linked again from the parts, in device order,
+ * and entry_finish() resolves it over the filesystems present now: an
+ * entry whose kernel is on a filesystem that arrives later resolves then,
+ * one whose filesystem left no longer does.
  *
- * A parse sees every filesystem present at that moment (grub's `search
- * --file` and (hdN,M) depend on them), so a part parsed before another
- * filesystem arrived is stale (its gen is behind s->gen). Before start-up
- * settles only new parts are parsed, so the first entries show at once;
- * from SETTLED on, every stale part is parsed again. Arena growth is so
- * bounded: one session_update() adds at most one parse of each present
- * filesystem however many events it took (each parse bounded by
- * FS_CONFIG_MAX per file and ENTRY_MAX entries), a removal adds nothing,
- * and start-up costs at most two parses per filesystem. Replaced entries
- * stay valid until session_free()/session_rescan(), as session.h says.
+ * A parse records which other filesystems it looked up (cfg.h: grub
+ * `search`, (hdN,M) and device paths, the bare scan's fstab). When a
+ * filesystem arrives, only the parts whose lookups found nothing (or
+ * depend on the whole set) are parsed again; when one leaves, only those
+ * that reached it. Before start-up settles only new parts are parsed, so
+ * the first entries show at once. A part parsed again, or gone, hands
+ * its arena to a retired list that session_release() frees, so
+ * memory follows what is present: plugging and pulling a stick any
+ * number of times leaves the session's bytes where they were.
  */
 #include "session/session.h"
+#include "entry/entry_print.h"
 #include "cfg/cfg.h"
 #include "scan/fs.h"
 #include "scan/scan.h"
@@ -42,13 +42,24 @@
 
 struct session_part {
 	const struct fs_root *fs;
-	unsigned gen; /* s->gen when parsed; 0: not parsed yet */
+	struct arena a;	    /* everything its last parse made */
+	bool parsed, stale; /* stale: a filesystem it depends on changed */
 	struct entry **ents;
 	bool *defs; /* is_default as the parser set it */
 	size_t n_ents;
 	struct warning **warns;
 	size_t n_warns;
 	int timeout_ds;
+	/* what the parse looked up among the others (cfg.h) */
+	const struct fs_root *reached[CFG_REACHED_MAX];
+	size_t n_reached;
+	bool missed, all_deps;
+};
+
+/* An arena whose entries may still be pointed at until the next update. */
+struct session_retired {
+	struct arena a;
+	struct session_retired *next;
 };
 
 /* --- hide = patterns */
@@ -130,6 +141,77 @@ static size_t part_find(const struct session *s, const struct fs_root *fs)
 	return i;
 }
 
+/* Keep @a alive until the next session_update(): rows drawn from the
+ * list may still point into it until the caller rebuilds them. */
+static void retire(struct session *s, struct arena *a)
+{
+	struct session_retired *r;
+
+	if (!a->head)
+		return;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		abort(); /* as arena.h: a boot menu without memory cannot go on
+			  */
+	r->a = *a;
+	*a = (struct arena)ARENA_INIT;
+	r->next = s->retired;
+	s->retired = r;
+}
+
+static void retired_free(struct session *s)
+{
+	while (s->retired) {
+		struct session_retired *r = s->retired;
+
+		s->retired = r->next;
+		arena_free(&r->a);
+		free(r);
+	}
+}
+
+static void part_free(struct session *s, struct session_part *p)
+{
+	retire(s, &p->a);
+	free(p);
+}
+
+/* Filesystems of a sorted source go in device order; others (--root)
+ * in the order they came. */
+static size_t part_slot(const struct session *s, const struct fs_root *fs)
+{
+	size_t i = s->n_fss;
+
+	if (!s->scan)
+		return i;
+	while (i > 0 && name_cmp(s->fss[i - 1]->name, fs->name) > 0)
+		i--;
+	return i;
+}
+
+/* Did @p's parse depend on @fs, or could it have named it? */
+static bool part_depends(const struct session_part *p, const struct fs_root *fs,
+			 bool arrived)
+{
+	if (p->all_deps)
+		return true;
+	if (arrived)
+		return p->missed;
+	for (size_t i = 0; i < p->n_reached; i++)
+		if (p->reached[i] == fs)
+			return true;
+	return false;
+}
+
+static void parts_mark_stale(struct session *s, const struct fs_root *fs,
+			     bool arrived)
+{
+	for (size_t i = 0; i < s->n_fss; i++)
+		if (s->parts[i]->fs != fs &&
+		    part_depends(s->parts[i], fs, arrived))
+			s->parts[i]->stale = true;
+}
+
 static bool part_add(struct session *s, const struct fs_root *fs)
 {
 	struct session_part *p;
@@ -142,17 +224,18 @@ static bool part_add(struct session *s, const struct fs_root *fs)
 			 SESSION_MAX_FS);
 		return false;
 	}
-	for (i = s->n_fss; i > 0 && name_cmp(s->fss[i - 1]->name, fs->name) > 0;
-	     i--) {
-		s->fss[i] = s->fss[i - 1];
-		s->parts[i] = s->parts[i - 1];
-	}
-	p = arena_alloc(&s->arena, sizeof(*p));
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		abort();
 	p->fs = fs;
+	i = part_slot(s, fs);
+	memmove(&s->fss[i + 1], &s->fss[i], (s->n_fss - i) * sizeof(s->fss[0]));
+	memmove(&s->parts[i + 1], &s->parts[i],
+		(s->n_fss - i) * sizeof(s->parts[0]));
 	s->fss[i] = fs;
 	s->parts[i] = p;
 	s->n_fss++;
-	s->gen++;
+	parts_mark_stale(s, fs, true);
 	return true;
 }
 
@@ -162,44 +245,61 @@ static bool part_remove(struct session *s, const struct fs_root *fs)
 
 	if (i == s->n_fss)
 		return false;
+	part_free(s, s->parts[i]);
 	s->n_fss--;
 	memmove(&s->fss[i], &s->fss[i + 1], (s->n_fss - i) * sizeof(s->fss[0]));
 	memmove(&s->parts[i], &s->parts[i + 1],
 		(s->n_fss - i) * sizeof(s->parts[0]));
+	parts_mark_stale(s, fs, false);
 	return true;
 }
 
-/* Parse @p's filesystem over every present one; keep the output as arrays. */
+/* What one parse of @p made, as arrays in @p's arena. */
+static void part_keep(struct session_part *p, const struct entry_list *one,
+		      const struct cfg_ctx *ctx)
+{
+	size_t k = 0;
+
+	p->ents = arena_alloc(&p->a, (one->count + 1) * sizeof(*p->ents));
+	p->defs = arena_alloc(&p->a, one->count + 1);
+	for (struct entry *e = one->head; e && k < one->count; e = e->next) {
+		p->ents[k] = e;
+		p->defs[k++] = e->is_default;
+	}
+	p->n_ents = k;
+	k = 0;
+	p->warns =
+	    arena_alloc(&p->a, (one->n_warnings + 1) * sizeof(*p->warns));
+	for (struct warning *w = one->warnings; w && k < one->n_warnings;
+	     w = w->next)
+		p->warns[k++] = w;
+	p->n_warns = k;
+	p->timeout_ds = one->timeout_ds;
+	memcpy(p->reached, ctx->reached, sizeof(p->reached));
+	p->n_reached = ctx->n_reached;
+	p->missed = ctx->missed;
+	p->all_deps = ctx->all_deps;
+}
+
+/* Parse @p's filesystem over every present one, into a new arena. */
 static void part_parse(struct session *s, struct session_part *p)
 {
 	struct entry_list one;
 	struct cfg_ctx ctx = {
-	    .a = &s->arena,
 	    .fs = p->fs,
 	    .out = &one,
 	    .all = s->fss,
 	    .n_all = s->n_fss,
 	};
-	size_t k = 0;
 
-	entry_list_init(&one, &s->arena);
+	retire(s, &p->a);
+	ctx.a = &p->a;
+	entry_list_init(&one, &p->a);
 	cfg_scan_fs(&ctx);
-	p->gen = s->gen;
-	p->ents = arena_alloc(&s->arena, (one.count + 1) * sizeof(*p->ents));
-	p->defs = arena_alloc(&s->arena, one.count + 1);
-	for (struct entry *e = one.head; e && k < one.count; e = e->next, k++) {
-		p->ents[k] = e;
-		p->defs[k] = e->is_default;
-	}
-	p->n_ents = k;
-	k = 0;
-	p->warns =
-	    arena_alloc(&s->arena, (one.n_warnings + 1) * sizeof(*p->warns));
-	for (struct warning *w = one.warnings; w && k < one.n_warnings;
-	     w = w->next)
-		p->warns[k++] = w;
-	p->n_warns = k;
-	p->timeout_ds = one.timeout_ds;
+	part_keep(p, &one, &ctx);
+	p->parsed = true;
+	p->stale = false;
+	s->parses++;
 }
 
 /* Parse what is new (and, once settled, what is stale). True if any. */
@@ -210,7 +310,7 @@ static bool parts_parse(struct session *s)
 	for (size_t i = 0; i < s->n_fss; i++) {
 		struct session_part *p = s->parts[i];
 
-		if (p->gen && (!s->settled || p->gen == s->gen))
+		if (p->parsed && (!s->settled || !p->stale))
 			continue;
 		part_parse(s, p);
 		any = true;
@@ -218,7 +318,8 @@ static bool parts_parse(struct session *s)
 	return any;
 }
 
-/* s->list again from the parts, then resolved over s->fss. */
+/* s->list again from the parts, then resolved over s->fss. Allocates
+ * nothing: the list links the parts' entries. */
 static void list_rebuild(struct session *s)
 {
 	struct entry_list *l = &s->list;
@@ -248,6 +349,32 @@ static void list_rebuild(struct session *s)
 			l->timeout_ds = p->timeout_ds;
 	}
 	entry_finish(l, s->fss, s->n_fss);
+}
+
+/* Every part and retired arena freed; no filesystem left. */
+static void parts_free(struct session *s)
+{
+	for (size_t i = 0; i < s->n_fss; i++)
+		part_free(s, s->parts[i]);
+	s->n_fss = 0;
+	retired_free(s);
+	entry_list_init(&s->list, &s->arena);
+}
+
+void session_release(struct session *s)
+{
+	retired_free(s);
+}
+
+size_t session_arena_bytes(const struct session *s)
+{
+	size_t n = s->arena.used;
+
+	for (size_t i = 0; i < s->n_fss; i++)
+		n += s->parts[i]->a.used;
+	for (const struct session_retired *r = s->retired; r; r = r->next)
+		n += r->a.used;
+	return n;
 }
 
 /* --- the event-driven session */
@@ -380,11 +507,10 @@ int session_rescan(struct session *s)
 {
 	scan_free(s->scan);
 	s->scan = NULL;
+	parts_free(s);
 	arena_free(&s->arena);
 	memset(s->fss, 0, sizeof(s->fss));
 	memset(s->parts, 0, sizeof(s->parts));
-	s->n_fss = 0;
-	s->gen = 0;
 	s->settled = false;
 	return session_begin(s);
 }
@@ -417,8 +543,24 @@ int session_scan_devices(struct session *s, double settle_s)
 		}
 		poll(&p, 1, (int)(left * 1000) + 1);
 		session_update(s);
+		session_release(s);
 	}
 	return 0;
+}
+
+void session_wait_settled(struct session *s, double settle_s)
+{
+	double end = mono_s() + settle_s + SESSION_SETTLE_SLACK_S;
+
+	while (!session_settled(s) && mono_s() < end) {
+		struct pollfd p = {.fd = session_fd(s), .events = POLLIN};
+
+		if (p.fd < 0)
+			break;
+		if (poll(&p, 1, 200) > 0)
+			session_update(s);
+		session_release(s);
+	}
 }
 
 void session_print_devices(struct session *s, FILE *f)
@@ -439,6 +581,19 @@ void session_print_devices(struct session *s, FILE *f)
 	}
 }
 
+int session_print_list(FILE *f, struct session *s, bool json,
+		       const struct entry *def)
+{
+	if (json) {
+		entry_print_json(f, &s->list, def);
+		return 0;
+	}
+	entry_print_text(f, &s->list, def);
+	if (s->scan)
+		session_print_devices(s, f);
+	return 0;
+}
+
 void session_unmount(struct session *s)
 {
 	if (s->scan)
@@ -449,6 +604,7 @@ void session_free(struct session *s)
 {
 	scan_free(s->scan);
 	s->scan = NULL;
+	parts_free(s);
 	arena_free(&s->arena);
 	free(s->hide_copy);
 	s->hide_copy = NULL;
@@ -490,8 +646,6 @@ static char *root_spec(struct arena *a, const char *spec, struct fs_root *fs)
 
 int session_open_roots(struct session *s, const char *const *roots, size_t n)
 {
-	struct entry_list one;
-
 	memset(s, 0, sizeof(*s));
 	entry_list_init(&s->list, &s->arena);
 	if (n > SESSION_MAX_FS)
@@ -508,22 +662,10 @@ int session_open_roots(struct session *s, const char *const *roots, size_t n)
 				strerror(-rc));
 			return 1;
 		}
-		s->fss[s->n_fss++] = fs;
+		part_add(s, fs);
 	}
-	for (size_t i = 0; i < n; i++) {
-		struct cfg_ctx ctx = {
-		    .a = &s->arena,
-		    .fs = s->fss[i],
-		    .out = &one,
-		    .all = s->fss,
-		    .n_all = n,
-		};
-
-		entry_list_init(&one, &s->arena);
-		cfg_scan_fs(&ctx);
-		entry_list_splice(&s->list, &one);
-	}
-	entry_finish(&s->list, s->fss, s->n_fss);
+	parts_parse(s); /* each sees every root: all were opened first */
+	list_rebuild(s);
 	return 0;
 }
 
@@ -532,19 +674,6 @@ void session_close_roots(struct session *s)
 	for (size_t i = 0; i < s->n_fss; i++)
 		fs_root_close((struct fs_root *)s->fss[i]);
 	session_free(s);
-}
-
-const struct entry *session_default(const struct entry_list *l)
-{
-	const struct entry *e;
-
-	for (e = l->head; e; e = e->next)
-		if (e->is_default && !e->disabled)
-			return e;
-	for (e = l->head; e; e = e->next)
-		if (!e->disabled)
-			return e;
-	return NULL;
 }
 
 const struct entry *session_nth(const struct entry_list *l, long n)
@@ -556,28 +685,4 @@ const struct entry *session_nth(const struct entry_list *l, long n)
 	while (e && n-- > 0)
 		e = e->next;
 	return e;
-}
-
-double session_cmdline_number(const char *cmdline, const char *name, double def)
-{
-	size_t k = strlen(name);
-	const char *p = cmdline;
-
-	while (p && *p) {
-		size_t n;
-
-		p += strspn(p, " \t\n");
-		n = strcspn(p, " \t\n");
-		if (n > k + 9 && !strncmp(p, "bootmenu.", 9) &&
-		    !strncmp(p + 9, name, k) && p[9 + k] == '=') {
-			char *end;
-			double v = strtod(p + 10 + k, &end);
-
-			if (end != p + 10 + k && (size_t)(end - p) == n)
-				return v;
-			return def;
-		}
-		p += n;
-	}
-	return def;
 }

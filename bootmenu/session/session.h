@@ -37,12 +37,14 @@ struct session {
 	 * are the session's own. NULL: the real machine, with hotplug. */
 	const char *hide;
 	const struct scan_opts *scan_opts;
-	/* The session's own: one parsed filesystem per fss[i]. */
+	/* The session's own: one parsed filesystem per fss[i], each with
+	 * its arena (malloc'd); arenas replaced since the last update. */
 	struct session_part *parts[SESSION_MAX_FS];
-	char *hide_copy;	     /* malloc'd; session_free() frees it */
+	struct session_retired *retired;
+	unsigned long parses; /* filesystems parsed so far (tests, bench) */
+	char *hide_copy;      /* malloc'd; session_free() frees it */
 	struct scan_opts *opts_copy; /* malloc'd, for session_rescan() */
 	double settle_s;
-	unsigned gen; /* bumped by every filesystem that arrives */
 	bool settled;
 };
 
@@ -52,9 +54,17 @@ struct session {
  * caller's fields above. Returns 0 or -errno (the scan could not start:
  * no /sys). */
 int session_scan_devices(struct session *s, double settle_s);
+/* Take the session's events until start-up probing is over, at most
+ * @settle_s plus a margin: what the menu does while drawing, for callers
+ * that draw nothing (--list, a timeout of 0, the plain chooser). */
+void session_wait_settled(struct session *s, double settle_s);
 /* One line per device that was not mounted, with the scan's reason
  * ("device: vdb3 crypto_LUKS: skipped: encrypted, not opened"). */
 void session_print_devices(struct session *s, FILE *f);
+/* --list: @s's entries as text (with the devices not mounted) or JSON,
+ * @def marked as the default. Returns 0. */
+int session_print_list(FILE *f, struct session *s, bool json,
+		       const struct entry *def);
 /* Unmount everything the scan mounted (before a kexec). */
 void session_unmount(struct session *s);
 void session_free(struct session *s);
@@ -80,9 +90,10 @@ void session_close_roots(struct session *s);
  *	if (changed & SESSION_CHANGED_ENTRIES) rebuild the rows from s.list
  *	if (changed & SESSION_SETTLED) pick the default, start the countdown
  *
- * Entries dropped from s.list (their device went away) stay valid memory
- * until session_free() or session_rescan(), so rows that still point at
- * them are safe until rebuilt. */
+ * Entries dropped from s.list (their device went away, or their
+ * filesystem was parsed again) stay valid memory until session_release()
+ * (or session_free(), session_rescan()): call it once nothing points at
+ * them any more (the menu's rows were rebuilt from s.list). */
 #define SESSION_CHANGED_ENTRIES 1 /* s->list was rebuilt */
 #define SESSION_CHANGED_DEVICES 2 /* a device's state changed (status line) */
 #define SESSION_SETTLED 4	  /* once: start-up probing is over */
@@ -108,15 +119,14 @@ size_t session_status(const struct session *s, char *buf, size_t len);
  * call ui_model_forget() first. 0 or -errno. */
 int session_rescan(struct session *s);
 
-/* The entry to boot without asking: the first default that is not
- * disabled, else the first entry that is not disabled; NULL if none. */
-const struct entry *session_default(const struct entry_list *l);
 /* Entry number @n (0-based) of @l, or NULL. */
 const struct entry *session_nth(const struct entry_list *l, long n);
 
-/* Seconds from "bootmenu.NAME=VALUE" in the kernel command line text
- * @cmdline; @def when absent or not a number. "-1" means wait forever. */
-double session_cmdline_number(const char *cmdline, const char *name,
-			      double def);
+/* Free the memory of entries no longer in s->list (see above). */
+void session_release(struct session *s);
+
+/* Bytes held by the session's arenas: its own and every filesystem's,
+ * with those retired until the next session_update(). */
+size_t session_arena_bytes(const struct session *s);
 
 #endif

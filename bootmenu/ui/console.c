@@ -1,8 +1,11 @@
 /* console.c - the console list and each console's terminal type. */
 #include "ui/console.h"
+#include "util/file.h"
 
 #include <stdio.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 static bool name_ok(const char *s, size_t n)
 {
@@ -56,35 +59,25 @@ int ui_console_parse(const char *text, char paths[][UI_CONSOLE_PATH], int max)
 	return n;
 }
 
-bool ui_cmdline_value(const char *cmdline, const char *key, char *out,
-		      size_t len)
-{
-	size_t k = strlen(key);
-
-	out[0] = '\0';
-	while (cmdline && *cmdline) {
-		size_t n;
-
-		cmdline += strspn(cmdline, " \t\n");
-		n = strcspn(cmdline, " \t\n");
-		if (n > 9 + k && !strncmp(cmdline, "bootmenu.", 9) &&
-		    !strncmp(cmdline + 9, key, k) && cmdline[9 + k] == '=') {
-			size_t v = n - 10 - k;
-
-			if (v >= len)
-				return false;
-			memcpy(out, cmdline + 10 + k, v);
-			out[v] = '\0';
-			return v > 0;
-		}
-		cmdline += n;
-	}
-	return false;
-}
-
 const char *ui_console_term(bool is_vt, const char *override)
 {
 	if (is_vt)
 		return "linux";
 	return override && *override ? override : "vt220";
+}
+
+void ui_pick_consoles(const char *opt, bool stdio, char *buf, size_t len)
+{
+	char tty[64];
+
+	buf[0] = '\0';
+	if (opt) {
+		snprintf(buf, len, "%s", opt);
+		return;
+	}
+	if (stdio || ttyname_r(0, tty, sizeof(tty)) ||
+	    strcmp(tty, "/dev/console"))
+		return;
+	if (util_read_small(AT_FDCWD, UI_CONSOLE_ACTIVE, buf, len) < 0)
+		buf[0] = '\0';
 }

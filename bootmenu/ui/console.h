@@ -20,10 +20,10 @@
  * @max are kept. Returns how many were written to @paths. */
 int ui_console_parse(const char *text, char paths[][UI_CONSOLE_PATH], int max);
 
-/* The value of "bootmenu.@key=VALUE" in the kernel command line @cmdline
- * into out[0..len); false (and "") when absent or too long. */
-bool ui_cmdline_value(const char *cmdline, const char *key, char *out,
-		      size_t len);
+/* Where the menu draws, into buf[0..len): @opt (--console) when given;
+ * else "" (stdin/stdout) when @stdio (--root, --dry-run) or when stdin
+ * is not /dev/console; else the kernel's active consoles. */
+void ui_pick_consoles(const char *opt, bool stdio, char *buf, size_t len);
 
 /* The terminfo name for a console: "linux" for a VT (@is_vt), else
  * @override (bootmenu.term=) when not empty, else "vt220". */

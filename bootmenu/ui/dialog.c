@@ -43,6 +43,29 @@ static void paint_box(struct ui *u, const void *arg)
 	ui_draw_box(u, b->role, b->title, b->text, b->footer);
 }
 
+int ui_timed_box(struct ui *u, const char *title, const char *text,
+		 const char *footer, int ms)
+{
+	struct box b = {UI_R_ERROR, title, text, footer};
+	long long end = ui_now_ms() + ms;
+
+	for (;;) {
+		long long left = end - ui_now_ms();
+		int k;
+
+		if (left <= 0)
+			return UI_KEY_NONE;
+		ui_paint(u, paint_box, &b);
+		k = ui_terms_key(&u->ts,
+				 left < REPAINT_MS ? (int)left : REPAINT_MS,
+				 session_fd(u->s));
+		if (k == UI_TERM_EVENT)
+			ui_session_event(u);
+		else if (k != UI_KEY_NONE)
+			return k;
+	}
+}
+
 void ui_dialog(struct ui *u, enum ui_role role, const char *title,
 	       const char *text)
 {

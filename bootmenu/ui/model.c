@@ -1,6 +1,5 @@
 /* model.c - rows, selection and countdown of the menu. */
 #include "ui/model.h"
-#include "conf/conf.h"
 #include "entry/entry.h"
 #include "scan/fs.h"
 
@@ -8,26 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-const struct entry *ui_pick_default(const struct entry_list *l,
-				    const char *saved_id, const char *pat)
-{
-	const struct entry *e;
-
-	for (e = l->head; saved_id && *saved_id && e; e = e->next)
-		if (!e->disabled && e->id && !strcmp(e->id, saved_id))
-			return e;
-	for (e = l->head; e; e = e->next)
-		if (!e->disabled && conf_match(pat, e->title, e->id))
-			return e;
-	for (e = l->head; e; e = e->next)
-		if (!e->disabled && e->is_default)
-			return e;
-	for (e = l->head; e; e = e->next)
-		if (!e->disabled)
-			return e;
-	return NULL;
-}
 
 static const char *fs_key_name(const struct fs_root *fs)
 {

@@ -54,13 +54,6 @@ struct ui_model {
 	bool counting;
 };
 
-/* The default among @l's entries: @saved_id's entry, else the first
- * matching the bootmenu.conf pattern @pat (titles or ids, fnmatch), else
- * the configs' is_default, else the first entry; disabled entries never.
- * NULL when nothing is bootable. */
-const struct entry *ui_pick_default(const struct entry_list *l,
-				    const char *saved_id, const char *pat);
-
 /* (Re)build the rows of @l with @def as the default; the selection stays
  * on the entry or group it was on when that is still there, else moves to
  * the default (whose groups are opened). Returns 0 or -ENOMEM. */

@@ -7,6 +7,7 @@
 #include "entry/entry.h"
 #include "savedef/savedef.h"
 #include "session/session.h"
+#include "choose/choose.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,12 +23,9 @@
 
 #define TICK_MS 250 /* the countdown's and the resize check's pace */
 
-static struct session *jump_session;
-
-static void unmount_hook(void)
+static void unmount_hook(void *ctx)
 {
-	if (jump_session)
-		session_unmount(jump_session);
+	session_unmount(ctx);
 }
 
 static void on_winch(int sig)
@@ -103,18 +101,19 @@ static int print_plan(struct ui *u, const struct entry *e, char *plan,
 	return 0;
 }
 
-/* Load @e and jump. 0 after a dry run; -errno when it failed (a dialog
- * said why and the menu goes on). */
-static int boot(struct ui *u, const struct entry *e)
+/* Load @e and jump; grub's next_entry is cleared first when @once. 0
+ * after a dry run; -errno with the reason in @err when it failed. */
+static int load_jump(struct ui *u, const struct entry *e, bool once, char *err,
+		     size_t len)
 {
 	struct boot_opts bo = *u->o;
 	const char *used = "kexec";
-	char err[512], *plan = NULL;
+	char *plan = NULL, note[300] = "";
 	size_t plan_len = 0;
 	int rc;
 
 	if (e->disabled) {
-		ui_dialog(u, UI_R_ERROR, e->title, e->disabled);
+		snprintf(err, len, "%s", e->disabled);
 		return -EINVAL;
 	}
 	ui_count_stop(&u->m);
@@ -123,35 +122,44 @@ static int boot(struct ui *u, const struct entry *e)
 	bo.syscall_used = &used;
 	if (bo.dry_run)
 		bo.plan_out = open_memstream(&plan, &plan_len);
-	rc = boot_load_entry(e, &bo, err, sizeof(err));
+	rc = boot_load_entry(e, &bo, err, len);
 	if (bo.plan_out)
 		fclose(bo.plan_out);
 	u->msg[0] = '\0';
 	if (rc < 0) {
 		free(plan);
-		ui_dialog(u, UI_R_ERROR, "Cannot boot this entry", err);
 		return rc;
 	}
 	if (bo.dry_run)
 		return print_plan(u, e, plan, plan_len);
-	/* grub's next_entry was this boot's default: clear it, as GRUB does
-	 * (savedef.h checks that it is set and allowed) */
-	err[0] = '\0';
-	if (e != u->m.def ||
-	    savedef_clear_once(u->s, u->uo->conf, err, sizeof(err)) >= 0)
-		err[0] = '\0';
+	/* grub's next_entry was this boot's: cleared as GRUB does (savedef.h
+	 * checks that it is set and allowed) */
+	if (once &&
+	    savedef_clear_once(u->s, u->uo->conf, note, sizeof(note)) >= 0)
+		note[0] = '\0';
 	snprintf(u->msg, sizeof(u->msg),
 		 "Starting %.200s (loaded with %s)%s%.200s", e->title, used,
-		 err[0] ? "; next_entry not cleared: " : "", err);
+		 note[0] ? "; next_entry not cleared: " : "", note);
 	u->msg_role = UI_R_COUNT;
 	ui_paint(u, ui_draw_menu, NULL);
 	ui_terms_suspend(&u->ts);
-	jump_session = u->s;
 	/* the point of no return, when the jump works */
-	rc = boot_jump(unmount_hook);
+	rc = boot_jump(unmount_hook, u->s);
 	ui_terms_resume(&u->ts);
-	snprintf(err, sizeof(err), "the jump failed: %s", strerror(-rc));
-	ui_dialog(u, UI_R_ERROR, e->title, err);
+	snprintf(err, len, "the jump failed: %s", strerror(-rc));
+	return rc;
+}
+
+/* A boot chosen by key: a failure is a dialog that waits for a key. */
+static int boot(struct ui *u, const struct entry *e)
+{
+	char err[512];
+	int rc = load_jump(u, e, e == u->m.def, err, sizeof(err));
+
+	if (rc < 0)
+		ui_dialog(u, UI_R_ERROR,
+			  e->disabled ? e->title : "Cannot boot this entry",
+			  err);
 	return rc;
 }
 
@@ -190,7 +198,8 @@ static void save_default(struct ui *u, const struct entry *e)
 		ui_dialog(u, UI_R_ERROR, "The default was not saved", err);
 		return;
 	}
-	snprintf(u->saved_id, sizeof(u->saved_id), "%s", e->id ? e->id : "");
+	snprintf(u->uo->choose->saved_id, sizeof(u->uo->choose->saved_id), "%s",
+		 e->id ? e->id : "");
 	u->m.def = e;
 	snprintf(text, sizeof(text), "\"%s\" boots by default from now on.",
 		 e->title);
@@ -274,14 +283,6 @@ static void shell(struct ui *u)
 	ui_terms_resume(&u->ts);
 }
 
-static struct session *power_session;
-
-static void power_unmount(void)
-{
-	if (power_session)
-		session_unmount(power_session);
-}
-
 /* Power off or reboot; with --dry-run only says so and leaves. */
 static int power(struct ui *u, bool off)
 {
@@ -292,8 +293,7 @@ static int power(struct ui *u, bool off)
 		printf("bootmenu: would %s\n", off ? "power off" : "reboot");
 		return 0;
 	}
-	power_session = u->s;
-	rc = boot_power(off, power_unmount);
+	rc = boot_power(off, unmount_hook, u->s);
 	fprintf(stderr, "bootmenu: %s: %s\n", off ? "power off" : "reboot",
 		strerror(-rc));
 	return 1;
@@ -303,8 +303,7 @@ static int power(struct ui *u, bool off)
  * and the selection follows the default until a key was pressed. */
 static void rebuild(struct ui *u)
 {
-	const struct entry *def =
-	    ui_pick_default(&u->s->list, u->saved_id, u->uo->conf->default_pat);
+	const struct entry *def = choose_default(u->uo->choose, &u->s->list);
 
 	if (ui_model_build(&u->m, &u->s->list, def) < 0)
 		say(u, UI_R_ERROR, "%s", "out of memory");
@@ -320,13 +319,14 @@ static void settle(struct ui *u)
 	double t;
 
 	u->settled = true;
-	if (savedef_load(u->s, uo->conf, u->saved_id, sizeof(u->saved_id)) < 0)
-		u->saved_id[0] = '\0';
+	struct choose *c = uo->choose;
+
+	if (savedef_load(u->s, uo->conf, c->saved_id, sizeof(c->saved_id)) < 0)
+		c->saved_id[0] = '\0';
 	rebuild(u);
 	if (u->touched || !u->m.def)
 		return;
-	t = conf_timeout(uo->opt_timeout_s, uo->cmdline_timeout_s,
-			 uo->conf->timeout, u->s->list.timeout_ds);
+	t = choose_timeout(c, &u->s->list);
 	ui_count_start(&u->m, t < 0 ? -1 : (int)(t + 0.999), ui_now_ms());
 }
 
@@ -348,7 +348,7 @@ static void rescan(struct ui *u)
 	ui_model_forget(&u->m);
 	u->m.def = NULL;
 	u->settled = false;
-	u->saved_id[0] = '\0';
+	u->uo->choose->saved_id[0] = '\0';
 	ui_count_stop(&u->m);
 	say(u, UI_R_STATUS, "%s", "Scanning again...");
 	ui_paint(u, ui_draw_menu, NULL);
@@ -441,13 +441,54 @@ static int on_key(struct ui *u, int k)
 	return -1;
 }
 
+/* The unattended boot's calls (choose.h). */
+static int auto_boot(void *ctx, const struct entry *e, char *err, size_t len)
+{
+	return load_jump(ctx, e, true, err, len);
+}
+
+static bool auto_ask(void *ctx, const struct entry *e)
+{
+	return ui_password(ctx, "Booting this entry needs the password");
+}
+
+static bool auto_failed(void *ctx, const struct entry *e, const char *err,
+			const struct entry *next)
+{
+	struct ui *u = ctx;
+	char text[800], foot[300];
+
+	snprintf(text, sizeof(text), "\"%.200s\": %.500s", e->title, err);
+	if (!next) {
+		ui_dialog(u, UI_R_ERROR, "The default cannot boot", text);
+		return false;
+	}
+	snprintf(foot, sizeof(foot), "Trying \"%.200s\" in %d s", next->title,
+		 CHOOSE_FAIL_SHOW_S);
+	return ui_timed_box(u, "The default cannot boot", text, foot,
+			    CHOOSE_FAIL_SHOW_S * 1000) == UI_KEY_NONE;
+}
+
+/* The countdown ran out: the policy's candidates in turn. */
+static int autoboot(struct ui *u)
+{
+	struct choose_ops ops = {.boot = auto_boot,
+				 .ask = auto_ask,
+				 .failed = auto_failed,
+				 .ctx = u};
+	int rc = choose_autoboot(u->uo->choose, &u->s->list, u->unlocked, &ops);
+
+	u->touched = true; /* back in the menu: no countdown again */
+	return rc;
+}
+
 static int loop(struct ui *u)
 {
 	for (;;) {
 		int k, rc;
 
 		if (ui_count_expired(&u->m, ui_now_ms())) {
-			if (try_boot(u, u->m.def) == 0)
+			if (autoboot(u) == 0)
 				return 0;
 			continue;
 		}
@@ -455,8 +496,10 @@ static int loop(struct ui *u)
 		k = ui_terms_key(&u->ts, TICK_MS, session_fd(u->s));
 		if (k == UI_TERM_GONE)
 			return 1;
-		if (k == UI_TERM_EVENT)
+		if (k == UI_TERM_EVENT) {
 			ui_session_event(u);
+			session_release(u->s); /* the rows are rebuilt */
+		}
 		if (k < 0)
 			continue;
 		u->touched = true;

@@ -26,10 +26,9 @@ struct ui {
 	struct ui_model m;
 	char msg[512]; /* the message line; "" none */
 	enum ui_role msg_role;
-	char saved_id[1024]; /* savedef_load()'s id (SAVEDEF_VALUE_MAX) */
-	bool touched;	     /* a key came: no countdown from now on */
-	bool settled;	     /* the session's start-up probing is over */
-	bool unlocked;	     /* the password was given */
+	bool touched;  /* a key came: no countdown from now on */
+	bool settled;  /* the session's start-up probing is over */
+	bool unlocked; /* the password was given */
 };
 
 typedef void (*ui_paint_fn)(struct ui *u, const void *arg);
@@ -54,6 +53,10 @@ void ui_draw_box(struct ui *u, enum ui_role role, const char *title,
 		 const char *text, const char *footer);
 
 /* --- dialog.c: views that wait for keys */
+/* A box with @footer for @ms at most: UI_KEY_NONE when the time ran out,
+ * else the key that came first (or UI_TERM_GONE). */
+int ui_timed_box(struct ui *u, const char *title, const char *text,
+		 const char *footer, int ms);
 /* Show a box until a key (or every terminal went away). */
 void ui_dialog(struct ui *u, enum ui_role role, const char *title,
 	       const char *text);

@@ -1,5 +1,6 @@
 /* term.c - ncurses screens on stdin/stdout or on every console. */
 #include "ui/term.h"
+#include "util/cmdline.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -152,7 +153,7 @@ static bool line_utf8(const char *cmdline)
 {
 	char v[8];
 
-	if (ui_cmdline_value(cmdline, "utf8", v, sizeof(v)))
+	if (cmdline_value(cmdline, "utf8", v, sizeof(v)))
 		return v[0] == '1' || v[0] == 'y' || v[0] == 'Y';
 	return locale_utf8();
 }
@@ -230,7 +231,7 @@ int ui_terms_consoles(struct ui_terms *ts, const char *list,
 	ts->kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (ts->kmsg_fd >= 0)
 		lseek(ts->kmsg_fd, 0, SEEK_END);
-	ui_cmdline_value(cmdline, "term", term, sizeof(term));
+	cmdline_value(cmdline, "term", term, sizeof(term));
 	for (int i = 0; i < n; i++) {
 		struct ui_term *t = &ts->t[k];
 

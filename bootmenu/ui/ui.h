@@ -5,21 +5,24 @@
  * devices are probed, arrive and go (session.h's event-driven calls):
  * rows are rebuilt on each change, a status line says what is still being
  * probed, and once the session has settled the default is chosen (the
- * saved default, bootmenu.conf's pattern, then the configs') and the
- * countdown starts. It boots the choice with boot_load_entry() and
- * boot_jump(); the session stays the caller's.
+ * policy's, choose.h) and the countdown starts. When it runs out, the
+ * unattended boot tries the policy's candidates in turn, each failure
+ * shown for CHOOSE_FAIL_SHOW_S seconds (a key stops it). It boots the choice
+ * with boot_load_entry() and boot_jump(); the session stays the caller's.
  */
 #ifndef BM_UI_H
 #define BM_UI_H
 
 struct session;
 struct boot_opts;
+struct choose;
 struct conf;
 
 struct ui_opts {
-	const struct conf *conf;  /* bootmenu.conf: password, colour, default */
-	double opt_timeout_s;	  /* --timeout; -2 when not given */
-	double cmdline_timeout_s; /* bootmenu.timeout=; -2 when not given */
+	const struct conf *conf; /* bootmenu.conf: password, colour */
+	/* The policy: default, timeout, fallback (choose.h). The menu puts
+	 * the saved default into choose->saved_id once settled. */
+	struct choose *choose;
 	/* Draw on these consoles ("tty0 ttyS0", /dev paths); NULL or "":
 	 * stdin/stdout. */
 	const char *consoles;

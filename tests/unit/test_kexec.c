@@ -928,7 +928,7 @@ TEST(fault_env_and_jump)
 	memset(&rec, 0, sizeof(rec));
 	rec.reboot_rc = -EPERM;
 	kexec_sys_set_ops(&rec_ops);
-	CHECK_INT(kexec_jump(NULL, err, sizeof(err)), -EPERM);
+	CHECK_INT(kexec_jump(NULL, NULL, err, sizeof(err)), -EPERM);
 	kexec_sys_set_ops(NULL);
 	CHECK_INT(rec.reboots, 1);
 	CHECK_STR(err, "reboot(LINUX_REBOOT_CMD_KEXEC) refused: booting a "

@@ -76,15 +76,4 @@ TEST(conf_file)
 	CHECK_STR(err, "");
 }
 
-TEST(timeout_precedence)
-{
-	CHECK(conf_timeout(3, 7, 9, 100) == 3);
-	CHECK(conf_timeout(-2, 7, 9, 100) == 7);
-	CHECK(conf_timeout(-2, -2, 9, 100) == 9);
-	CHECK(conf_timeout(-2, -2, -2, 100) == 10);
-	CHECK(conf_timeout(-2, -2, -2, -1) == 5);
-	CHECK(conf_timeout(-2, 0, 9, 100) == 0);
-	CHECK(conf_timeout(-1, 0, 9, 100) == -1);
-}
-
-TEST_MAIN("test_menu", editor, editor_full, conf_file, timeout_precedence)
+TEST_MAIN("test_menu", editor, editor_full, conf_file)

@@ -1,6 +1,7 @@
 /* test_ui_console.c - the console list, bootmenu.* values, TERM choice. */
 #include "test.h"
 #include "ui/console.h"
+#include "util/cmdline.h"
 
 TEST(active_list)
 {
@@ -51,18 +52,18 @@ TEST(cmdline_values)
 {
 	char v[16];
 
-	CHECK(ui_cmdline_value("console=ttyS0 bootmenu.term=xterm quiet",
-			       "term", v, sizeof(v)));
+	CHECK(cmdline_value("console=ttyS0 bootmenu.term=xterm quiet", "term",
+			    v, sizeof(v)));
 	CHECK_STR(v, "xterm");
-	CHECK(!ui_cmdline_value("bootmenu.terminal=x", "term", v, sizeof(v)));
-	CHECK(!ui_cmdline_value("bootmenu.term=", "term", v, sizeof(v)));
-	CHECK(!ui_cmdline_value("xbootmenu.term=a", "term", v, sizeof(v)));
-	CHECK(!ui_cmdline_value("bootmenu.term=xterm-256color-very-long",
-				"term", v, sizeof(v)));
+	CHECK(!cmdline_value("bootmenu.terminal=x", "term", v, sizeof(v)));
+	CHECK(!cmdline_value("bootmenu.term=", "term", v, sizeof(v)));
+	CHECK(!cmdline_value("xbootmenu.term=a", "term", v, sizeof(v)));
+	CHECK(!cmdline_value("bootmenu.term=xterm-256color-very-long", "term",
+			     v, sizeof(v)));
 	CHECK_STR(v, "");
-	CHECK(ui_cmdline_value("bootmenu.utf8=1\n", "utf8", v, sizeof(v)));
+	CHECK(cmdline_value("bootmenu.utf8=1\n", "utf8", v, sizeof(v)));
 	CHECK_STR(v, "1");
-	CHECK(!ui_cmdline_value(NULL, "utf8", v, sizeof(v)));
+	CHECK(!cmdline_value(NULL, "utf8", v, sizeof(v)));
 }
 
 TEST(terminal_types)

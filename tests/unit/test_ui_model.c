@@ -1,5 +1,7 @@
 /* test_ui_model.c - the menu's rows, selection, default and countdown,
  * without a terminal. */
+#include "choose/choose.h"
+#include "conf/conf.h"
 #include "entry/entry.h"
 #include "scan/fs.h"
 #include "test.h"
@@ -37,6 +39,20 @@ static void fill(struct entry_list *l, struct arena *a, bool def_c)
 	add(l, &fs_b, "y", NULL, false, NULL);
 }
 
+/* The policy's default (choose.h) with @saved and bootmenu.conf's @pat. */
+static const struct entry *pick(const struct entry_list *l, const char *saved,
+				const char *pat)
+{
+	static struct conf c;
+	static struct choose ch;
+
+	conf_init(&c);
+	snprintf(c.default_pat, sizeof(c.default_pat), "%s", pat ? pat : "");
+	choose_init(&ch, &c, "", -2);
+	snprintf(ch.saved_id, sizeof(ch.saved_id), "%s", saved ? saved : "");
+	return choose_default(&ch, l);
+}
+
 static const char *sel_id(const struct ui_model *m)
 {
 	const struct entry *e = ui_model_selected(m);
@@ -52,14 +68,14 @@ TEST(default_choice)
 	struct entry_list l;
 
 	fill(&l, &a, true);
-	CHECK_STR(ui_pick_default(&l, NULL, NULL)->id, "c");
-	CHECK_STR(ui_pick_default(&l, "y", NULL)->id, "y");
-	CHECK_STR(ui_pick_default(&l, "x", NULL)->id, "c"); /* disabled */
-	CHECK_STR(ui_pick_default(&l, NULL, "[dy]")->id, "d");
-	CHECK_STR(ui_pick_default(&l, "nope", "zz*")->id, "c");
+	CHECK_STR(pick(&l, NULL, NULL)->id, "c");
+	CHECK_STR(pick(&l, "y", NULL)->id, "y");
+	CHECK_STR(pick(&l, "x", NULL)->id, "c"); /* disabled */
+	CHECK_STR(pick(&l, NULL, "[dy]")->id, "d");
+	CHECK_STR(pick(&l, "nope", "zz*")->id, "c");
 	arena_free(&a);
 	fill(&l, &a, false);
-	CHECK_STR(ui_pick_default(&l, NULL, NULL)->id, "a");
+	CHECK_STR(pick(&l, NULL, NULL)->id, "a");
 	arena_free(&a);
 }
 
@@ -70,7 +86,7 @@ TEST(grouping_and_headers)
 	struct entry_list l;
 
 	fill(&l, &a, false);
-	CHECK_INT(ui_model_build(&m, &l, ui_pick_default(&l, NULL, NULL)), 0);
+	CHECK_INT(ui_model_build(&m, &l, pick(&l, NULL, NULL)), 0);
 	/* sda1 header, a, [Advanced], d, sdb1 header, x, y */
 	CHECK_INT(m.n_rows, 7);
 	CHECK_INT(m.rows[0].kind, UI_ROW_FS);
@@ -101,7 +117,7 @@ TEST(default_inside_a_group_is_shown)
 	struct entry_list l;
 
 	fill(&l, &a, true);
-	CHECK_INT(ui_model_build(&m, &l, ui_pick_default(&l, NULL, NULL)), 0);
+	CHECK_INT(ui_model_build(&m, &l, pick(&l, NULL, NULL)), 0);
 	CHECK_STR(sel_id(&m), "c");
 	CHECK_INT(m.n_rows, 9);
 	ui_model_free(&m);
@@ -177,19 +193,19 @@ TEST(stick_comes_and_goes)
 	for (const struct entry *e = without.head; e; e = e->next)
 		add(&with, &fs_a, e->id, e->group, e->is_default, NULL);
 	add(&with, &fs_b, "y", NULL, false, NULL);
-	def = ui_pick_default(&without, NULL, NULL);
+	def = pick(&without, NULL, NULL);
 	CHECK_STR(def->id, "c");
 	ui_model_build(&m, &without, def);
 	CHECK_STR(sel_id(&m), "c");
 	/* the stick arrives: its rows show, the selection stays */
-	def = ui_pick_default(&with, NULL, NULL);
+	def = pick(&with, NULL, NULL);
 	ui_model_build(&m, &with, def);
 	CHECK_STR(sel_id(&m), "c");
 	CHECK_INT(m.n_rows, 8);
 	ui_model_end(&m);
 	CHECK_STR(sel_id(&m), "y");
 	/* pulled out while selected: the selection goes to the default */
-	def = ui_pick_default(&without, NULL, NULL);
+	def = pick(&without, NULL, NULL);
 	ui_model_build(&m, &without, def);
 	CHECK_INT(m.n_rows, 6);
 	CHECK_STR(sel_id(&m), "c");

@@ -1,0 +1,185 @@
+/* choose.c - the default rule, the fallback order, the timeout. */
+#include "choose/choose.h"
+#include "choose/lock.h"
+#include "conf/conf.h"
+#include "entry/entry.h"
+#include "scan/fs.h"
+#include "util/cmdline.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+void choose_init(struct choose *c, const struct conf *conf, const char *cmdline,
+		 double opt_timeout_s)
+{
+	memset(c, 0, sizeof(*c));
+	c->conf = conf;
+	c->opt_timeout_s = opt_timeout_s;
+	c->cmdline_timeout_s = cmdline_number(cmdline, "timeout", -2);
+	cmdline_value(cmdline, "from", c->boot_device, sizeof(c->boot_device));
+}
+
+int choose_fs_rank(const struct choose *c, const struct fs_root *fs)
+{
+	if (!fs)
+		return 2;
+	if (c->boot_device[0] && entry_fs_matches(c->boot_device, fs))
+		return 0;
+	return fs->removable ? 2 : 1;
+}
+
+/* The candidate list being built: each entry once, at most @max. */
+struct cands {
+	const struct entry **v;
+	size_t n, max;
+};
+
+static void cand_add(struct cands *k, const struct entry *e)
+{
+	if (!e || e->disabled || k->n == k->max)
+		return;
+	for (size_t i = 0; i < k->n; i++)
+		if (k->v[i] == e)
+			return;
+	k->v[k->n++] = e;
+}
+
+static const struct entry *find_id(const struct entry_list *l, const char *id)
+{
+	for (const struct entry *e = l->head; id[0] && e; e = e->next)
+		if (!e->disabled && e->id && !strcmp(e->id, id))
+			return e;
+	return NULL;
+}
+
+/* @fs's config default, then its grub fallback entries in their order. */
+static void add_fs_defaults(struct cands *k, const struct entry_list *l,
+			    const struct fs_root *fs)
+{
+	int most = 0;
+
+	for (const struct entry *e = l->head; e; e = e->next)
+		if (e->fs == fs && e->is_default)
+			cand_add(k, e);
+	for (const struct entry *e = l->head; e; e = e->next)
+		if (e->fs == fs && e->fallback > most)
+			most = e->fallback;
+	for (int r = 1; r <= most; r++)
+		for (const struct entry *e = l->head; e; e = e->next)
+			if (e->fs == fs && e->fallback == r)
+				cand_add(k, e);
+}
+
+/* Each filesystem of @l once, best rank first, then in list order. */
+static size_t fs_order(const struct choose *c, const struct entry_list *l,
+		       const struct fs_root **out, size_t max)
+{
+	size_t n = 0;
+
+	for (int rank = 0; rank <= 2; rank++)
+		for (const struct entry *e = l->head; e; e = e->next) {
+			size_t i = 0;
+
+			if (choose_fs_rank(c, e->fs) != rank)
+				continue;
+			while (i < n && out[i] != e->fs)
+				i++;
+			if (i == n && n < max)
+				out[n++] = e->fs;
+		}
+	return n;
+}
+
+#define CHOOSE_FS_MAX 256
+
+size_t choose_candidates(const struct choose *c, const struct entry_list *l,
+			 const struct entry **out, size_t max)
+{
+	struct cands k = {.v = out, .max = max};
+	const struct fs_root *fss[CHOOSE_FS_MAX];
+	size_t n_fs = fs_order(c, l, fss, CHOOSE_FS_MAX);
+	const char *dev = c->conf->default_device;
+
+	cand_add(&k, find_id(l, c->saved_id));
+	for (size_t i = 0; i < n_fs; i++)
+		for (const struct entry *e = l->head; e; e = e->next)
+			if (e->fs == fss[i] &&
+			    conf_match(c->conf->default_pat, e->title, e->id))
+				cand_add(&k, e);
+	for (size_t i = 0; dev[0] && i < n_fs; i++)
+		if (fss[i] && entry_fs_matches(dev, fss[i]))
+			add_fs_defaults(&k, l, fss[i]);
+	for (size_t i = 0; i < n_fs; i++)
+		add_fs_defaults(&k, l, fss[i]);
+	for (size_t i = 0; i < n_fs; i++)
+		for (const struct entry *e = l->head; e; e = e->next)
+			if (e->fs == fss[i])
+				cand_add(&k, e);
+	return k.n;
+}
+
+const struct entry *choose_default(const struct choose *c,
+				   const struct entry_list *l)
+{
+	const struct entry *v[1];
+
+	return choose_candidates(c, l, v, 1) ? v[0] : NULL;
+}
+
+double choose_user_timeout(const struct choose *c)
+{
+	if (c->opt_timeout_s > -2)
+		return c->opt_timeout_s;
+	if (c->cmdline_timeout_s > -2)
+		return c->cmdline_timeout_s;
+	return c->conf->timeout;
+}
+
+double choose_timeout(const struct choose *c, const struct entry_list *l)
+{
+	double t = choose_user_timeout(c);
+
+	if (t <= -2)
+		t = l->timeout_ds >= 0 ? l->timeout_ds / 10.0
+				       : CHOOSE_DEFAULT_TIMEOUT_S;
+	return t < 0 ? -1 : t;
+}
+
+bool choose_plain_may_choose(const struct choose *c)
+{
+	return !c->conf->password[0];
+}
+
+/* Try @e: the lock, the load, the jump. -errno with @err set. */
+static int try_one(const struct choose_ops *ops, const struct choose *c,
+		   const struct entry *e, bool unlocked, char *err, size_t len)
+{
+	if (choose_lock_need(c->conf->password, unlocked, CHOOSE_ACT_BOOT, e,
+			     e) != CHOOSE_LOCK_FREE &&
+	    (!ops->ask || !ops->ask(ops->ctx, e))) {
+		snprintf(err, len, "lilo.conf asks for a password to boot it");
+		return -EACCES;
+	}
+	err[0] = '\0';
+	return ops->boot(ops->ctx, e, err, len);
+}
+
+int choose_autoboot(const struct choose *c, const struct entry_list *l,
+		    bool unlocked, const struct choose_ops *ops)
+{
+	const struct entry *v[CHOOSE_MAX];
+	size_t n = choose_candidates(c, l, v, CHOOSE_MAX);
+	char err[512];
+	int rc = -ENOENT;
+
+	for (size_t i = 0; i < n; i++) {
+		rc = try_one(ops, c, v[i], unlocked, err, sizeof(err));
+		if (rc >= 0)
+			return 0;
+		if (ops->failed && !ops->failed(ops->ctx, v[i], err,
+						i + 1 < n ? v[i + 1] : NULL))
+			return -ECANCELED;
+	}
+	return rc;
+}

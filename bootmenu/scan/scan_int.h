@@ -1,0 +1,218 @@
+/* scan_int.h - internal to the scan room: shared by scan.c and the
+ * scan_*.c files only. Everything else goes through scan/scan.h.
+ *
+ * Threads: the caller's (scan_next & co.), the scan's coordinator, and a
+ * detached worker per device being probed. The coordinator owns the
+ * device records and the arena, under s->lock; a worker only touches its
+ * own struct scan_job (malloc'd, two references) and, while the job is
+ * not abandoned, the coordinator's wake-up eventfd. A job that outlives
+ * its time limit is abandoned: its worker, when it ever returns, undoes
+ * its own mount and frees the job, touching nothing else. Root fds are
+ * closed only in the caller's thread (scan_next, scan_unmount_all), so a
+ * parser never sees its fd vanish underneath it.
+ *
+ * The files, one concern each:
+ *	scan.c		the public entry points and the event queue
+ *	scan_coord.c	the coordinator thread: uevents, jobs, settling
+ *	scan_record.c	the device records and what a finished job means
+ *	scan_worker.c	the jobs: probe and mount in a worker thread
+ *	scan_usb.c	USB storage hosts that have not reported disks yet
+ *	scan_unmount.c	unmounting one device's filesystem, or all of them
+ */
+#ifndef BM_SCAN_INT_H
+#define BM_SCAN_INT_H
+
+#include "scan/mount.h"
+#include "scan/probe.h"
+#include "scan/scan.h"
+#include "scan/uevent.h"
+#include "util/arena.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* A USB storage host waits before it reports its disks (usb-storage's
+ * delay_use, 1 s by default, then the SCSI scan): a host that appeared
+ * with no disk yet holds the settle this long (within the settle bound),
+ * or until a disk under it arrives. */
+#define SCAN_HOST_WAIT_MS 3000
+#define SCAN_HOSTS_MAX 16
+
+struct fs_root;
+
+struct scan_job {
+	atomic_int refs; /* the coordinator's and the worker's */
+	pthread_mutex_t lock;
+	bool abandoned, finished; /* under lock */
+	struct scan *s;		  /* only while !abandoned */
+	/* in */
+	char devnode[PROBE_PATH_MAX];
+	char target[PATH_MAX];
+	bool no_mount, set_ro;
+	int (*mount_fn)(void *, const char *, const char *, const char *);
+	void *mount_ctx;
+	const char *(*filter_fn)(void *, const char *, const char *,
+				 const char *);
+	void *filter_ctx;
+	char name[PROBE_NAME_MAX];
+	/* out */
+	const char *hidden; /* filter_fn's reason: not mounted */
+	struct probe_result res;
+	int mount_rc;
+	bool mounted;
+	int root_fd;
+	char detail[MOUNT_DETAIL_MAX];
+	char sub[MOUNT_DETAIL_MAX];
+};
+
+struct scan_rec {
+	struct scan_rec *next;
+	struct scan_dev pub;
+	struct probe_dev sys;
+	struct fs_root *fs;   /* while mounted */
+	struct scan_job *job; /* running, or abandoned and maybe running */
+	int64_t deadline_ms;  /* of the running job */
+	int64_t pending_ms;   /* a probe is due then; 0: none */
+	bool removed;	      /* gone: hidden from the views */
+};
+
+struct scan_fsnode {
+	struct scan_fsnode *next;
+	struct fs_root *fs;
+};
+
+struct scan_evq {
+	struct scan_evq *next;
+	struct scan_event ev;
+	struct fs_root *fs;
+};
+
+struct scan_host {
+	char devpath[UEVENT_FIELD_MAX]; /* "/devices/.../1-1:1.0/host6" */
+	int64_t since_ms;
+};
+
+struct scan_msg {
+	struct scan_msg *next;
+	size_t len;
+	char buf[];
+};
+
+struct scan {
+	struct scan_opts o;
+	pthread_mutex_t lock;
+	pthread_cond_t cond; /* s->quiet became true */
+	struct arena a;
+	struct scan_rec *recs;
+	struct scan_fsnode
+	    *all_fs; /* every fs_root made, to close at the end */
+	struct scan_evq *evq, **evq_tail;
+	struct scan_msg *inj, **inj_tail;
+	int ev_fd, wake_fd, nl_fd;
+	pthread_t thread;
+	bool thread_up, stop, frozen;
+	int running; /* jobs not finished nor abandoned */
+	int64_t last_activity_ms, settle_deadline_ms;
+	bool quiet, settled_sent;
+	struct scan_host hosts[SCAN_HOSTS_MAX]; /* USB hosts with no disk yet */
+	size_t n_hosts;
+};
+
+/* --- scan.c: clock, eventfds, the event queue */
+
+/* CLOCK_MONOTONIC in milliseconds. */
+int64_t scan_now_ms(void);
+
+/* Make the eventfd @fd readable / read it empty again (a failure other
+ * than EAGAIN is logged, nothing more). */
+void scan_efd_poke(int fd);
+void scan_efd_drain(int fd);
+
+/* Queue an event for scan_next(); under s->lock. @fs and @name belong to
+ * the scan. Out of memory: logged, the event is lost. */
+void scan_ev_push(struct scan *s, enum scan_event_type type, struct fs_root *fs,
+		  const char *name);
+
+/* --- scan_coord.c */
+
+/* The coordinator thread (pthread_create's start routine, @arg the
+ * struct scan): lists sysfs, then follows uevents and jobs until
+ * s->stop. Takes s->lock itself. Returns NULL. */
+void *scan_coord_main(void *arg);
+
+/* --- scan_worker.c: the jobs (s->lock held unless said otherwise) */
+
+/* Start a worker probing (and mounting) @r's device. Returns 0, or
+ * -ENOMEM / the -errno of pthread_create. r->job holds the new job. */
+int scan_job_start(struct scan *s, struct scan_rec *r);
+
+/* True once @j's worker is done with it (takes j->lock). */
+bool scan_job_finished(struct scan_job *j);
+
+/* Give up on @j: from now on its worker touches nothing of the scan. A
+ * job already finished but not reaped has its fd and mount undone. */
+void scan_job_abandon(struct scan *s, struct scan_job *j);
+
+/* Close @j's root fd and undo its mount (unless a test's mount_fn made
+ * it), lazily. */
+void scan_job_release(struct scan_job *j);
+
+/* Drop one of @j's two references; the last frees it. */
+void scan_job_unref(struct scan_job *j);
+
+/* --- scan_record.c: the device records (under s->lock) */
+
+/* The record of device @name, or NULL. */
+struct scan_rec *scan_rec_find(struct scan *s, const char *name);
+
+/* The record of @name, made (in the arena, marked removed until
+ * scheduled) when there is none. */
+struct scan_rec *scan_rec_get(struct scan *s, const char *name);
+
+/* Set @r's state and reason (copied) and tell the caller. */
+void scan_rec_set_state(struct scan *s, struct scan_rec *r, enum scan_state st,
+			const char *reason);
+
+/* Due for a probe at @when (ms): shown as probing again. */
+void scan_rec_schedule(struct scan_rec *r, int64_t when);
+
+/* The device is gone: abandon its job, unmount lazily, hide it. */
+void scan_rec_remove(struct scan *s, struct scan_rec *r);
+
+/* Start @r's probe now. False when it must wait (its old worker hangs). */
+bool scan_rec_start(struct scan *s, struct scan_rec *r, int64_t now);
+
+/* Take the result of @r's finished job: mounted (an FS_ADDED event),
+ * skipped or failed; the job's reference is dropped. */
+void scan_rec_reap(struct scan *s, struct scan_rec *r);
+
+/* --- scan_usb.c: USB storage hosts (under s->lock) */
+
+/* At start: USB hosts already there whose disks are not (yet). */
+void scan_hosts_from_sysfs(struct scan *s, int64_t now);
+
+/* A USB storage host came or went (its disks follow a second later);
+ * any usb uevent counts as activity. True when @ev was a host's. */
+bool scan_on_host_uevent(struct scan *s, const struct uevent *ev, int64_t now);
+
+/* Forget the hosts that @devpath is (removed) or is under (their disk). */
+void scan_host_forget(struct scan *s, const char *devpath);
+
+/* True while a host may still report a disk; drops those that waited
+ * SCAN_HOST_WAIT_MS. */
+bool scan_hosts_pending(struct scan *s, int64_t now);
+
+/* --- scan_unmount.c */
+
+/* Where device @name is mounted: @s's mount base, then @name. */
+void scan_target(const struct scan *s, const char *name, char target[PATH_MAX]);
+
+/* Unmount @r's filesystem (lazily when @lazy: the device vanished) and
+ * queue FS_REMOVED; its root fd is closed by scan_next(). Under s->lock;
+ * no-op without one. */
+void scan_rec_drop_fs(struct scan *s, struct scan_rec *r, bool lazy);
+
+#endif

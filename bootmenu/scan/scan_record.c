@@ -1,0 +1,222 @@
+/* scan_record.c - the device records: one per block device the scan has
+ * seen, in the scan's arena, under s->lock. A record is scheduled (a
+ * probe due), probing (its job runs), then mounted, skipped, failed or
+ * timed out; removed when the device goes, scheduled again when it
+ * changes.
+ */
+#include "scan/fs.h"
+#include "scan/scan_int.h"
+#include "util/log.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+struct scan_rec *scan_rec_find(struct scan *s, const char *name)
+{
+	for (struct scan_rec *r = s->recs; r; r = r->next)
+		if (!strcmp(r->pub.name, name))
+			return r;
+	return NULL;
+}
+
+struct scan_rec *scan_rec_get(struct scan *s, const char *name)
+{
+	struct scan_rec *r = scan_rec_find(s, name), **tail;
+
+	if (r)
+		return r;
+	r = arena_alloc(&s->a, sizeof(*r));
+	r->pub.name = arena_strdup(&s->a, name);
+	r->pub.disk = r->pub.name;
+	r->pub.devnode = r->pub.fstype = r->pub.uuid = r->pub.label = "";
+	r->pub.partuuid = r->pub.partlabel = r->pub.pttype = "";
+	r->removed = true; /* until something schedules it */
+	for (tail = &s->recs; *tail; tail = &(*tail)->next)
+		;
+	*tail = r;
+	return r;
+}
+
+void scan_rec_set_state(struct scan *s, struct scan_rec *r, enum scan_state st,
+			const char *reason)
+{
+	r->pub.state = st;
+	r->pub.reason = reason ? arena_strdup(&s->a, reason) : NULL;
+	scan_ev_push(s, SCAN_EV_DEVICE, NULL, r->pub.name);
+}
+
+void scan_rec_remove(struct scan *s, struct scan_rec *r)
+{
+	if (r->removed)
+		return;
+	r->pending_ms = 0;
+	if (r->job && !r->job->abandoned)
+		scan_job_abandon(s, r->job);
+	scan_rec_drop_fs(s, r, true);
+	r->removed = true;
+	log_info("scan: %s removed", r->pub.name);
+	scan_ev_push(s, SCAN_EV_DEVICE, NULL, r->pub.name);
+}
+
+void scan_rec_schedule(struct scan_rec *r, int64_t when)
+{
+	r->pending_ms = when;
+	r->removed = false;
+	r->pub.state = SCAN_DEV_PROBING;
+	r->pub.reason = NULL;
+}
+
+/* --- results of a finished job */
+
+static const char *dup0(struct scan *s, const char *v)
+{
+	return arena_strdup(&s->a, v ? v : "");
+}
+
+static void rec_take_probe(struct scan *s, struct scan_rec *r,
+			   const struct probe_result *p)
+{
+	r->pub.fstype = dup0(s, p->type);
+	r->pub.uuid = dup0(s, p->uuid);
+	r->pub.label = dup0(s, p->label);
+	r->pub.partuuid = dup0(s, p->partuuid);
+	r->pub.partlabel = dup0(s, p->partlabel);
+	r->pub.pttype = dup0(s, p->part_scheme[0] ? p->part_scheme : p->pttype);
+	if (p->partno > 0)
+		r->pub.partno = p->partno;
+	r->pub.esp = p->esp;
+	r->pub.xbootldr = p->xbootldr;
+}
+
+static struct fs_root *rec_make_fs(struct scan *s, struct scan_rec *r,
+				   struct scan_job *j)
+{
+	struct fs_root *fs = arena_alloc(&s->a, sizeof(*fs));
+	struct scan_fsnode *n = arena_alloc(&s->a, sizeof(*n));
+	const struct scan_dev *d = &r->pub;
+
+	fs->root_fd = j->root_fd;
+	j->root_fd = -1;
+	fs->name = d->name;
+	fs->device = d->devnode;
+	fs->fstype = d->fstype;
+	fs->uuid = *d->uuid ? d->uuid : NULL;
+	fs->label = *d->label ? d->label : NULL;
+	fs->partuuid = *d->partuuid ? d->partuuid : NULL;
+	fs->partlabel = *d->partlabel ? d->partlabel : NULL;
+	fs->mountpoint = j->sub[0]
+			     ? arena_printf(&s->a, "%s/%s", j->target, j->sub)
+			     : arena_strdup(&s->a, j->target);
+	fs->casefold = !strcmp(d->fstype, "vfat");
+	fs->esp = d->esp;
+	fs->xbootldr = d->xbootldr;
+	fs->removable = d->removable;
+	fs->priv = r;
+	n->fs = fs;
+	n->next = s->all_fs;
+	s->all_fs = n;
+	return fs;
+}
+
+void scan_rec_reap(struct scan *s, struct scan_rec *r)
+{
+	struct scan_job *j = r->job;
+	const struct probe_result *p = &j->res;
+	char why[PROBE_DETAIL_MAX + MOUNT_DETAIL_MAX + 64];
+
+	s->running--;
+	r->job = NULL;
+	rec_take_probe(s, r, p);
+	snprintf(why, sizeof(why), "%s%s%s", p->skip ? p->skip : j->detail,
+		 p->skip && p->detail[0] ? ": " : "", p->skip ? p->detail : "");
+	if (p->skip) {
+		scan_rec_set_state(
+		    s, r, p->rc < 0 ? SCAN_DEV_FAILED : SCAN_DEV_SKIPPED, why);
+	} else if (j->hidden) {
+		scan_rec_set_state(s, r, SCAN_DEV_SKIPPED, j->hidden);
+	} else if (s->o.no_mount) {
+		scan_rec_set_state(s, r, SCAN_DEV_SKIPPED,
+				   "not mounted (probe only)");
+	} else if (j->mount_rc < 0) {
+		scan_job_release(j);
+		scan_rec_set_state(s, r,
+				   j->mount_rc == -EPROTONOSUPPORT
+				       ? SCAN_DEV_SKIPPED
+				       : SCAN_DEV_FAILED,
+				   why);
+	} else {
+		r->fs = rec_make_fs(s, r, j);
+		r->pub.fs = r->fs;
+		log_info("scan: %s: %s at %s", r->pub.name, r->pub.fstype,
+			 r->fs->mountpoint);
+		scan_ev_push(s, SCAN_EV_FS_ADDED, r->fs, r->pub.name);
+		scan_rec_set_state(s, r, SCAN_DEV_MOUNTED, j->detail);
+	}
+	if (r->pub.state != SCAN_DEV_MOUNTED)
+		log_info("scan: %s: %s: %s", r->pub.name,
+			 scan_state_name(r->pub.state),
+			 r->pub.reason ? r->pub.reason : "");
+	scan_job_unref(j);
+}
+
+/* --- starting a probe */
+
+static void rec_take_sys(struct scan *s, struct scan_rec *r)
+{
+	r->pub.disk = arena_strdup(&s->a, r->sys.disk);
+	r->pub.devnode = arena_strdup(&s->a, r->sys.devnode);
+	r->pub.partno = r->sys.partno;
+	r->pub.size = r->sys.size;
+	r->pub.removable = r->sys.removable;
+}
+
+/* Why @r is not to be probed at all (sysfs, or the filter asked by name
+ * only), or NULL. */
+static const char *rec_unprobed(struct scan *s, const struct scan_rec *r)
+{
+	if (r->sys.skip)
+		return r->sys.skip;
+	if (r->sys.partno > 0 && r->sys.start == 0)
+		return probe_skip_overlap;
+	if (s->o.filter_fn)
+		return s->o.filter_fn(s->o.filter_ctx, r->pub.name, NULL, NULL);
+	return NULL;
+}
+
+bool scan_rec_start(struct scan *s, struct scan_rec *r, int64_t now)
+{
+	unsigned flags = s->o.loop ? PROBE_SYSFS_LOOP : 0;
+	const char *why;
+	int rc;
+
+	if (r->job) {
+		if (!scan_job_finished(r->job))
+			return false;
+		scan_job_unref(r->job); /* an abandoned worker came back */
+		r->job = NULL;
+	}
+	r->pending_ms = 0;
+	scan_rec_drop_fs(s, r, false); /* a change: probe again from scratch */
+	rc = probe_sysfs_dev(s->o.sysfs, s->o.devdir, r->pub.name, flags,
+			     &r->sys);
+	if (rc < 0) {
+		r->removed = true;
+		scan_ev_push(s, SCAN_EV_DEVICE, NULL, r->pub.name);
+		return true;
+	}
+	rec_take_sys(s, r);
+	why = rec_unprobed(s, r);
+	if (why) {
+		scan_rec_set_state(s, r, SCAN_DEV_SKIPPED, why);
+		return true;
+	}
+	rc = scan_job_start(s, r);
+	if (rc < 0) {
+		scan_rec_set_state(s, r, SCAN_DEV_FAILED, strerror(-rc));
+		return true;
+	}
+	r->deadline_ms = now + (int64_t)(s->o.timeout_s * 1000);
+	scan_rec_set_state(s, r, SCAN_DEV_PROBING, NULL);
+	return true;
+}

@@ -1,0 +1,32 @@
+/* file.c - small files read whole. */
+#include "util/file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+int util_read_small(int dirfd, const char *path, char *buf, size_t cap)
+{
+	size_t got = 0;
+	ssize_t n = 1;
+	int fd, rc = 0;
+
+	if (!cap)
+		return -EINVAL;
+	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* a read may return less than asked before the end (procfs) */
+	while (got < cap - 1 && n > 0) {
+		n = read(fd, buf + got, cap - 1 - got);
+		if (n > 0)
+			got += (size_t)n;
+		else if (n < 0 && errno == EINTR)
+			n = 1;
+		else if (n < 0)
+			rc = -errno;
+	}
+	close(fd);
+	buf[got] = '\0';
+	return rc;
+}

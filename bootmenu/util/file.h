@@ -1,0 +1,18 @@
+/* file.h - small files read whole: sysfs attributes, /proc files.
+ *
+ * Nothing here allocates: the caller's buffer takes the bytes.
+ */
+#ifndef BM_UTIL_FILE_H
+#define BM_UTIL_FILE_H
+
+#include <stddef.h>
+
+/* Read the file @path (relative to the directory fd @dirfd, or to the
+ * working directory with AT_FDCWD) into @buf: at most @cap - 1 bytes,
+ * then a NUL. What does not fit is left unread: made for files of a page
+ * or less (a sysfs attribute is at most one). The text is kept as it is,
+ * newline included. @buf belongs to the caller; it ends in a NUL even
+ * after an error. Returns 0, or -errno (-EINVAL when @cap is 0). */
+int util_read_small(int dirfd, const char *path, char *buf, size_t cap);
+
+#endif
