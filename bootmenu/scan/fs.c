@@ -351,6 +351,9 @@ int fs_open(const struct fs_root *fs, const char *path, bool want_dir)
 	int flags = O_RDONLY | O_NONBLOCK | (want_dir ? O_DIRECTORY : 0);
 	int fd, rc;
 
+	if (fs->ops)
+		return fs->ops->open ? fs->ops->open(fs, path, want_dir)
+				     : -EOPNOTSUPP;
 	/* Look first through O_PATH: a FIFO or device node is refused
 	 * without ever being opened (opening one can block or act). */
 	fd = fs_open_how(fs, path, O_PATH, FS_RESOLVE_AUTO);
@@ -375,8 +378,12 @@ int fs_open(const struct fs_root *fs, const char *path, bool want_dir)
 
 int fs_stat(const struct fs_root *fs, const char *path, struct stat *st)
 {
-	int fd = fs_open_how(fs, path, O_PATH, FS_RESOLVE_AUTO), rc = 0;
+	int fd, rc = 0;
 
+	if (fs->ops)
+		return fs->ops->stat ? fs->ops->stat(fs, path, st)
+				     : -EOPNOTSUPP;
+	fd = fs_open_how(fs, path, O_PATH, FS_RESOLVE_AUTO);
 	if (fd < 0)
 		return fd;
 	if (fstat(fd, st) < 0)
@@ -463,6 +470,9 @@ int fs_list(const struct fs_root *fs, const char *dir, struct arena *a,
 
 	*names = NULL;
 	*count = 0;
+	if (fs->ops)
+		return fs->ops->list ? fs->ops->list(fs, dir, a, names, count)
+				     : -EOPNOTSUPP;
 	fd = fs_open(fs, dir, true);
 	if (fd < 0)
 		return fd;
@@ -503,6 +513,9 @@ int fs_realpath(const struct fs_root *fs, const char *path, struct arena *a,
 		return -EINVAL;
 	if (strlen(path) >= FS_PATH_MAX)
 		return -ENAMETOOLONG;
+	if (fs->ops)
+		return fs->ops->realpath ? fs->ops->realpath(fs, path, a, out)
+					 : -EOPNOTSUPP;
 	fd = walk_open(&w, fs->root_fd, fs_rel(path), O_PATH, fs->casefold);
 	if (fd < 0)
 		return fd;

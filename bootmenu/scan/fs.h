@@ -27,7 +27,27 @@ struct arena;
 /* Deepest directory nesting the component walk follows. */
 #define FS_WALK_DEPTH 64
 
+struct fs_root;
+
+/* The backend seam. A filesystem whose files are not in a local directory
+ * (a network root that fetches a file when it is opened; an in-memory
+ * tree in the tests) brings its own operations, each keeping the contract
+ * of the fs_ function of its name below: the same limits, the same
+ * -errno. Parsers cannot tell the difference. fs_read_file() reads
+ * through open(), so its size cap holds for every backend. */
+struct fs_ops {
+	int (*open)(const struct fs_root *fs, const char *path, bool want_dir);
+	int (*stat)(const struct fs_root *fs, const char *path,
+		    struct stat *st);
+	int (*list)(const struct fs_root *fs, const char *dir, struct arena *a,
+		    char ***names, size_t *count);
+	int (*realpath)(const struct fs_root *fs, const char *path,
+			struct arena *a, char **out);
+};
+
 struct fs_root {
+	/* NULL: a directory at root_fd (a mount, or --root) */
+	const struct fs_ops *ops;
 	int root_fd;	      /* O_PATH | O_DIRECTORY; owned by the creator */
 	const char *name;     /* shown to users: "sda2", or the --root label */
 	const char *device;   /* /dev/sda2, or NULL for a directory */

@@ -23,12 +23,15 @@
 #include "cfg/cfg.h"
 #include "scan/fs.h"
 #include "scan/scan.h"
+#include "session/source.h"
 #include "util/log.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <poll.h>
+#include <sys/epoll.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +45,7 @@
 
 struct session_part {
 	const struct fs_root *fs;
+	size_t src;	    /* s->srcs[src] announced it */
 	struct arena a;	    /* everything its last parse made */
 	bool parsed, stale; /* stale: a filesystem it depends on changed */
 	struct entry **ents;
@@ -176,15 +180,16 @@ static void part_free(struct session *s, struct session_part *p)
 	free(p);
 }
 
-/* Filesystems of a sorted source go in device order; others (--root)
- * in the order they came. */
-static size_t part_slot(const struct session *s, const struct fs_root *fs)
+/* Sources in the order they were added; within a sorted source (block
+ * devices) device-name order, else (--root) the order they came. */
+static size_t part_slot(const struct session *s, const struct session_part *p)
 {
 	size_t i = s->n_fss;
+	bool sorted = s->srcs[p->src]->ops->sorted;
 
-	if (!s->scan)
-		return i;
-	while (i > 0 && name_cmp(s->fss[i - 1]->name, fs->name) > 0)
+	while (i > 0 && (s->parts[i - 1]->src > p->src ||
+			 (s->parts[i - 1]->src == p->src && sorted &&
+			  name_cmp(s->fss[i - 1]->name, p->fs->name) > 0)))
 		i--;
 	return i;
 }
@@ -212,7 +217,7 @@ static void parts_mark_stale(struct session *s, const struct fs_root *fs,
 			s->parts[i]->stale = true;
 }
 
-static bool part_add(struct session *s, const struct fs_root *fs)
+static bool part_add(struct session *s, const struct fs_root *fs, size_t src)
 {
 	struct session_part *p;
 	size_t i;
@@ -228,7 +233,8 @@ static bool part_add(struct session *s, const struct fs_root *fs)
 	if (!p)
 		abort();
 	p->fs = fs;
-	i = part_slot(s, fs);
+	p->src = src;
+	i = part_slot(s, p);
 	memmove(&s->fss[i + 1], &s->fss[i], (s->n_fss - i) * sizeof(s->fss[0]));
 	memmove(&s->parts[i + 1], &s->parts[i],
 		(s->n_fss - i) * sizeof(s->parts[0]));
@@ -379,9 +385,57 @@ size_t session_arena_bytes(const struct session *s)
 
 /* --- the event-driven session */
 
+/* The epoll set over the sources' fds, made with the second source. */
+static int sources_watch(struct session *s, const struct source *src)
+{
+	struct epoll_event ev = {.events = EPOLLIN};
+	int fd = src->ops->fd(src);
+
+	if (fd < 0)
+		return 0;
+	if (!s->epoll_on) {
+		s->epfd = epoll_create1(EPOLL_CLOEXEC);
+		if (s->epfd < 0)
+			return -errno;
+		s->epoll_on = true;
+		for (size_t i = 0; i < s->n_srcs; i++)
+			if (s->srcs[i] != src &&
+			    sources_watch(s, s->srcs[i]) < 0)
+				return -errno;
+	}
+	return epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev) < 0 ? -errno : 0;
+}
+
+int session_add_source(struct session *s, struct source *src)
+{
+	if (s->n_srcs == SESSION_SOURCES_MAX) {
+		src->ops->free(src);
+		return -ENOSPC;
+	}
+	s->srcs[s->n_srcs++] = src;
+	s->settled = false;
+	if (s->n_srcs > 1)
+		return sources_watch(s, src);
+	return 0;
+}
+
+static void sources_free(struct session *s)
+{
+	for (size_t i = 0; i < s->n_srcs; i++)
+		s->srcs[i]->ops->free(s->srcs[i]);
+	memset(s->srcs, 0, sizeof(s->srcs));
+	memset(s->src_settled, 0, sizeof(s->src_settled));
+	s->n_srcs = 0;
+	s->scan = NULL;
+	if (s->epoll_on)
+		close(s->epfd);
+	s->epoll_on = false;
+}
+
 static int session_begin(struct session *s)
 {
 	struct scan_opts o = {.hotplug = true};
+	struct source *src;
 
 	if (s->opts_copy)
 		o = *s->opts_copy;
@@ -389,8 +443,8 @@ static int session_begin(struct session *s)
 	o.filter_fn = s->hide_copy ? session_filter : NULL;
 	o.filter_ctx = s->hide_copy;
 	entry_list_init(&s->list, &s->arena);
-	s->scan = scan_new(&o);
-	return s->scan ? 0 : -errno;
+	src = source_disks_new(&o, &s->scan);
+	return src ? session_add_source(s, src) : -errno;
 }
 
 int session_start(struct session *s, double settle_s)
@@ -419,34 +473,51 @@ int session_start(struct session *s, double settle_s)
 
 int session_fd(const struct session *s)
 {
-	return s->scan ? scan_fd(s->scan) : -1;
+	if (s->epoll_on)
+		return s->epfd;
+	return s->n_srcs ? s->srcs[0]->ops->fd(s->srcs[0]) : -1;
+}
+
+/* One source's event; returns the SESSION_* bits and sets *changed. */
+static int take_event(struct session *s, size_t i,
+		      const struct source_event *ev, bool *changed)
+{
+	switch (ev->type) {
+	case SOURCE_FS_ADDED:
+		*changed |= part_add(s, ev->fs, i);
+		return 0;
+	case SOURCE_FS_REMOVED:
+		*changed |= part_remove(s, ev->fs);
+		return 0;
+	case SOURCE_DEVICE:
+		return SESSION_CHANGED_DEVICES;
+	case SOURCE_SETTLED:
+		s->src_settled[i] = true;
+		return 0;
+	}
+	return 0;
+}
+
+static bool sources_settled(const struct session *s)
+{
+	for (size_t i = 0; i < s->n_srcs; i++)
+		if (!s->src_settled[i])
+			return false;
+	return true;
 }
 
 int session_update(struct session *s)
 {
-	struct scan_event ev;
+	struct source_event ev;
 	bool changed = false;
 	int mask = 0;
 
-	if (!s->scan)
-		return 0;
-	while (scan_next(s->scan, &ev) > 0) {
-		switch (ev.type) {
-		case SCAN_EV_FS_ADDED:
-			changed |= part_add(s, ev.fs);
-			break;
-		case SCAN_EV_FS_REMOVED:
-			changed |= part_remove(s, ev.fs);
-			break;
-		case SCAN_EV_DEVICE:
-			mask |= SESSION_CHANGED_DEVICES;
-			break;
-		case SCAN_EV_SETTLED:
-			if (!s->settled)
-				mask |= SESSION_SETTLED;
-			s->settled = true;
-			break;
-		}
+	for (size_t i = 0; i < s->n_srcs; i++)
+		while (s->srcs[i]->ops->next(s->srcs[i], &ev) > 0)
+			mask |= take_event(s, i, &ev, &changed);
+	if (!s->settled && s->n_srcs && sources_settled(s)) {
+		s->settled = true;
+		mask |= SESSION_SETTLED;
 	}
 	changed |= parts_parse(s);
 	if (changed) {
@@ -458,7 +529,7 @@ int session_update(struct session *s)
 
 bool session_settled(const struct session *s)
 {
-	return !s->scan || s->settled;
+	return !s->n_srcs || s->settled;
 }
 
 /* Append to @buf[@len] at @used; returns the new length, which may pass
@@ -505,8 +576,7 @@ size_t session_status(const struct session *s, char *buf, size_t len)
 
 int session_rescan(struct session *s)
 {
-	scan_free(s->scan);
-	s->scan = NULL;
+	sources_free(s);
 	parts_free(s);
 	arena_free(&s->arena);
 	memset(s->fss, 0, sizeof(s->fss));
@@ -596,14 +666,13 @@ int session_print_list(FILE *f, struct session *s, bool json,
 
 void session_unmount(struct session *s)
 {
-	if (s->scan)
-		scan_unmount_all(s->scan);
+	for (size_t i = 0; i < s->n_srcs; i++)
+		s->srcs[i]->ops->stop(s->srcs[i]);
 }
 
 void session_free(struct session *s)
 {
-	scan_free(s->scan);
-	s->scan = NULL;
+	sources_free(s);
 	parts_free(s);
 	arena_free(&s->arena);
 	free(s->hide_copy);
@@ -615,64 +684,23 @@ void session_free(struct session *s)
 
 /* --- directories instead of devices */
 
-/* "DIR=LABEL,uuid=U,partuuid=P" into @fs's identities (strings in @a);
- * the directory part is returned. */
-static char *root_spec(struct arena *a, const char *spec, struct fs_root *fs)
-{
-	char *dir = arena_strdup(a, spec), *eq = strchr(dir, '=');
-	char *opt;
-
-	if (!eq)
-		return dir;
-	*eq = '\0';
-	fs->name = fs->label = eq + 1;
-	opt = strchr(eq + 1, ',');
-	while (opt) {
-		char *next = strchr(opt + 1, ',');
-
-		*opt++ = '\0';
-		if (next)
-			*next = '\0';
-		if (!strncmp(opt, "uuid=", 5))
-			fs->uuid = opt + 5;
-		else if (!strncmp(opt, "partuuid=", 9))
-			fs->partuuid = opt + 9;
-		if (next)
-			*next = ',';
-		opt = next;
-	}
-	return dir;
-}
-
 int session_open_roots(struct session *s, const char *const *roots, size_t n)
 {
+	struct source *src;
+
 	memset(s, 0, sizeof(*s));
 	entry_list_init(&s->list, &s->arena);
-	if (n > SESSION_MAX_FS)
-		n = SESSION_MAX_FS;
-	for (size_t i = 0; i < n; i++) {
-		struct fs_root *fs = arena_alloc(&s->arena, sizeof(*fs));
-		const char *dir = root_spec(&s->arena, roots[i], fs);
-		int rc;
-
-		fs->root_fd = -1;
-		rc = fs_root_open_dir(fs, dir);
-		if (rc < 0) {
-			fprintf(stderr, "bootmenu: --root %s: %s\n", dir,
-				strerror(-rc));
-			return 1;
-		}
-		part_add(s, fs);
-	}
-	parts_parse(s); /* each sees every root: all were opened first */
-	list_rebuild(s);
+	src = source_dirs_new(roots, n < SESSION_MAX_FS ? n : SESSION_MAX_FS);
+	if (!src)
+		return 1;
+	session_add_source(s, src);
+	/* every root is announced at once, so each parse sees them all */
+	session_update(s);
 	return 0;
 }
 
 void session_close_roots(struct session *s)
 {
-	for (size_t i = 0; i < s->n_fss; i++)
-		fs_root_close((struct fs_root *)s->fss[i]);
 	session_free(s);
 }
 

@@ -19,9 +19,19 @@ struct fs_root;
 struct session_part;
 
 #define SESSION_MAX_FS 256
+#define SESSION_SOURCES_MAX 8 /* disks, dirs; network, volumes to come */
+
+struct source;
 
 struct session {
 	struct arena arena;
+	/* Where filesystems come from (source.h), owned; s->scan is the
+	 * disks source's scan (device list, status line), or NULL. */
+	struct source *srcs[SESSION_SOURCES_MAX];
+	bool src_settled[SESSION_SOURCES_MAX];
+	size_t n_srcs;
+	int epfd;      /* over the sources' fds once there are two */
+	bool epoll_on; /* epfd is open */
 	struct scan *scan;
 	const struct fs_root *fss[SESSION_MAX_FS];
 	size_t n_fss;
@@ -100,8 +110,12 @@ void session_close_roots(struct session *s);
 
 /* Start a scan with hotplug and return at once. 0 or -errno. */
 int session_start(struct session *s, double settle_s);
-/* Readable (POLLIN) while session_update() has work; -1 without a scan
- * (a --root session). */
+/* One more source of filesystems (source.h), owned by @s from now on
+ * (freed even on failure); the session settles again once every source
+ * has. 0 or -errno. */
+int session_add_source(struct session *s, struct source *src);
+/* Readable (POLLIN) while session_update() has work; -1 without any
+ * source. */
 int session_fd(const struct session *s);
 /* Take every queued scan event: parse filesystems that were mounted, drop
  * the entries of those that went away, resolve and finish s->list again.

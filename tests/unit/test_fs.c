@@ -1,5 +1,7 @@
 /* test_fs.c - the fs door: confinement for both resolvers, caps, FIFOs,
  * listing, realpath, FAT case folding. Builds its own tree under /tmp. */
+#include "cfg/cfg.h"
+#include "entry/entry.h"
 #include "scan/fs.h"
 #include "util/arena.h"
 #include "test.h"
@@ -8,6 +10,8 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -336,6 +340,91 @@ TEST(test_casefold)
 	fs_root_close(&fat);
 }
 
+/* --- the backend seam: an in-memory tree, as a network root would be */
+
+static const struct {
+	const char *path, *text;
+} mem_files[] = {
+    {"/boot/grub/grub.cfg",
+     "set default=1\nmenuentry 'Mem one' {\n  linux /boot/vmlinuz-1\n}\n"
+     "menuentry 'Mem two' {\n  linux /boot/vmlinuz-2 quiet\n"
+     "  initrd /boot/initrd-2\n}\n"},
+    {"/boot/vmlinuz-1", "k1"},
+    {"/boot/vmlinuz-2", "k2"},
+    {"/boot/initrd-2", "i2"},
+};
+
+static int mem_find(const char *path)
+{
+	for (size_t i = 0; i < sizeof(mem_files) / sizeof(mem_files[0]); i++)
+		if (!strcmp(mem_files[i].path, path))
+			return (int)i;
+	return -ENOENT;
+}
+
+/* Each file opened is a new memfd holding its bytes. */
+static int mem_open(const struct fs_root *fs, const char *path, bool want_dir)
+{
+	int i = mem_find(path), fd;
+	size_t n;
+
+	if (i < 0 || want_dir)
+		return i < 0 ? i : -ENOTDIR;
+	fd = memfd_create("bm-test", MFD_CLOEXEC);
+	n = strlen(mem_files[i].text);
+	if (fd < 0 || write(fd, mem_files[i].text, n) != (ssize_t)n)
+		return -EIO;
+	lseek(fd, 0, SEEK_SET);
+	return fd;
+}
+
+static int mem_stat(const struct fs_root *fs, const char *path, struct stat *st)
+{
+	int i = mem_find(path);
+
+	if (i < 0)
+		return i;
+	memset(st, 0, sizeof(*st));
+	st->st_mode = S_IFREG | 0444;
+	st->st_size = (off_t)strlen(mem_files[i].text);
+	return 0;
+}
+
+static const struct fs_ops mem_ops = {.open = mem_open, .stat = mem_stat};
+
+TEST(test_backend_seam)
+{
+	struct fs_root fs = {.ops = &mem_ops, .name = "mem", .root_fd = -1};
+	const struct fs_root *all[] = {&fs};
+	struct arena a = ARENA_INIT;
+	struct entry_list l;
+	struct cfg_ctx ctx = {
+	    .a = &a, .fs = &fs, .out = &l, .all = all, .n_all = 1};
+	char *buf, **names;
+	size_t len, n;
+	struct entry *e;
+
+	CHECK_INT(fs_read_file(&fs, "/boot/vmlinuz-2", 16, &buf, &len), 0);
+	CHECK_STR(buf, "k2");
+	free(buf);
+	CHECK_INT(fs_read_file(&fs, "/boot/grub/grub.cfg", 8, &buf, &len),
+		  -EFBIG);
+	CHECK_INT(fs_read_file(&fs, "/nope", 8, &buf, &len), -ENOENT);
+	CHECK(fs_is_file(&fs, "/boot/initrd-2"));
+	CHECK_INT(fs_list(&fs, "/boot", &a, &names, &n), -EOPNOTSUPP);
+	/* the grub parser reads it like any mounted filesystem */
+	entry_list_init(&l, &a);
+	cfg_scan_fs(&ctx);
+	entry_finish(&l, all, 1);
+	CHECK_INT(l.count, 2);
+	e = l.head ? l.head->next : NULL;
+	CHECK_STR(e ? e->title : NULL, "Mem two");
+	CHECK(e && e->is_default);
+	CHECK_STR(e ? e->cmdline : NULL, "BOOT_IMAGE=/boot/vmlinuz-2 quiet");
+	CHECK(e && e->n_initrds == 1 && e->initrds[0].fs == &fs);
+	arena_free(&a);
+}
+
 TEST(test_setup)
 {
 	build_tree();
@@ -349,4 +438,4 @@ TEST(test_teardown)
 
 TEST_MAIN("test_fs", test_setup, test_confine_openat2, test_confine_walk,
 	  test_read_file, test_stat, test_list, test_realpath, test_casefold,
-	  test_teardown)
+	  test_backend_seam, test_teardown)

@@ -8,6 +8,7 @@
 #include "scan/fs.h"
 #include "scan/scan.h"
 #include "session/session.h"
+#include "session/source.h"
 #include "test.h"
 
 #include <errno.h>
@@ -288,6 +289,40 @@ TEST(test_session_cross_fs)
 	disk_del("vdb");
 }
 
+/* Two sources at once through the seam (source.h): the disks and a
+ * --root directory. Their entries join one list (disks first), a parse on
+ * one sees the other's filesystems, the session's fd is one epoll set,
+ * and it settles once both did. */
+TEST(test_session_two_sources)
+{
+	struct session s = {.scan_opts = &test_opts};
+	char spec[PATH_MAX];
+	const char *specs[1] = {spec};
+	struct pollfd p;
+
+	disk_add("vdb", IMG "xfs.img");
+	tree_file("dir", "/loader/entries/x.conf",
+		  "title From a dir\nlinux /vmlinuz\n");
+	snprintf(spec, sizeof(spec),
+		 "%s/dir=dirfs,"
+		 "uuid=" EXT4_UUID,
+		 tree_dir);
+	CHECK_INT(session_start(&s, 5), 0);
+	CHECK_INT(session_add_source(&s, source_dirs_new(specs, 1)), 0);
+	CHECK_INT(s.n_srcs, 2);
+	CHECK(session_fd(&s) >= 0 && session_fd(&s) != scan_fd(s.scan));
+	p = (struct pollfd){.fd = session_fd(&s), .events = POLLIN};
+	CHECK_INT(poll(&p, 1, 4000), 1);
+	CHECK(pump(&s, SESSION_SETTLED, 4000) & SESSION_SETTLED);
+	CHECK_STR(titles(&s), "Kernel on ext4|From a dir");
+	/* vdb's grub `search --fs-uuid` found the dir by its uuid */
+	CHECK(by_title(&s, "Kernel on ext4") &&
+	      by_title(&s, "Kernel on ext4")->kernel.fs ==
+		  fs_named(&s, "dirfs"));
+	session_free(&s);
+	disk_del("vdb");
+}
+
 /* A stick plugged and pulled 500 times: after each cycle the entries are
  * the first cycle's and the session holds the bytes it held then. */
 TEST(test_session_plug_pull_500)
@@ -559,6 +594,7 @@ TEST(test_session_teardown)
 }
 
 TEST_MAIN("test_session", test_session_setup, test_session_cross_fs,
-	  test_session_plug_pull_500, test_session_hidden, test_session_rescan,
-	  test_session_status, test_session_no_scan, test_session_settle_stick,
+	  test_session_two_sources, test_session_plug_pull_500,
+	  test_session_hidden, test_session_rescan, test_session_status,
+	  test_session_no_scan, test_session_settle_stick,
 	  test_session_status_usb, test_session_teardown)
