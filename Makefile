@@ -175,7 +175,7 @@ test: host $(UNIT_BINS) $(FUZZ_BINS) $(EFI) $(DEMO) $(ESP) $(B)/target/kexload
 unit: $(UNIT_BINS) host
 	$(Q)bash tests/run.sh $(B) unit fixtures
 
-bench: all $(ESP)
+bench: all $(ESP) $(B)/asan/tests/test_session
 	$(Q)bash tests/bench/run.sh $(B)
 
 clean:

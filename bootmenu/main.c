@@ -167,6 +167,16 @@ static const struct entry *nth_arg(struct run *r, const char *arg)
 	return e;
 }
 
+/* Start-up probing over (for the callers that draw nothing), then the
+ * saved default for the policy. */
+static void settle(struct run *r)
+{
+	session_wait_settled(&r->s, r->settle_s);
+	if (savedef_load(&r->s, &r->c, r->ch.saved_id, sizeof(r->ch.saved_id)) <
+	    0)
+		r->ch.saved_id[0] = '\0';
+}
+
 /* What the options ask for, over the session's entries. */
 static int act(struct run *r, int (*rescan)(struct session *, void *))
 {
@@ -189,12 +199,8 @@ static int act(struct run *r, int (*rescan)(struct session *, void *))
 		       : plain_boot(&r->s, e, &bo) ? 1
 						   : 0;
 	}
-	if (o->list || choose_user_timeout(&r->ch) == 0) {
-		session_wait_settled(&r->s, r->settle_s);
-		if (savedef_load(&r->s, &r->c, r->ch.saved_id,
-				 sizeof(r->ch.saved_id)) < 0)
-			r->ch.saved_id[0] = '\0';
-	}
+	if (o->list || choose_user_timeout(&r->ch) == 0)
+		settle(r);
 	if (o->list)
 		return session_print_list(stdout, &r->s, o->json,
 					  choose_default(&r->ch, &r->s.list));
@@ -209,7 +215,7 @@ static int act(struct run *r, int (*rescan)(struct session *, void *))
 	rc = ui_menu(&r->s, &uo, &bo);
 	if (rc != -ENOTTY)
 		return rc;
-	session_wait_settled(&r->s, r->settle_s);
+	settle(r);
 	return plain_menu(&r->s, &r->ch, &bo);
 }
 

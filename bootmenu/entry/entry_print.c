@@ -58,42 +58,54 @@ static void json_file(FILE *f, const struct entry *e,
 	(void)e;
 }
 
+/* The initrds as an array of paths, or (@files) of file objects. */
+static void json_initrds(FILE *f, const struct entry *e, bool files)
+{
+	fputc('[', f);
+	for (size_t i = 0; i < e->n_initrds; i++) {
+		if (i)
+			fputc(',', f);
+		if (files)
+			json_file(f, e, &e->initrds[i]);
+		else
+			json_str(f, e->initrds[i].path);
+	}
+	fputc(']', f);
+}
+
+/* ,"key":"value" for each pair of @kv[0..n). */
+static void json_pairs(FILE *f, const char *const (*kv)[2], size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, ",\"%s\":", kv[i][0]);
+		json_str(f, kv[i][1]);
+	}
+}
+
 static void json_entry(FILE *f, const struct entry *e, bool def)
 {
+	const char *const head[][2] = {
+	    {"title", e->title},
+	    {"group", e->group},
+	    {"format", entry_format_name(e->format)},
+	    {"kernel", e->kernel.path},
+	};
+	const char *const tail[][2] = {
+	    {"cmdline", e->cmdline}, {"devicetree", e->devicetree},
+	    {"version", e->version}, {"device", fs_name(e->fs)},
+	    {"source", e->source},
+	};
+
 	fputs("{\"id\":", f);
 	json_str(f, e->id);
-	fputs(",\"title\":", f);
-	json_str(f, e->title);
-	fputs(",\"group\":", f);
-	json_str(f, e->group);
-	fputs(",\"format\":", f);
-	json_str(f, entry_format_name(e->format));
-	fputs(",\"kernel\":", f);
-	json_str(f, e->kernel.path);
+	json_pairs(f, head, sizeof(head) / sizeof(head[0]));
 	fputs(",\"kernel_file\":", f);
 	json_file(f, e, &e->kernel);
-	fputs(",\"initrds\":[", f);
-	for (size_t i = 0; i < e->n_initrds; i++) {
-		if (i)
-			fputc(',', f);
-		json_str(f, e->initrds[i].path);
-	}
-	fputs("],\"initrd_files\":[", f);
-	for (size_t i = 0; i < e->n_initrds; i++) {
-		if (i)
-			fputc(',', f);
-		json_file(f, e, &e->initrds[i]);
-	}
-	fputs("],\"cmdline\":", f);
-	json_str(f, e->cmdline);
-	fputs(",\"devicetree\":", f);
-	json_str(f, e->devicetree);
-	fputs(",\"version\":", f);
-	json_str(f, e->version);
-	fputs(",\"device\":", f);
-	json_str(f, fs_name(e->fs));
-	fputs(",\"source\":", f);
-	json_str(f, e->source);
+	fputs(",\"initrds\":", f);
+	json_initrds(f, e, false);
+	fputs(",\"initrd_files\":", f);
+	json_initrds(f, e, true);
+	json_pairs(f, tail, sizeof(tail) / sizeof(tail[0]));
 	fprintf(f, ",\"line\":%d,\"default\":%s,\"disabled\":", e->line,
 		def ? "true" : "false");
 	json_str(f, e->disabled);

@@ -10,13 +10,7 @@
  * kernel's own loader does not share (memory map unreadable). */
 static void plan_file_only(const struct kexec_request *rq, struct kexec_plan *p)
 {
-	memset(p, 0, sizeof(*p));
-	p->crash = rq->crash;
-	p->kernel = rq->kernel.buf;
-	p->kernel_len = rq->kernel.len;
-	p->initrd = rq->initrd.buf;
-	p->initrd_len = rq->initrd.len;
-	p->cmdline = rq->cmdline ? rq->cmdline : "";
+	kexec_plan_files(p, &rq->kernel, &rq->initrd, rq->cmdline, rq->crash);
 }
 
 static int plan_request(const struct kexec_request *rq, struct kexec_plan *p,

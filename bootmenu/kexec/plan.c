@@ -685,19 +685,26 @@ int kexec_plan_fits(const struct kexec_plan *p, bool file_syscall, char *err,
 
 /* Take @in's inputs into @p and parse the kernel (an ELF vmlinux into
  * @el); nothing is allocated yet. */
+void kexec_plan_files(struct kexec_plan *p, const struct kexec_blob *kernel,
+		      const struct kexec_blob *initrd, const char *cmdline,
+		      bool crash)
+{
+	memset(p, 0, sizeof(*p));
+	p->crash = crash;
+	p->kernel = kernel->buf;
+	p->kernel_len = kernel->len;
+	p->initrd = initrd->buf;
+	p->initrd_len = initrd->len;
+	p->cmdline = cmdline ? cmdline : "";
+}
+
 static int plan_parse(const struct kexec_plan_in *in, struct kexec_plan *p,
 		      struct kexec_elf *el, char *err, size_t errlen)
 {
 	int rc;
 
-	memset(p, 0, sizeof(*p));
+	kexec_plan_files(p, &in->kernel, &in->initrd, in->cmdline, in->crash);
 	p->sha256 = in->sha256;
-	p->crash = in->crash;
-	p->kernel = in->kernel.buf;
-	p->kernel_len = in->kernel.len;
-	p->initrd = in->initrd.buf;
-	p->initrd_len = in->initrd.len;
-	p->cmdline = in->cmdline ? in->cmdline : "";
 	p->mem_total = in->m->mem_total;
 	p->elf = kexec_elf_is(in->kernel.buf, in->kernel.len);
 	if (p->elf) {

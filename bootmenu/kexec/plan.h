@@ -130,4 +130,10 @@ int kexec_plan_fits(const struct kexec_plan *p, bool file_syscall, char *err,
 void kexec_plan_print(const struct kexec_plan *p, const char *syscall,
 		      FILE *out);
 
+/* @p emptied, then given the files: @kernel and @initrd (borrowed, not
+ * copied), @cmdline (NULL: ""), @crash. */
+void kexec_plan_files(struct kexec_plan *p, const struct kexec_blob *kernel,
+		      const struct kexec_blob *initrd, const char *cmdline,
+		      bool crash);
+
 #endif

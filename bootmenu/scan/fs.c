@@ -9,6 +9,7 @@
  */
 #include "scan/fs.h"
 #include "util/arena.h"
+#include "util/file.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -399,27 +400,11 @@ bool fs_is_file(const struct fs_root *fs, const char *path)
 	return fs_stat(fs, path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static int read_all(int fd, char *b, size_t want, size_t *got)
-{
-	*got = 0;
-	while (*got < want) {
-		ssize_t n = read(fd, b + *got, want - *got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		*got += (size_t)n;
-	}
-	return 0;
-}
-
 int fs_read_file(const struct fs_root *fs, const char *path, size_t max,
 		 char **buf, size_t *len)
 {
 	struct stat st;
+	ssize_t n;
 	char *b;
 	int fd, rc;
 
@@ -442,7 +427,9 @@ int fs_read_file(const struct fs_root *fs, const char *path, size_t max,
 		goto err_close;
 	}
 	/* a file that grows while read is cut at its size from fstat */
-	rc = read_all(fd, b, (size_t)st.st_size, len);
+	n = util_read_full(fd, b, (size_t)st.st_size);
+	rc = n < 0 ? (int)n : 0;
+	*len = n < 0 ? 0 : (size_t)n;
 	if (rc < 0) {
 		free(b);
 		goto err_close;

@@ -30,3 +30,21 @@ int util_read_small(int dirfd, const char *path, char *buf, size_t cap)
 	buf[got] = '\0';
 	return rc;
 }
+
+ssize_t util_read_full(int fd, void *buf, size_t cap)
+{
+	size_t got = 0;
+
+	while (got < cap) {
+		ssize_t n = read(fd, (char *)buf + got, cap - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}

@@ -6,6 +6,7 @@
 #define BM_UTIL_FILE_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* Read the file @path (relative to the directory fd @dirfd, or to the
  * working directory with AT_FDCWD) into @buf: at most @cap - 1 bytes,
@@ -14,5 +15,10 @@
  * newline included. @buf belongs to the caller; it ends in a NUL even
  * after an error. Returns 0, or -errno (-EINVAL when @cap is 0). */
 int util_read_small(int dirfd, const char *path, char *buf, size_t cap);
+
+/* Read from @fd into buf[0..cap) until @cap bytes or the end of the
+ * file, going on after EINTR and short reads. Returns the bytes read, or
+ * -errno. */
+ssize_t util_read_full(int fd, void *buf, size_t cap);
 
 #endif

@@ -819,6 +819,21 @@ def m7_parse():
     RESULTS["measurements"][key] = out
 
 
+def m9_session():
+    key = "9_session_memory"
+    progress("9. session memory over 500 plug/pull cycles (host)")
+    t = os.path.join(B, "asan", "tests", "test_session")
+    p = subprocess.run([t], cwd=os.path.join(HERE, "..", ".."), stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    m = re.search(r"session bytes after 1 and 500 plug/pull cycles: (\d+), (\d+)", p.stdout)
+    if not m or "FAIL test_session.test_session_plug_pull_500" in p.stdout:
+        RESULTS["measurements"][key] = {"skipped": "test_session: " + p.stdout[-200:]}
+        return
+    RESULTS["measurements"][key] = {"bytes_after_1": int(m.group(1)),
+                                    "bytes_after_500": int(m.group(2))}
+    progress("9. %s bytes after 1 cycle, %s after 500" % m.groups())
+
+
 # ------------------------------------------------------------ the report
 def machine():
     cpu = "?"
@@ -849,11 +864,11 @@ def main():
     progress("machine: %s" % RESULTS["machine"])
     chain_ok = None  # unknown until measurement 2 has run
     steps = [(1, m1_menu), (2, m2_boot), (3, m3_kexec), (4, m4_scan), (5, m5_size),
-             (6, None), (7, m7_parse), (8, m8_hotplug)]
+             (6, None), (7, m7_parse), (8, m8_hotplug), (9, m9_session)]
     for num, fn in steps:
         names = {1: "1_power_on_to_menu", 2: "2_power_on_to_target", 3: "3_load_and_jump",
                  4: "4_scan_scale", 5: "5_size", 6: "6_memory", 7: "7_parser_throughput",
-                 8: "8_hotplug"}
+                 8: "8_hotplug", 9: "9_session_memory"}
         if not want(num):
             skipped(names[num], "not asked for (BENCH_ONLY=%s)" % ",".join(sorted(ONLY)))
             continue

@@ -276,6 +276,16 @@ def write(R, outdir):
                  "title drawn by the menu, both on one serial line and one clock; one fresh "
                  "boot per sample.")
         L.append("")
+    m = section("9_session_memory", "9. Session memory over plug/pull cycles (host)")
+    if m:
+        L.append("- arena bytes after 1 cycle: %s; after 500: %s" % (
+            m.get("bytes_after_1", "?"), m.get("bytes_after_500", "?")))
+        L.append("")
+        L.append("How: tests/unit/test_session.c's plug_pull_500 (a fake sysfs, a real ext4 "
+                 "image mounted by the scan's seam): a stick with a config is plugged and "
+                 "pulled 500 times; the bytes are session_arena_bytes() (the session's "
+                 "arena, every filesystem's, and those retired) after session_release().")
+        L.append("")
     dates = sorted(set((R.get("measured_at") or {}).values()))
     if len(dates) > 1:
         R.setdefault("notes", []).append("measured in more than one run: " + "; ".join(

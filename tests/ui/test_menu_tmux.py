@@ -45,6 +45,7 @@ class Term:
               "echo BOOTMENU-EXIT=$?; sleep 60" % (tree or TREE, env, PROG,
                                                     timeout, args)
         self.tree = tree or TREE
+        self.args = args
         tmux_new("-s", SESSION, "-x", str(cols), "-y", str(rows), cmd)
 
     def screen(self):
@@ -462,6 +463,54 @@ def two_terminals():
         b.close()
 
 
+def with_default_conf(tmp):
+    return tree_copy(tmp, "default = *INITRD*\n")
+
+
+def plain_first_load(kw):
+    """What the plain front-end loads first, unattended, with the same
+    tree and settings (stdin not a terminal)."""
+    p = subprocess.run("cd %s && %s --root .=SYS --dry-run --timeout 0 %s "
+                       "</dev/null" % (kw["tree"], PROG, kw["args"]),
+                       shell=True, capture_output=True, text=True)
+    for line in p.stdout.splitlines():
+        if line.startswith('bootmenu: loading "'):
+            return line
+    raise AssertionError("plain mode loaded nothing:\n" + p.stdout + p.stderr)
+
+
+def conf_default_both_front_ends(t):
+    """bootmenu.conf's default: the curses menu counts down to it and
+    boots it, and the plain chooser loads the same entry first."""
+    t.wait("Booting Demo syslinux, INITRD keyword in")
+    s = t.wait("BOOTMENU-EXIT=0", timeout=20)
+    if "entry:    Demo syslinux, INITRD keyword (syslinux)" not in s:
+        raise AssertionError("the menu booted another entry:\n" + s)
+    line = plain_first_load({"tree": t.tree, "args": t.args})
+    if line != 'bootmenu: loading "Demo syslinux, INITRD keyword"':
+        raise AssertionError("plain mode differs: " + line)
+
+
+def with_broken_default(tmp):
+    kw = tree_copy(tmp)
+    cfg = os.path.join(kw["tree"], "syslinux", "syslinux.cfg")
+    text = open(cfg).read().replace("KERNEL /boot/vmlinuz", "KERNEL /boot", 1)
+    with open(cfg, "w") as f:
+        f.write(text)
+    return kw
+
+
+def broken_default_falls_back(t):
+    """The default's kernel is a directory: unattended, the box says why
+    and which entry comes next, then that one boots; no key pressed."""
+    s = t.wait("The default cannot boot", timeout=20)
+    if 'Trying "Demo syslinux, INITRD keyword" in 3 s' not in s:
+        raise AssertionError("the box does not name the next entry:\n" + s)
+    s = t.wait("BOOTMENU-EXIT=0", timeout=20)
+    if "entry:    Demo syslinux, INITRD keyword (syslinux)" not in s:
+        raise AssertionError("the fallback was not booted:\n" + s)
+
+
 def main():
     if not shutil.which("tmux"):
         print("FAIL ui.tmux: tmux is not installed")
@@ -499,6 +548,10 @@ def main():
     ok &= run("save_default_confirms", save_default_confirms,
               setup=with_save_on)
     ok &= run("save_default_refused", save_default_refused, setup=tree_copy)
+    ok &= run("conf_default_both_front_ends", conf_default_both_front_ends,
+              setup=with_default_conf, timeout=1)
+    ok &= run("broken_default_falls_back", broken_default_falls_back,
+              setup=with_broken_default, timeout=1)
     ok &= two_terminals()
     return 0 if ok else 1
 
