@@ -12,12 +12,17 @@
 #define PE_COFF_SIZE 20
 #define PE_SECT_SIZE 40
 #define PE_NAME_LEN 8
+#define PE_DIR_SIZE 8
+#define PE_OPT_MAGIC32 0x10b
+#define PE_OPT_MAGIC64 0x20b
 
-/* Where the section table starts and how many entries it has. */
-static int pe_sections(const uint8_t *p, size_t len, size_t *tab, uint16_t *n)
+/* The optional header's offset and size, and the section count, after
+ * the DOS stub, signature and COFF header checks. */
+static int pe_headers(const uint8_t *p, size_t len, size_t *opt,
+		      uint16_t *optsz, uint16_t *nsect)
 {
 	uint32_t lfanew, sig;
-	uint16_t mz, nsect, optsz;
+	uint16_t mz;
 
 	if (get_le16(p, len, 0, &mz) || mz != 0x5a4d)
 		return -ENOEXEC;
@@ -25,12 +30,24 @@ static int pe_sections(const uint8_t *p, size_t len, size_t *tab, uint16_t *n)
 		return -ENOEXEC;
 	if (get_le32(p, len, lfanew, &sig) || sig != 0x00004550)
 		return -ENOEXEC;
-	if (get_le16(p, len, (size_t)lfanew + 4 + 2, &nsect) ||
-	    get_le16(p, len, (size_t)lfanew + 4 + 16, &optsz))
+	if (get_le16(p, len, (size_t)lfanew + 4 + 2, nsect) ||
+	    get_le16(p, len, (size_t)lfanew + 4 + 16, optsz))
+		return -ENOEXEC;
+	*opt = (size_t)lfanew + 4 + PE_COFF_SIZE;
+	return 0;
+}
+
+/* Where the section table starts and how many entries it has. */
+static int pe_sections(const uint8_t *p, size_t len, size_t *tab, uint16_t *n)
+{
+	size_t opt;
+	uint16_t nsect, optsz;
+
+	if (pe_headers(p, len, &opt, &optsz, &nsect))
 		return -ENOEXEC;
 	if (nsect > PE_SECTIONS_MAX)
 		return -ENOEXEC;
-	*tab = (size_t)lfanew + 4 + PE_COFF_SIZE + optsz;
+	*tab = opt + optsz;
 	if (!le_in(len, *tab, (size_t)nsect * PE_SECT_SIZE))
 		return -ENOEXEC;
 	*n = nsect;
@@ -89,5 +106,34 @@ int pe_find_section(const void *buf, size_t len, const char *name, size_t *off,
 		return -ERANGE;
 	*off = o;
 	*size = n;
+	return 0;
+}
+
+/* PE format, "Optional Header Data Directories": NumberOfRvaAndSizes and
+ * the directories sit at offset 92/96 of a PE32 optional header, 108/112
+ * of a PE32+ one; each directory is a 32-bit address and a 32-bit size. */
+int pe_data_dir(const void *hdr, size_t len, unsigned idx, uint32_t *addr,
+		uint32_t *size)
+{
+	const uint8_t *p = hdr;
+	size_t opt, dirs;
+	uint16_t optsz, nsect, magic;
+	uint32_t ndir;
+
+	if (!hdr || pe_headers(p, len, &opt, &optsz, &nsect) ||
+	    get_le16(p, len, opt, &magic))
+		return -ENOEXEC;
+	if (magic != PE_OPT_MAGIC32 && magic != PE_OPT_MAGIC64)
+		return -ENOEXEC;
+	dirs = magic == PE_OPT_MAGIC32 ? 96 : 112;
+	if (optsz < dirs)
+		return -ENOENT;
+	if (get_le32(p, len, opt + dirs - 4, &ndir))
+		return -ENOEXEC;
+	if (idx >= ndir || (size_t)idx >= (optsz - dirs) / PE_DIR_SIZE)
+		return -ENOENT;
+	if (get_le32(p, len, opt + dirs + (size_t)idx * PE_DIR_SIZE, addr) ||
+	    get_le32(p, len, opt + dirs + (size_t)idx * PE_DIR_SIZE + 4, size))
+		return -ENOEXEC;
 	return 0;
 }

@@ -8,6 +8,7 @@
 #define BM_PE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Most sections a PE file may declare before we call it malformed (the
  * COFF field allows 65535; UKIs have about a dozen). */
@@ -33,6 +34,18 @@ int pe_find_section(const void *buf, size_t len, const char *name, size_t *off,
  * or -ENOENT as pe_find_section() does. */
 int pe_locate_section(const void *hdr, size_t len, const char *name,
 		      size_t *off, size_t *size);
+
+/* Data directory @idx (PE_DIR_SECURITY, ...) of the optional header of
+ * the PE image whose start is hdr[0..len): stores the directory's address
+ * and size as the header says (an RVA for most directories, a file offset
+ * for PE_DIR_SECURITY), unchecked against @len, and returns 0. Returns
+ * -ENOEXEC when @hdr is not a PE32/PE32+ image or its headers are
+ * truncated, -ENOENT when the optional header has no directory @idx. */
+int pe_data_dir(const void *hdr, size_t len, unsigned idx, uint32_t *addr,
+		uint32_t *size);
+
+/* The certificate table's directory (IMAGE_DIRECTORY_ENTRY_SECURITY). */
+#define PE_DIR_SECURITY 4
 
 /* How much of a file to read for pe_locate_section(). */
 #define PE_HEADERS_READ (64u * 1024)
