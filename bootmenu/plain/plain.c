@@ -136,7 +136,7 @@ static int auto_boot(void *ctx, const struct entry *e, char *err, size_t len)
 static bool auto_failed(void *ctx, const struct entry *e, const char *err,
 			const struct entry *next)
 {
-	printf("bootmenu: \"%s\" cannot boot: %s\n", e->title, err);
+	printf("bootmenu: cannot boot \"%s\": %s\n", e->title, err);
 	if (next)
 		printf("bootmenu: trying \"%s\"\n", next->title);
 	fflush(stdout);

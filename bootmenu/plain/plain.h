@@ -22,7 +22,7 @@ int plain_menu(struct session *s, const struct choose *c,
 	       const struct boot_opts *o);
 
 /* The unattended boot: choose_autoboot() over @s's entries, each failure
- * printed ("bootmenu: "T" cannot boot: why", then what is tried next).
+ * printed ("bootmenu: cannot boot "T": why", then what is tried next).
  * grub's next_entry is cleared once a kernel is loaded. Returns 0 after
  * a dry run, else -errno when nothing booted. */
 int plain_autoboot(struct session *s, const struct choose *c,
