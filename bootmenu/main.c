@@ -37,7 +37,7 @@ static const char usage_text[] =
     "  --root DIR[=LABEL[,uuid=U][,partuuid=P]]\n"
     "                      treat DIR as one filesystem (repeatable)\n"
     "  --list              print the entries instead of the menu\n"
-    "  --json              with --list: one JSON array\n"
+    "  --json              with --list: one JSON object (entries, warnings)\n"
     "  --boot N            boot entry N (as --list numbers them) without "
     "asking\n"
     "  --dry-run           print the load plan instead of loading\n"

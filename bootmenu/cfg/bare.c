@@ -6,8 +6,9 @@
  * generators put beside it (Debian's initrd.img-V, dracut's
  * initramfs-V.img, initrd-V[.img], Arch's initramfs-<pkg>.img after its
  * microcode images) and "root=UUID=<filesystem> ro". Kernels that an entry
- * of another format on this filesystem already boots (after resolving
- * symlinks such as /vmlinuz) are left out: this parser runs last.
+ * of another format on this filesystem already boots or loads as a module
+ * (Xen's dom0 kernel), after resolving symlinks such as /vmlinuz, are left
+ * out: this parser runs last.
  */
 #include "cfg/cfg.h"
 #include "cfg/cfg_text.h"
@@ -44,17 +45,26 @@ static const char *bare_real(struct cfg_ctx *ctx, const char *path)
 	return fs_realpath(ctx->fs, path, ctx->a, &real) == 0 ? real : path;
 }
 
+static void bare_name(struct bare_scan *s, const struct entry_file *f)
+{
+	if (f->path && !f->dev)
+		s->named[s->n_named++] = bare_real(s->ctx, f->path);
+}
+
+/* The kernels the entries so far boot, and the ones they load as modules
+ * (Xen's dom0 kernel: GRUB's `module`), on this filesystem. */
 static void bare_named(struct bare_scan *s)
 {
 	size_t n = 0;
 
 	for (const struct entry *e = s->ctx->out->head; e; e = e->next)
-		n += e->kernel.path && !e->kernel.dev;
+		n += 1 + e->n_modules;
 	s->named = arena_alloc(s->ctx->a, (n + 1) * sizeof(*s->named));
-	for (const struct entry *e = s->ctx->out->head; e; e = e->next)
-		if (e->kernel.path && !e->kernel.dev)
-			s->named[s->n_named++] =
-			    bare_real(s->ctx, e->kernel.path);
+	for (const struct entry *e = s->ctx->out->head; e; e = e->next) {
+		bare_name(s, &e->kernel);
+		for (size_t i = 0; i < e->n_modules; i++)
+			bare_name(s, &e->modules[i]);
+	}
 }
 
 static bool bare_known(const struct bare_scan *s, const char *real)

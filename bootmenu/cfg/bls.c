@@ -182,6 +182,24 @@ static void bls_option(struct arena *a, struct bls_keys *k, const char *v)
 	k->opts_tail = &o->next;
 }
 
+/* Keys known and not used (systemd-boot and grub's blscfg pass over keys
+ * they do not use without a word): devicetree-overlay (the
+ * specification); id, grub_users, grub_arg, grub_class, which Fedora and
+ * RHEL write for grub's blscfg (kernel-install's 20-grub.install, grubby);
+ * aboot, abootcfg, which ostree writes for Android boot images. */
+static bool bls_key_ignored(const char *w, size_t wn)
+{
+	static const char *const keys[] = {
+	    "devicetree-overlay", "id",	   "grub_users", "grub_arg",
+	    "grub_class",	  "aboot", "abootcfg",
+	};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strlen(keys[i]) == wn && !strncmp(w, keys[i], wn))
+			return true;
+	return false;
+}
+
 static void bls_key(struct cfg_ctx *ctx, struct bls_keys *k, struct entry *e,
 		    const char *dir, const struct bls_kv *kv,
 		    bls_expand_fn expand, void *data)
@@ -219,8 +237,7 @@ static void bls_key(struct cfg_ctx *ctx, struct bls_keys *k, struct entry *e,
 			return;
 		}
 	}
-	/* devicetree-overlay and keys of later revisions are not used */
-	if (!(wn == 18 && !strncmp(w, "devicetree-overlay", 18)))
+	if (!bls_key_ignored(w, wn))
 		entry_warn(ctx->out, ctx->fs, e->source, line,
 			   "unknown key '%.*s' ignored",
 			   (int)(wn > 64 ? 64 : wn), w);
@@ -329,6 +346,83 @@ void bls_sort(struct entry **v, size_t n)
 {
 	if (n > 1)
 		qsort(v, n, sizeof(*v), bls_qsort_cmp);
+}
+
+/* systemd-boot makes the titles it shows unique (src/boot/efi/boot.c,
+ * config_title_generate(), v252): titles shared by two or more entries get
+ * " (version)", then those still shared " (machine-id)" (its first 8
+ * characters), then those still shared " (id)" (sd-boot's id, see
+ * bls_title_id); an entry without the field keeps its title in that
+ * round. Its pairwise search becomes a sort here: the same sets, in
+ * n log n. */
+struct bls_title {
+	const char *t;
+	size_t i;
+};
+
+static int bls_title_cmp(const void *x, const void *y)
+{
+	const struct bls_title *a = x, *b = y;
+
+	return strcmp(a->t, b->t);
+}
+
+/* dup[i]: v[i]'s title is another entry's too. True when any is. */
+static bool bls_title_dups(struct entry *const *v, size_t n,
+			   struct bls_title *s, bool *dup)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < n; i++) {
+		s[i].t = v[i]->title ? v[i]->title : "";
+		s[i].i = i;
+		dup[i] = false;
+	}
+	qsort(s, n, sizeof(*s), bls_title_cmp);
+	for (size_t i = 1; i < n; i++)
+		if (!strcmp(s[i - 1].t, s[i].t))
+			any = dup[s[i - 1].i] = dup[s[i].i] = true;
+	return any;
+}
+
+/* sd-boot 252's id: the file name as found, boot counter included, in
+ * lower case (config_entry_add_type1: strtolower16(entry->id)). */
+static const char *bls_title_id(struct arena *a, const struct entry *e)
+{
+	const char *name = e->source ? cfg_text_basename(e->source) : e->id;
+	char *id = arena_strdup(a, name ? name : "");
+
+	for (char *p = id; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	return id;
+}
+
+static void bls_title_add(struct arena *a, struct entry *e, int round)
+{
+	const char *t = e->title ? e->title : "";
+
+	if (round == 0 && e->version)
+		e->title = arena_printf(a, "%s (%s)", t, e->version);
+	else if (round == 1 && e->machine_id)
+		e->title = arena_printf(a, "%s (%.8s)", t, e->machine_id);
+	else if (round == 2)
+		e->title = arena_printf(a, "%s (%s)", t, bls_title_id(a, e));
+}
+
+void bls_unique_titles(struct arena *a, struct entry **v, size_t n)
+{
+	struct bls_title *s;
+	bool *dup;
+
+	if (n < 2)
+		return;
+	s = arena_alloc(a, n * sizeof(*s));
+	dup = arena_alloc(a, n * sizeof(*dup));
+	for (int round = 0; round < 3 && bls_title_dups(v, n, s, dup); round++)
+		for (size_t i = 0; i < n; i++)
+			if (dup[i])
+				bls_title_add(a, v[i], round);
 }
 
 /* @id without its ".conf" or ".efi", owned by @a. */
@@ -505,6 +599,7 @@ int bls_parse_fs(struct cfg_ctx *ctx)
 		return 0;
 	bls_loader_conf(ctx, &lc);
 	bls_sort(vec.v, vec.n);
+	bls_unique_titles(ctx->a, vec.v, vec.n);
 	d = bls_pick_default(vec.v, vec.n, lc.default_pattern);
 	if (d >= 0)
 		vec.v[d]->is_default = true;

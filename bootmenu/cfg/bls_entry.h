@@ -69,6 +69,13 @@ struct entry *bls_parse_entry(struct cfg_ctx *ctx, const char *dir,
 int bls_compare(const struct entry *a, const struct entry *b);
 void bls_sort(struct entry **v, size_t n);
 
+/* systemd-boot's shown titles (boot.c config_title_generate, v252): a
+ * title shared by several of v[0..n) gets " (version)" appended, one still
+ * shared then " (first 8 characters of machine-id)", one still shared then
+ * " (file name in lower case)", sd-boot's id; an entry without that field
+ * keeps its title in that round. New titles are owned by @a. */
+void bls_unique_titles(struct arena *a, struct entry **v, size_t n);
+
 /* /loader/loader.conf, as far as a menu needs it. */
 struct loader_conf {
 	const char *default_pattern; /* glob over entry ids, or NULL */

@@ -11,12 +11,14 @@
 #include "cfg/grub_env.h"
 #include "cfg/grub_interp.h"
 #include "cfg/bls.h"
+#include "cfg/cfg_text.h"
 #include "entry/entry.h"
 #include "scan/fs.h"
 #include "util/arena.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef int (*grub_cmd_fn)(struct grub_state *st, const char *const *argv,
 			   size_t argc);
@@ -518,6 +520,84 @@ static int grub_cmd_other_kernel(struct grub_state *st, const char *const *argv,
 	return 0;
 }
 
+#define GRUB_XEN_WHY "Xen (multiboot) is not bootable with kexec yet"
+
+/* multiboot, multiboot2 (and arm64's xen_hypervisor) [--quirk-...] FILE:
+ * in practice Xen, its dom0 kernel and initrd loaded as modules after it
+ * (grub.d/20_linux_xen). A new kernel drops the modules loaded before. */
+static int grub_cmd_multiboot(struct grub_state *st, const char *const *argv,
+			      size_t argc)
+{
+	struct grub_load *ld = grub_loading(st, argv[0]);
+	struct grub_where w;
+	size_t i = 1;
+
+	if (!ld)
+		return 0;
+	while (i < argc && !strncmp(argv[i], "--", 2))
+		i++;
+	if (i == argc) {
+		grub_warn(st, "%s without a kernel", argv[0]);
+		return 1;
+	}
+	grub_where(st, argv[i], &w);
+	ld->e->kernel.path = w.path;
+	ld->e->kernel.dev = grub_where_dev(st, &w, ld->e->fs);
+	ld->e->modules = NULL;
+	ld->e->n_modules = 0;
+	ld->multiboot_seen = true;
+	if (!strncasecmp(cfg_text_basename(w.path), "xen", 3))
+		grub_refuse(st, GRUB_XEN_WHY);
+	else
+		grub_cmd_other_kernel(st, argv, argc);
+	return 0;
+}
+
+/* Record @w as one more module of @e (past GRUB_MODULES_MAX: not kept;
+ * the entry is disabled anyway). */
+static void grub_add_module(struct grub_state *st, struct entry *e,
+			    const struct grub_where *w)
+{
+	struct entry_file *v;
+
+	if (e->n_modules >= GRUB_MODULES_MAX)
+		return;
+	v = arena_alloc(st->a, (e->n_modules + 1) * sizeof(*v));
+	if (e->n_modules)
+		memcpy(v, e->modules, e->n_modules * sizeof(*v));
+	v[e->n_modules].dev = grub_where_dev(st, w, e->fs);
+	v[e->n_modules].path = w->path;
+	e->modules = v;
+	e->n_modules++;
+}
+
+/* module, module2, xen_module [--nounzip] FILE [ARGS]: the first word not
+ * an option is the file, the rest its command line. */
+static int grub_cmd_module(struct grub_state *st, const char *const *argv,
+			   size_t argc)
+{
+	struct grub_load *ld = grub_loading(st, argv[0]);
+	struct grub_where w;
+	size_t i = 1;
+
+	if (!ld)
+		return 0;
+	if (!ld->multiboot_seen) {
+		grub_warn(st, "%s before multiboot: ignored, as GRUB does",
+			  argv[0]);
+		return 1;
+	}
+	while (i < argc && !strncmp(argv[i], "--", 2))
+		i++;
+	if (i == argc) {
+		grub_warn(st, "%s without a file", argv[0]);
+		return 1;
+	}
+	grub_where(st, argv[i], &w);
+	grub_add_module(st, ld->e, &w);
+	return 0;
+}
+
 static int grub_cmd_firmware(struct grub_state *st, const char *const *argv,
 			     size_t argc)
 {
@@ -632,8 +712,12 @@ static const struct grub_cmd grub_cmds[] = {
     {"initrdefi", grub_cmd_initrd},
     {"devicetree", grub_cmd_devicetree},
     {"chainloader", grub_cmd_chainloader},
-    {"multiboot", grub_cmd_other_kernel},
-    {"multiboot2", grub_cmd_other_kernel},
+    {"multiboot", grub_cmd_multiboot},
+    {"multiboot2", grub_cmd_multiboot},
+    {"xen_hypervisor", grub_cmd_multiboot},
+    {"module", grub_cmd_module},
+    {"module2", grub_cmd_module},
+    {"xen_module", grub_cmd_module},
     {"kfreebsd", grub_cmd_other_kernel},
     {"knetbsd", grub_cmd_other_kernel},
     {"kopenbsd", grub_cmd_other_kernel},

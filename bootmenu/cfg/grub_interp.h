@@ -22,6 +22,7 @@
 #define GRUB_NAME_MAX 128	   /* longest variable or function name */
 #define GRUB_FALLBACK_MAX 16	   /* entries `fallback` may name */
 #define GRUB_FALLBACK_WORD_MAX 256
+#define GRUB_MODULES_MAX 16 /* modules one multiboot entry records */
 
 struct grub_var {
 	struct grub_var *next;
@@ -69,6 +70,7 @@ struct grub_load {
 	struct entry *e;
 	const char *why; /* reason to disable, first one wins */
 	bool linux_seen;
+	bool multiboot_seen; /* `module` needs a multiboot kernel first */
 };
 
 enum grub_flow { GF_NONE, GF_BREAK, GF_CONTINUE, GF_RETURN };

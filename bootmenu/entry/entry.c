@@ -7,6 +7,8 @@
 #include "util/arena.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <string.h>
 #include <strings.h>
@@ -17,6 +19,7 @@ const char *entry_format_name(enum entry_format f)
 	    [FMT_GRUB] = "grub", [FMT_SYSLINUX] = "syslinux",
 	    [FMT_BLS] = "bls",	 [FMT_UKI] = "uki",
 	    [FMT_LILO] = "lilo", [FMT_BARE] = "bare",
+	    [FMT_EFI] = "efi",
 	};
 
 	return (unsigned)f < sizeof(names) / sizeof(names[0]) ? names[f] : "?";
@@ -79,21 +82,95 @@ void entry_add_initrd(struct entry_list *l, struct entry *e, const char *dev,
 	e->n_initrds++;
 }
 
-void entry_warn(struct entry_list *l, const struct fs_root *fs,
-		const char *file, int line, const char *fmt, ...)
+/* Room after a message for " (4294967295 times)". */
+#define ENTRY_WARN_SUFFIX 24
+#define ENTRY_WARN_RECENT                                                      \
+	(sizeof(((struct entry_list *)0)->recent) / sizeof(struct warning *))
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* One of the last few warnings with this file, filesystem and message. */
+static struct warning *entry_warn_repeat(struct entry_list *l,
+					 const struct fs_root *fs,
+					 const char *file, const char *msg,
+					 size_t n)
+{
+	for (size_t i = 0; i < ENTRY_WARN_RECENT && i < l->n_recent; i++) {
+		struct warning *w = l->recent[i];
+
+		if (w->fs == fs && w->msg_len == n && !memcmp(w->msg, msg, n) &&
+		    same_str(w->file, file))
+			return w;
+	}
+	return NULL;
+}
+
+/* The message formatted into @buf when it fits, else into the arena. */
+static const char *entry_warn_format(struct entry_list *l, char *buf,
+				     size_t size, size_t *n, const char *fmt,
+				     va_list ap)
+{
+	va_list ap2;
+	int r;
+
+	va_copy(ap2, ap);
+	r = vsnprintf(buf, size, fmt, ap2);
+	va_end(ap2);
+	if (r < 0) {
+		*buf = '\0';
+		r = 0;
+	}
+	*n = (size_t)r;
+	return (size_t)r < size ? buf : arena_vprintf(l->a, fmt, ap);
+}
+
+static void entry_warn_add(struct entry_list *l, const struct fs_root *fs,
+			   const char *file, int line, const char *msg,
+			   size_t n)
 {
 	struct warning *w = arena_alloc(l->a, sizeof(*w));
-	va_list ap;
+	char *m = arena_alloc(l->a, n + ENTRY_WARN_SUFFIX);
 
-	va_start(ap, fmt);
-	w->msg = arena_vprintf(l->a, fmt, ap);
-	va_end(ap);
+	memcpy(m, msg, n + 1);
+	w->msg = m;
+	w->msg_len = n;
+	w->count = 1;
 	w->file = arena_strdup(l->a, file);
 	w->line = line;
 	w->fs = fs;
 	*l->wtail = w;
 	l->wtail = &w->next;
 	l->n_warnings++;
+	l->recent[l->n_recent++ % ENTRY_WARN_RECENT] = w;
+	if (l->n_recent >= 2 * ENTRY_WARN_RECENT)
+		l->n_recent -= ENTRY_WARN_RECENT;
+}
+
+void entry_warn(struct entry_list *l, const struct fs_root *fs,
+		const char *file, int line, const char *fmt, ...)
+{
+	char buf[512];
+	const char *msg;
+	struct warning *w;
+	size_t n;
+	va_list ap;
+
+	va_start(ap, fmt);
+	msg = entry_warn_format(l, buf, sizeof(buf), &n, fmt, ap);
+	va_end(ap);
+	w = entry_warn_repeat(l, fs, file, msg, n);
+	if (!w) {
+		entry_warn_add(l, fs, file, line, msg, n);
+		return;
+	}
+	/* printed once, with the count; the first one's line is kept */
+	if (w->count < UINT_MAX)
+		w->count++;
+	snprintf((char *)w->msg + n, ENTRY_WARN_SUFFIX, " (%u times)",
+		 w->count);
 }
 
 void entry_list_splice(struct entry_list *to, struct entry_list *from)
@@ -162,11 +239,23 @@ static bool same_kernel(const struct entry *a, const struct entry *b)
 	       b->kernel.path && !strcmp(a->kernel.path, b->kernel.path);
 }
 
+/* Is @bare's kernel one of @e's modules (Xen's dom0 kernel)? */
+static bool module_of(const struct entry *e, const struct entry *bare)
+{
+	for (size_t i = 0; i < e->n_modules; i++)
+		if (e->modules[i].fs == bare->kernel.fs && e->modules[i].path &&
+		    bare->kernel.path &&
+		    !strcmp(e->modules[i].path, bare->kernel.path))
+			return true;
+	return false;
+}
+
 static bool named_elsewhere(const struct entry_list *l,
 			    const struct entry *bare)
 {
 	for (const struct entry *e = l->head; e; e = e->next)
-		if (e->format != FMT_BARE && same_kernel(e, bare))
+		if (e->format != FMT_BARE &&
+		    (same_kernel(e, bare) || module_of(e, bare)))
 			return true;
 	return false;
 }
@@ -183,6 +272,8 @@ void entry_finish(struct entry_list *l, const struct fs_root *const *fss,
 		resolve_file(e, &e->kernel, fss, n_fss);
 		for (size_t i = 0; i < e->n_initrds; i++)
 			resolve_file(e, &e->initrds[i], fss, n_fss);
+		for (size_t i = 0; i < e->n_modules; i++)
+			resolve_file(e, &e->modules[i], fss, n_fss);
 	}
 	l->tail = &l->head;
 	l->count = 0;

@@ -20,10 +20,11 @@ enum entry_format {
 	FMT_BLS,
 	FMT_UKI,
 	FMT_LILO,
-	FMT_BARE
+	FMT_BARE,
+	FMT_EFI /* an EFI loader on an ESP, booted by the firmware */
 };
 
-/* "grub", "syslinux", "bls", "uki", "lilo", "bare" */
+/* "grub", "syslinux", "bls", "uki", "lilo", "bare", "efi" */
 const char *entry_format_name(enum entry_format f);
 
 /* A file an entry needs. @dev names the filesystem when it is not the one
@@ -38,7 +39,8 @@ struct entry_file {
 
 /* How an entry boots. The boot room dispatches on it (boot.h). */
 enum entry_method {
-	ENTRY_KEXEC, /* kernel, initrds, command line: kexec */
+	ENTRY_KEXEC,	/* kernel, initrds, command line: kexec */
+	ENTRY_FIRMWARE, /* kernel.path on an ESP, once by BootNext */
 };
 
 struct entry {
@@ -67,14 +69,23 @@ struct entry {
 	int tries_left, tries_done; /* -1 when the name has no counter */
 	/* lilo.conf's access rules, for the menu's password check */
 	bool password, restricted, mandatory;
+	/* files a multiboot kernel (Xen) loads as modules: the dom0 kernel
+	 * counts as named, so no bare entry repeats it (entry_finish) */
+	struct entry_file *modules;
+	size_t n_modules;
+	/* ENTRY_FIRMWARE: the firmware's setup screen (OsIndications), no
+	 * file */
+	bool fw_setup;
 };
 
 struct warning {
 	struct warning *next;
 	const char *file; /* absolute within the filesystem */
 	int line;	  /* 0 when not tied to a line */
-	const char *msg;
+	const char *msg;  /* ends in " (N times)" when it repeated */
 	const struct fs_root *fs;
+	unsigned count; /* how many times it was given: 1, or more */
+	size_t msg_len; /* the message's length without " (N times)" */
 };
 
 /* What parsing one filesystem (or all of them) produced. */
@@ -86,6 +97,10 @@ struct entry_list {
 	size_t n_warnings;
 	int timeout_ds; /* the config's timeout in tenths of a second, -1 unset
 			 */
+	/* the last 8 warnings entry_warn() added, a ring it looks in for a
+	 * repeat: a repeat costs a bounded search and no memory */
+	struct warning *recent[8];
+	unsigned n_recent;
 };
 
 /* Start an empty list whose memory comes from @a. */
@@ -104,7 +119,10 @@ int entry_add(struct entry_list *l, struct entry *e);
 /* Add an initrd to @e (copied into the arena). */
 void entry_add_initrd(struct entry_list *l, struct entry *e, const char *dev,
 		      const char *path);
-/* Record a warning with its file and line (printf-style message). */
+/* Record a warning with its file and line (printf-style message). The
+ * same message for the same file and filesystem as one of the last few
+ * warnings is not added again: that one counts it and ends in
+ * " (N times)". */
 void entry_warn(struct entry_list *l, const struct fs_root *fs,
 		const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
@@ -116,7 +134,7 @@ void entry_list_splice(struct entry_list *to, struct entry_list *from);
 
 /* Resolve every entry_file.dev against @fss (by UUID, LABEL, PARTUUID,
  * PARTLABEL, device path), drop entries of format FMT_BARE whose kernel an
- * entry of another format on the same filesystem already boots, and keep
+ * entry of another format already boots or loads as a module, and keep
  * the first is_default of each filesystem (later ones are cleared): which
  * one boots is the policy's (choose.h). */
 void entry_finish(struct entry_list *l, const struct fs_root *const *fss,

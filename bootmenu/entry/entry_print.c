@@ -4,6 +4,9 @@
 #include "scan/fs.h"
 #include "util/json.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 static const char *fs_name(const struct fs_root *fs)
 {
 	return fs ? fs->name : NULL;
@@ -88,6 +91,7 @@ static void json_entry(FILE *f, const struct entry *e, bool def)
 	    {"title", e->title},
 	    {"group", e->group},
 	    {"format", entry_format_name(e->format)},
+	    {"method", e->method == ENTRY_FIRMWARE ? "firmware" : "kexec"},
 	    {"kernel", e->kernel.path},
 	};
 	const char *const tail[][2] = {
@@ -112,15 +116,38 @@ static void json_entry(FILE *f, const struct entry *e, bool def)
 	fputc('}', f);
 }
 
+/* {"device":..,"file":..,"line":..,"message":..,"count":..}: the message
+ * without the " (N times)" the text list shows; count says it. */
+static void json_warning(FILE *f, const struct warning *w)
+{
+	char *msg = strndup(w->msg, w->msg_len);
+
+	fputs("{\"device\":", f);
+	json_str(f, fs_name(w->fs));
+	fputs(",\"file\":", f);
+	json_str(f, w->file);
+	fprintf(f, ",\"line\":%d,\"message\":", w->line);
+	json_str(f, msg ? msg : w->msg);
+	fprintf(f, ",\"count\":%u}", w->count);
+	free(msg);
+}
+
 void entry_print_json(FILE *f, const struct entry_list *l,
 		      const struct entry *def)
 {
-	fputc('[', f);
+	fputs("{\"entries\":[", f);
 	for (const struct entry *e = l->head; e; e = e->next) {
 		if (e != l->head)
 			fputc(',', f);
 		fputs("\n  ", f);
 		json_entry(f, e, e == def);
 	}
-	fputs("\n]\n", f);
+	fputs("\n],\n\"warnings\":[", f);
+	for (const struct warning *w = l->warnings; w; w = w->next) {
+		if (w != l->warnings)
+			fputc(',', f);
+		fputs("\n  ", f);
+		json_warning(f, w);
+	}
+	fputs("\n]}\n", f);
 }

@@ -13,8 +13,9 @@ struct entry_list;
  * warnings. */
 void entry_print_text(FILE *f, const struct entry_list *l,
 		      const struct entry *def);
-/* One JSON array of entry objects (see README: id, title, format, kernel,
- * initrds, cmdline, device, source, default, disabled, ...). */
+/* One JSON object: "entries", an array of entry objects (see README: id,
+ * title, format, kernel, initrds, cmdline, device, source, default,
+ * disabled, ...), and "warnings" (device, file, line, message, count). */
 void entry_print_json(FILE *f, const struct entry_list *l,
 		      const struct entry *def);
 

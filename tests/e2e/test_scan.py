@@ -3,7 +3,8 @@
 and leaves a disk whose ext4 journal needs recovery byte-identical.
 
 One guest with four copies of the demo disk: virtio, AHCI (SATA), NVMe and
-a USB stick. From the rescue shell, `bootmenu --list --json` scans them;
+a USB stick. From the rescue shell, `bootmenu --list --json` scans them
+(an object: "entries" and "warnings");
 every copy's five filesystems must be there, by device name, with the
 demo's entries."""
 import json
@@ -42,7 +43,11 @@ def list_in_guest(q):
     text = q.output()[start:q.pos - len("JSON-END")]
     if rc != "0":
         raise AssertionError("bootmenu --list exited %s: %s" % (rc, q.tail(600)))
-    return json.loads(text.replace("\r", ""))
+    doc = json.loads(text.replace("\r", ""))
+    # {"entries": [...], "warnings": [{"device", "file", "line", "message", "count"}]}
+    if not isinstance(doc.get("warnings"), list):
+        raise AssertionError("--json without a warnings list: %s" % sorted(doc))
+    return doc["entries"]
 
 
 def all_controllers():

@@ -1,4 +1,5 @@
-/* test_bare.c - kernels in /boot with no config. */
+/* test_bare.c - kernels in /boot with no config (and none that a config
+ * boots or loads as a module). */
 #include "test.h"
 #include "cfg/cfg.h"
 #include "entry/entry.h"
@@ -133,6 +134,66 @@ TEST(kernels_named_by_a_config_are_skipped)
 	tfs_done(&t);
 }
 
+/* A Xen-only grub.cfg (Qubes, or Debian with 10_linux turned off) loads
+ * the dom0 kernel as a module: that kernel is named, not a bare one. */
+TEST(kernels_a_config_loads_as_modules_are_skipped)
+{
+	struct tfs t;
+
+	tfs_init(&t);
+	t.fs.uuid = "u";
+	tfs_write(&t, "/boot/vmlinuz-6.1.0-13-amd64", "k");
+	tfs_write(&t, "/boot/vmlinuz-6.1.0-9-amd64", "k");
+	tfs_write(&t, "/boot/xen-4.17-amd64.gz", "x");
+	tfs_write(&t, "/boot/grub/grub.cfg",
+		  "menuentry 'Debian GNU/Linux, with Xen hypervisor' {\n"
+		  "\tmultiboot2\t/boot/xen-4.17-amd64.gz placeholder\n"
+		  "\tmodule2\t/boot/vmlinuz-6.1.0-13-amd64 placeholder ro\n"
+		  "\tmodule2\t--nounzip /boot/initrd.img-6.1.0-13-amd64\n"
+		  "}\n");
+	grub_parse_fs(&t.ctx);
+	bare_parse_fs(&t.ctx);
+	CHECK_INT(t.out.count, 2);
+	CHECK_INT(nth(&t, 0)->format, FMT_GRUB);
+	CHECK_STR(nth(&t, 1)->kernel.path, "/boot/vmlinuz-6.1.0-9-amd64");
+	CHECK_INT(n_warn(&t), 0);
+	tfs_done(&t);
+}
+
+/* entry_finish() does the same across filesystems: a module on another
+ * filesystem drops that filesystem's bare entry for it. */
+TEST(modules_on_another_filesystem_drop_bare_entries)
+{
+	struct tfs esp, root;
+	const struct fs_root *all[2];
+	struct entry *xen, *bare;
+
+	tfs_init(&esp);
+	tfs_init(&root);
+	root.fs.uuid = "R00T";
+	xen = entry_new(&esp.out, FMT_GRUB, &esp.fs);
+	xen->kernel.path = "/xen.efi";
+	xen->modules = arena_alloc(&esp.a, sizeof(*xen->modules));
+	xen->modules[0] = (struct entry_file){.dev = "UUID=r00t",
+					      .path = "/boot/vmlinuz-6.1"};
+	xen->n_modules = 1;
+	entry_add(&esp.out, xen);
+	bare = entry_new(&esp.out, FMT_BARE, &root.fs);
+	bare->kernel.path = "/boot/vmlinuz-6.1";
+	entry_add(&esp.out, bare);
+	bare = entry_new(&esp.out, FMT_BARE, &root.fs);
+	bare->kernel.path = "/boot/vmlinuz-6.2";
+	entry_add(&esp.out, bare);
+	all[0] = &esp.fs;
+	all[1] = &root.fs;
+	entry_finish(&esp.out, all, 2);
+	CHECK_INT(esp.out.count, 2);
+	CHECK(xen->modules[0].fs == &root.fs);
+	CHECK_STR(nth(&esp, 1)->kernel.path, "/boot/vmlinuz-6.2");
+	tfs_done(&esp);
+	tfs_done(&root);
+}
+
 TEST(root_from_fstab_without_uuid)
 {
 	struct tfs t;
@@ -181,5 +242,7 @@ TEST(separate_boot_finds_its_root)
 TEST_MAIN("test_bare", newest_first_with_initrds,
 	  initrd_names_of_other_generators, arch_microcode_goes_first,
 	  symlinks_resolve_to_one_entry, plain_vmlinuz_file,
-	  kernels_named_by_a_config_are_skipped, root_from_fstab_without_uuid,
-	  separate_boot_finds_its_root)
+	  kernels_named_by_a_config_are_skipped,
+	  kernels_a_config_loads_as_modules_are_skipped,
+	  modules_on_another_filesystem_drop_bare_entries,
+	  root_from_fstab_without_uuid, separate_boot_finds_its_root)

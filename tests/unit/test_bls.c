@@ -1,9 +1,12 @@
 /* test_bls.c - BLS Type 1 entries: version order, each ordering rule,
- * boot counting, loader.conf, and the grub blscfg entry point. */
+ * boot counting, loader.conf, the grub blscfg entry point, systemd-boot's
+ * unique titles, known vendor keys; and the warnings a parse leaves
+ * (repeats counted once, --list --json carrying them). */
 #include "test.h"
 #include "cfg/bls_entry.h"
 #include "cfg/verscmp.h"
 #include "entry/entry.h"
+#include "entry/entry_print.h"
 #include "scan/fs.h"
 #include "util/arena.h"
 
@@ -383,6 +386,223 @@ TEST(many_lines_cost_linear_memory)
 	tfs_done(&t);
 }
 
+/* An entry for the title tests: @title, @version, @mid, its file @name. */
+static struct entry *mkt(struct tfs *t, const char *title, const char *version,
+			 const char *mid, const char *name)
+{
+	struct entry *e = entry_new(&t->out, FMT_BLS, &t->fs);
+
+	e->title = title;
+	e->version = version;
+	e->machine_id = mid;
+	e->id = name;
+	e->source = arena_printf(&t->a, "/loader/entries/%s", name);
+	return e;
+}
+
+/* systemd 252, src/boot/efi/boot.c config_title_generate(): version, then
+ * the machine-id's first 8 characters, then the id (the file name in lower
+ * case), each only for titles still shared. */
+TEST(unique_titles_systemd_boot_rules)
+{
+	struct tfs t;
+	struct entry *v[4];
+
+	tfs_init(&t);
+	v[0] = mkt(&t, "NixOS", "6.6.1", NULL, "nixos-gen-2.conf");
+	v[1] = mkt(&t, "NixOS", "6.1.60", NULL, "nixos-gen-1.conf");
+	v[2] = mkt(&t, "Memtest", NULL, NULL, "memtest.conf");
+	bls_unique_titles(&t.a, v, 3);
+	CHECK_STR(v[0]->title, "NixOS (6.6.1)");
+	CHECK_STR(v[1]->title, "NixOS (6.1.60)");
+	CHECK_STR(v[2]->title, "Memtest"); /* unique: untouched */
+	/* same version: machine-id, cut at 8 characters */
+	v[0] = mkt(&t, "Fedora", "6.5", "0123456789abcdef", "a.conf");
+	v[1] = mkt(&t, "Fedora", "6.5", "fedcba9876543210", "b.conf");
+	v[2] = mkt(&t, "Fedora", "6.4", "0123456789abcdef", "c.conf");
+	bls_unique_titles(&t.a, v, 3);
+	CHECK_STR(v[0]->title, "Fedora (6.5) (01234567)");
+	CHECK_STR(v[1]->title, "Fedora (6.5) (fedcba98)");
+	CHECK_STR(v[2]->title, "Fedora (6.4)");
+	/* all the same: the file name, counter kept, in lower case */
+	v[0] = mkt(&t, "Pop!_OS", NULL, NULL, "Pop_OS-current.conf");
+	v[1] = mkt(&t, "Pop!_OS", NULL, NULL, "Pop_OS-oldkern+2-1.conf");
+	v[0]->id = "Pop_OS-current.conf";
+	bls_unique_titles(&t.a, v, 2);
+	CHECK_STR(v[0]->title, "Pop!_OS (pop_os-current.conf)");
+	CHECK_STR(v[1]->title, "Pop!_OS (pop_os-oldkern+2-1.conf)");
+	tfs_done(&t);
+}
+
+TEST(unique_titles_rounds_only_touch_shared_titles)
+{
+	struct tfs t;
+	struct entry *v[4];
+
+	tfs_init(&t);
+	/* no version: that round leaves it, and then it is unique */
+	v[0] = mkt(&t, "Arch", NULL, "m1", "a.conf");
+	v[1] = mkt(&t, "Arch", "6.6", "m2", "b.conf");
+	bls_unique_titles(&t.a, v, 2);
+	CHECK_STR(v[0]->title, "Arch");
+	CHECK_STR(v[1]->title, "Arch (6.6)");
+	/* a round can make a new collision with a title that was unique */
+	v[0] = mkt(&t, "Arch (6.6)", NULL, "m0", "x.conf");
+	v[1] = mkt(&t, "Arch", "6.6", "m1", "y.conf");
+	v[2] = mkt(&t, "Arch", "6.1", "m2", "z.conf");
+	bls_unique_titles(&t.a, v, 3);
+	CHECK_STR(v[0]->title, "Arch (6.6) (m0)");
+	CHECK_STR(v[1]->title, "Arch (6.6) (m1)");
+	CHECK_STR(v[2]->title, "Arch (6.1)");
+	/* one entry, none: nothing to do */
+	bls_unique_titles(&t.a, v, 1);
+	bls_unique_titles(&t.a, NULL, 0);
+	CHECK_STR(v[0]->title, "Arch (6.6) (m0)");
+	tfs_done(&t);
+}
+
+/* bls_parse_fs() shows systemd-boot's titles; grub's blscfg does not
+ * change them (GRUB shows the title as written). */
+TEST(parse_fs_titles_unique_after_sorting)
+{
+	struct tfs t;
+	static const char nixos[] = "title NixOS\nversion %s\nsort-key nixos\n"
+				    "linux /k-%s\n";
+	char buf[128];
+
+	tfs_init(&t);
+	snprintf(buf, sizeof(buf), nixos, "6.1.60", "6.1.60");
+	tfs_write(&t, "/loader/entries/nixos-generation-1.conf", buf);
+	snprintf(buf, sizeof(buf), nixos, "6.6.1", "6.6.1");
+	tfs_write(&t, "/loader/entries/nixos-generation-2.conf", buf);
+	bls_parse_fs(&t.ctx);
+	CHECK_INT(t.out.count, 2);
+	CHECK_STR(nth(&t, 0)->title, "NixOS (6.6.1)");
+	CHECK_STR(nth(&t, 1)->title, "NixOS (6.1.60)");
+	CHECK(nth(&t, 0)->is_default);
+	tfs_done(&t);
+	tfs_init(&t);
+	snprintf(buf, sizeof(buf), nixos, "6.1.60", "6.1.60");
+	tfs_write(&t, "/loader/entries/a.conf", buf);
+	tfs_write(&t, "/loader/entries/b.conf", buf);
+	CHECK_INT(bls_collect(&t.ctx, "/loader/entries", FMT_GRUB, NULL, NULL),
+		  2);
+	CHECK_STR(nth(&t, 0)->title, "NixOS");
+	CHECK_STR(nth(&t, 1)->title, "NixOS");
+	tfs_done(&t);
+}
+
+/* Fedora/RHEL entries carry keys for grub's blscfg; both loaders pass
+ * over them silently, and so does bootmenu. */
+TEST(fedora_and_ostree_keys_are_known)
+{
+	struct tfs t;
+	struct entry *e;
+
+	tfs_init(&t);
+	e = entry_of(&t, "f.conf",
+		     "title Fedora Linux (6.5.6-300.fc39.x86_64) 39\n"
+		     "version 6.5.6-300.fc39.x86_64\n"
+		     "linux /vmlinuz-6.5.6-300.fc39.x86_64\n"
+		     "options root=UUID=x ro rhgb quiet\n"
+		     "id fedora-20231010-6.5.6-300.fc39.x86_64\n"
+		     "grub_users $grub_users\ngrub_arg --unrestricted\n"
+		     "grub_class fedora\naboot /a.img\nabootcfg /a.cfg\n");
+	CHECK(e != NULL);
+	CHECK_INT(n_warn(&t), 0);
+	CHECK_STR(e->id, "f.conf"); /* the file name, not the id key */
+	e = entry_of(&t, "g.conf", "linux /k\ngrub_userz x\n");
+	CHECK_INT(n_warn(&t), 1);
+	CHECK_STR(t.out.warnings->msg, "unknown key 'grub_userz' ignored");
+	tfs_done(&t);
+}
+
+/* The same warning again for the same file: once, with a count, the first
+ * line kept; a repeat costs no memory. */
+TEST(repeated_warning_counted_once)
+{
+	enum { N = 100000 };
+	struct tfs t;
+	size_t used;
+
+	tfs_init(&t);
+	entry_warn(&t.out, &t.fs, "/f", 3, "bad line %d", 1);
+	used = t.a.used;
+	for (int i = 1; i < N; i++)
+		entry_warn(&t.out, &t.fs, "/f", 3 + i, "bad line %d", 1);
+	CHECK_INT(n_warn(&t), 1);
+	CHECK_INT(t.out.warnings->count, N);
+	CHECK_INT(t.out.warnings->line, 3);
+	CHECK_STR(t.out.warnings->msg, "bad line 1 (100000 times)");
+	CHECK_INT(t.out.warnings->msg_len, strlen("bad line 1"));
+	CHECK_INT(t.a.used, used);
+	/* another file, another filesystem, another message: their own */
+	entry_warn(&t.out, &t.fs, "/g", 1, "bad line %d", 1);
+	entry_warn(&t.out, NULL, "/f", 1, "bad line %d", 1);
+	entry_warn(&t.out, &t.fs, "/f", 1, "bad line %d", 2);
+	CHECK_INT(n_warn(&t), 4);
+	/* interleaved repeats within the last 8 are found */
+	for (int i = 0; i < 3; i++) {
+		entry_warn(&t.out, &t.fs, "/f", 9, "bad line %d", 1);
+		entry_warn(&t.out, &t.fs, "/f", 9, "bad line %d", 2);
+	}
+	CHECK_INT(n_warn(&t), 4);
+	CHECK_STR(t.out.warnings->msg, "bad line 1 (100003 times)");
+	tfs_done(&t);
+}
+
+/* The search is bounded: past the last 8, a repeat is a new warning. */
+TEST(repeat_search_is_bounded)
+{
+	struct tfs t;
+
+	tfs_init(&t);
+	for (int round = 0; round < 2; round++)
+		for (int i = 0; i < 9; i++)
+			entry_warn(&t.out, &t.fs, "/f", i, "w%d", i);
+	CHECK_INT(n_warn(&t), 18);
+	for (int i = 0; i < 8; i++)
+		entry_warn(&t.out, &t.fs, "/f", i, "w%d", (i + 1) % 9);
+	CHECK_INT(n_warn(&t), 18);
+	tfs_done(&t);
+}
+
+/* --list --json: one object, the entries and the warnings. */
+TEST(json_carries_the_warnings)
+{
+	struct tfs t;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	tfs_init(&t);
+	tfs_write(&t, "/loader/entries/x.conf",
+		  "title X\nfrob 1\nlinux /k\nfrob 2\nfrob \"3\"\n");
+	bls_parse_fs(&t.ctx);
+	f = open_memstream(&out, &len);
+	entry_print_json(f, &t.out, t.out.head);
+	fclose(f);
+	CHECK(!strncmp(out, "{\"entries\":[\n  {\"id\":\"x.conf\"", 29));
+	CHECK(strstr(out, "\n],\n\"warnings\":[\n  {\"device\":\"t\","
+			  "\"file\":\"/loader/entries/x.conf\",\"line\":2,"
+			  "\"message\":\"unknown key 'frob' ignored\","
+			  "\"count\":3}\n]}\n") != NULL);
+	free(out);
+	f = open_memstream(&out, &len);
+	entry_print_text(f, &t.out, t.out.head);
+	fclose(f);
+	CHECK(strstr(out, "warning: t:/loader/entries/x.conf:2: unknown key "
+			  "'frob' ignored (3 times)\n") != NULL);
+	free(out);
+	entry_list_init(&t.out, &t.a);
+	f = open_memstream(&out, &len);
+	entry_print_json(f, &t.out, NULL);
+	fclose(f);
+	CHECK_STR(out, "{\"entries\":[\n],\n\"warnings\":[\n]}\n");
+	free(out);
+	tfs_done(&t);
+}
+
 TEST_MAIN("test_bls", version_order_of_the_spec, boot_counter_names, entry_keys,
 	  entry_architecture_efi_and_nothing, order_sort_key_first_then_without,
 	  order_machine_id_then_version_descending, order_id_descending_last,
@@ -390,4 +610,8 @@ TEST_MAIN("test_bls", version_order_of_the_spec, boot_counter_names, entry_keys,
 	  parse_fs_default_glob_and_timeout, default_pattern_without_suffix,
 	  parse_fs_first_is_default_without_pattern,
 	  boot_loader_entries_on_root_fs, collect_for_grub_blscfg,
-	  many_lines_cost_linear_memory)
+	  many_lines_cost_linear_memory, unique_titles_systemd_boot_rules,
+	  unique_titles_rounds_only_touch_shared_titles,
+	  parse_fs_titles_unique_after_sorting,
+	  fedora_and_ostree_keys_are_known, repeated_warning_counted_once,
+	  repeat_search_is_bounded, json_carries_the_warnings)

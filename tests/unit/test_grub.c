@@ -346,6 +346,110 @@ TEST(unknown_command_keeps_config)
 	tend(&r);
 }
 
+/* Debian 12's 20_linux_xen (grub-common 2.06-13+deb12u2) as it writes an
+ * entry for a multiboot2 Xen; multiboot/module are its older form. */
+static const char xen_cfg[] =
+    "menuentry 'Debian GNU/Linux, with Xen hypervisor' --class xen {\n"
+    "\tinsmod part_gpt\n"
+    "\techo\t'Loading Xen 4.17-amd64 ...'\n"
+    "        if [ \"$grub_platform\" = \"pc\" -o \"$grub_platform\" = \"\" ]; "
+    "then\n"
+    "            xen_rm_opts=\n"
+    "        else\n"
+    "            xen_rm_opts=\"no-real-mode edd=off\"\n"
+    "        fi\n"
+    "\tmultiboot2\t/boot/xen-4.17-amd64.gz placeholder   ${xen_rm_opts}\n"
+    "\tmodule2\t/boot/vmlinuz-6.1.0-13-amd64 placeholder root=/dev/vda2 ro "
+    " quiet\n"
+    "\tmodule2\t--nounzip   /boot/initrd.img-6.1.0-13-amd64\n"
+    "}\n"
+    "menuentry 'Xen 4.11' {\n"
+    "\tmultiboot /boot/xen-4.11-amd64.gz placeholder\n"
+    "\tmodule /boot/vmlinuz-4.19 placeholder root=/dev/vda2 ro\n"
+    "\tmodule --nounzip /boot/initrd.img-4.19\n"
+    "}\n"
+    "menuentry tboot {\n"
+    "\tmultiboot /boot/tboot.gz logging=serial\n"
+    "\tmodule /boot/vmlinuz-5.4 root=/dev/vda2\n"
+    "}\n";
+
+TEST(xen_multiboot_listed_disabled_without_warnings)
+{
+	struct trun r;
+	struct entry *e;
+
+	tstart(&r, 1);
+	trun_cfg(&r, xen_cfg);
+	CHECK_INT(r.out.count, 3);
+	CHECK_INT(r.out.n_warnings, 0);
+	e = nth(&r, 0);
+	CHECK_STR(e->disabled,
+		  "Xen (multiboot) is not bootable with kexec yet");
+	CHECK_STR(e->kernel.path, "/boot/xen-4.17-amd64.gz");
+	CHECK_INT(e->n_modules, 2);
+	CHECK_STR(e->n_modules > 1 ? e->modules[0].path : NULL,
+		  "/boot/vmlinuz-6.1.0-13-amd64");
+	CHECK_STR(e->n_modules > 1 ? e->modules[1].path : NULL,
+		  "/boot/initrd.img-6.1.0-13-amd64");
+	e = nth(&r, 1);
+	CHECK_STR(e->disabled,
+		  "Xen (multiboot) is not bootable with kexec yet");
+	CHECK_INT(e->n_modules, 2);
+	/* multiboot that is not Xen (Intel TXT's tboot): named for what it
+	 * is; its modules still count */
+	e = nth(&r, 2);
+	CHECK_STR(e->disabled,
+		  "loads a kernel with multiboot: not bootable with kexec");
+	CHECK_INT(e->n_modules, 1);
+	tend(&r);
+}
+
+TEST(module_needs_a_multiboot_kernel)
+{
+	struct trun r;
+	const struct warning *w;
+
+	tstart(&r, 1);
+	trun_cfg(&r, "menuentry a {\n linux /k\n module2 /m\n}\n"
+		     "menuentry b {\n multiboot2 /xen.gz\n module2 --nounzip\n"
+		     " multiboot2 /xen.gz\n module2 /m2\n}\n");
+	CHECK_INT(r.out.count, 2);
+	w = warned(&r, "module2 before multiboot: ignored, as GRUB does");
+	CHECK_INT(w ? w->line : 0, 3);
+	CHECK_INT(nth(&r, 0)->n_modules, 0);
+	CHECK(nth(&r, 0)->disabled == NULL);
+	CHECK(warned(&r, "module2 without a file") != NULL);
+	/* a second multiboot2 drops the modules loaded before it */
+	CHECK_INT(nth(&r, 1)->n_modules, 1);
+	CHECK_INT(r.out.n_warnings, 2);
+	tend(&r);
+}
+
+/* A line that warns, repeated: one warning, its count, its first line;
+ * the run stays linear (a bounded look back, no memory per repeat). */
+TEST(repeated_warning_once_with_count)
+{
+	enum { N = 100000 };
+	static char cfg[N * 12 + 64];
+	struct trun r;
+	const struct warning *w;
+	size_t n = 0;
+
+	tstart(&r, 1);
+	for (int i = 0; i < N; i++)
+		n += (size_t)sprintf(cfg + n, "frobnicate\n");
+	sprintf(cfg + n, "menuentry a { linux /k }\n");
+	trun_cfg(&r, cfg);
+	CHECK_INT(r.out.count, 1);
+	CHECK_INT(r.out.n_warnings, 1);
+	w = r.out.warnings;
+	CHECK_INT(w ? w->count : 0, N);
+	CHECK_INT(w ? w->line : 0, 1);
+	CHECK_STR(w ? w->msg : NULL,
+		  "unknown command 'frobnicate': ignored (100000 times)");
+	tend(&r);
+}
+
 TEST(syntax_errors_drop_only_their_statement)
 {
 	struct trun r;
@@ -783,4 +887,6 @@ TEST_MAIN("test_grub", quoting, comments_continuation_separators,
 	  default_saved_and_next_entry, grubenv_reader, timeout,
 	  source_and_configfile, include_depth_limit, include_read_budget,
 	  initrd_words_bounded, esp_stub_defers_to_the_real_config, step_limit,
-	  submenu_depth_limit, blscfg, primary_config_locations)
+	  submenu_depth_limit, blscfg, primary_config_locations,
+	  xen_multiboot_listed_disabled_without_warnings,
+	  module_needs_a_multiboot_kernel, repeated_warning_once_with_count)
