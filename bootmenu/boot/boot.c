@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
+#include "boot/firmware.h"
 #include "entry/entry.h"
 #include "kexec/blob.h"
 #include "kexec/load.h"
@@ -230,12 +231,57 @@ out:
 	return rc;
 }
 
+/* What the last load left for boot_jump(): a kexec image (the kernel
+ * keeps it), or EFI variables for a restart, with what puts them back.
+ * Kept here rather than by the caller: a kexec image is one per machine
+ * anyway, and boot_jump()'s callers (the menus) stay as they are. */
+static struct {
+	enum entry_method method;
+	struct firmware_undo fw;
+} boot_loaded;
+
+/* Variables an earlier firmware load wrote go back as they were. */
+static void boot_take_back(void)
+{
+	char why[256];
+
+	if (firmware_undo(&boot_loaded.fw, why, sizeof(why)) < 0)
+		log_err("boot: putting back EFI variables: %s", why);
+	boot_loaded.method = ENTRY_KEXEC;
+}
+
+static int boot_load_firmware(const struct entry *e, const struct boot_opts *o,
+			      char *err, size_t errlen)
+{
+	struct firmware_opts fo = {0};
+	struct firmware_undo u;
+	int rc;
+
+	if (o)
+		fo = (struct firmware_opts){o->efi_dir, o->efi_vars, o->dry_run,
+					    o->plan_out};
+	rc = firmware_load(e, &fo, &u, err, errlen);
+	if (rc < 0 || fo.dry_run)
+		return rc;
+	boot_loaded.method = ENTRY_FIRMWARE;
+	boot_loaded.fw = u;
+	log_info("boot: \"%s\" is the firmware's next boot",
+		 e->title ? e->title : e->id);
+	if (o && o->syscall_used)
+		*o->syscall_used = e->fw_setup ? "OsIndications" : "BootNext";
+	return 0;
+}
+
 int boot_load_entry(const struct entry *e, const struct boot_opts *o, char *err,
 		    size_t errlen)
 {
+	if (!(o && o->dry_run))
+		boot_take_back();
 	switch (e->method) {
 	case ENTRY_KEXEC:
 		return boot_load_kexec(e, o, err, errlen);
+	case ENTRY_FIRMWARE:
+		return boot_load_firmware(e, o, err, errlen);
 	}
 	snprintf(err, errlen, "this entry's boot method is not known");
 	return -EINVAL;
@@ -244,7 +290,17 @@ int boot_load_entry(const struct entry *e, const struct boot_opts *o, char *err,
 int boot_jump(void (*unmount_all)(void *), void *ctx)
 {
 	char err[256] = "";
-	int rc = kexec_jump(unmount_all, ctx, err, sizeof(err));
+	int rc;
+
+	if (boot_loaded.method == ENTRY_FIRMWARE) {
+		/* the point of no return, when the restart works: the
+		 * firmware reads BootNext or OsIndications */
+		rc = kexec_power(false, unmount_all, ctx);
+		log_err("boot: the restart failed: %s", strerror(-rc));
+		boot_take_back();
+		return rc;
+	}
+	rc = kexec_jump(unmount_all, ctx, err, sizeof(err));
 
 	log_err("boot: %s", err);
 	return rc;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 struct entry;
+struct efi_vars;
 
 struct boot_opts {
 	bool dry_run;	    /* plan and print to @plan_out; load nothing */
@@ -28,10 +29,19 @@ struct boot_opts {
 	/* When not NULL, set to the syscall the load used ("kexec_load",
 	 * "kexec_file_load") after a successful load. */
 	const char **syscall_used;
+	/* The firmware method (boot/firmware.h): the firmware's sysfs
+	 * directory (NULL: /sys/firmware/efi) and its variables (NULL:
+	 * efivarfs in it); the tests point them at a scratch directory. */
+	const char *efi_dir;
+	const struct efi_vars *efi_vars;
 };
 
-/* Load entry @e for a later boot_jump(), by its method (entry.h: today
- * kexec; the firmware's BootNext is the next case). For a UKI (FMT_UKI) the
+/* Load entry @e for a later boot_jump(), by its method (entry.h): kexec,
+ * or ENTRY_FIRMWARE, whose "load" writes the EFI variables for the next
+ * restart (Boot#### and BootNext, or OsIndications: firmware.h; with
+ * dry_run they are printed byte for byte instead; *syscall_used becomes
+ * "BootNext" or "OsIndications"). Variables an earlier firmware load
+ * wrote are put back first (not in a dry run). For a UKI (FMT_UKI) the
  * kernel file is a PE image whose .linux, .initrd and .cmdline sections are
  * used (the entry's initrds are appended after .initrd, its cmdline replaces
  * .cmdline when not empty). Returns 0, or -errno with a sentence for the
@@ -40,9 +50,12 @@ struct boot_opts {
 int boot_load_entry(const struct entry *e, const struct boot_opts *o, char *err,
 		    size_t errlen);
 
-/* Sync, call @unmount_all(@ctx) (may be NULL), and reboot into the
- * loaded kernel. Returns only on failure: -EINVAL when nothing is loaded,
- * or another -errno from reboot(2). */
+/* Sync, call @unmount_all(@ctx) (may be NULL), and reboot into what the
+ * last boot_load_entry() loaded: the kexec'd kernel, or a restart
+ * through the firmware (which then boots BootNext's option or its setup
+ * screen). Returns only on failure: -EINVAL when nothing is loaded, or
+ * another -errno from reboot(2); a failed restart puts the variables
+ * back. */
 int boot_jump(void (*unmount_all)(void *), void *ctx);
 
 /* Sync, call @unmount_all(@ctx) (may be NULL), then power off (@off true)

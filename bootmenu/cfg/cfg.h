@@ -46,6 +46,10 @@ struct cfg_ctx {
 	const struct fs_root *reached[CFG_REACHED_MAX];
 	size_t n_reached;
 	bool missed, all_deps;
+	/* The firmware offers its setup screen (OsIndicationsSupported has
+	 * EFI_OS_INDICATIONS_BOOT_TO_FW_UI): efi_loaders_parse_fs() lists
+	 * "UEFI Firmware Settings" on the first ESP it is given. */
+	bool fw_ui;
 };
 
 struct cfg_parser {
@@ -78,5 +82,6 @@ int bls_parse_fs(struct cfg_ctx *ctx);
 int uki_parse_fs(struct cfg_ctx *ctx);
 int lilo_parse_fs(struct cfg_ctx *ctx);
 int bare_parse_fs(struct cfg_ctx *ctx);
+int efi_loaders_parse_fs(struct cfg_ctx *ctx);
 
 #endif

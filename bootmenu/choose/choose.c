@@ -37,7 +37,8 @@ struct cands {
 
 static void cand_add(struct cands *k, const struct entry *e)
 {
-	if (!e || e->disabled || k->n == k->max)
+	/* the firmware's setup screen is only ever chosen by a key */
+	if (!e || e->disabled || e->fw_setup || k->n == k->max)
 		return;
 	for (size_t i = 0; i < k->n; i++)
 		if (k->v[i] == e)
@@ -112,10 +113,14 @@ size_t choose_candidates(const struct choose *c, const struct entry_list *l,
 			add_fs_defaults(&k, l, fss[i]);
 	for (size_t i = 0; i < n_fs; i++)
 		add_fs_defaults(&k, l, fss[i]);
-	for (size_t i = 0; i < n_fs; i++)
-		for (const struct entry *e = l->head; e; e = e->next)
-			if (e->fs == fss[i])
-				cand_add(&k, e);
+	/* then any bootable entry: kernels first, loaders the firmware boots
+	 * (another OS) after them */
+	for (int fw = 0; fw <= 1; fw++)
+		for (size_t i = 0; i < n_fs; i++)
+			for (const struct entry *e = l->head; e; e = e->next)
+				if (e->fs == fss[i] &&
+				    (e->method == ENTRY_FIRMWARE) == fw)
+					cand_add(&k, e);
 	return k.n;
 }
 

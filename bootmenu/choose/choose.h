@@ -13,7 +13,9 @@
  * syslinux, loader.conf, lilo) with grub's `fallback` entries right after
  * it, filesystems ordered: the one bootmenu was booted from when known,
  * then internal disks in device order, then removable media; else the
- * first bootable entry, in the same order. Disabled entries never.
+ * first bootable entry, in the same order, kernels before the loaders the
+ * firmware boots (another OS). Disabled entries never, nor the firmware's
+ * setup screen, which only a key chooses.
  * Candidates after the first are what an unattended boot tries, in that
  * order, when the one before it fails to load.
  */

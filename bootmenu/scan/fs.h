@@ -59,6 +59,10 @@ struct fs_root {
 	const char *mountpoint; /* where it is mounted, or the --root dir */
 	bool casefold;		/* FAT: look names up case-insensitively */
 	bool esp, xbootldr;	/* partition type says ESP / XBOOTLDR */
+	/* the partition's number, first sector and size, in 512-byte
+	 * sectors as sysfs counts them; 0 when unknown (--root) */
+	unsigned partno;
+	unsigned long long part_start, part_size;
 	bool removable; /* removable or USB media: last in the default rule */
 	void *priv;	/* the scan room's; parsers leave it alone */
 };

@@ -110,6 +110,9 @@ static struct fs_root *rec_make_fs(struct scan *s, struct scan_rec *r,
 			     : arena_strdup(&s->a, j->target);
 	fs->casefold = !strcmp(d->fstype, "vfat");
 	fs->esp = d->esp;
+	fs->partno = d->partno > 0 ? (unsigned)d->partno : 0;
+	fs->part_start = r->sys.start / 512;
+	fs->part_size = r->sys.size / 512;
 	fs->xbootldr = d->xbootldr;
 	fs->removable = d->removable;
 	fs->priv = r;

@@ -24,6 +24,7 @@
 #include "scan/fs.h"
 #include "scan/scan.h"
 #include "session/source.h"
+#include "boot/firmware.h"
 #include "util/log.h"
 
 #include <ctype.h>
@@ -296,6 +297,7 @@ static void part_parse(struct session *s, struct session_part *p)
 	    .out = &one,
 	    .all = s->fss,
 	    .n_all = s->n_fss,
+	    .fw_ui = s->fw_ui,
 	};
 
 	retire(s, &p->a);
@@ -456,6 +458,8 @@ int session_start(struct session *s, double settle_s)
 	s->hide = hide;
 	s->scan_opts = opts;
 	s->settle_s = settle_s;
+	/* asked once: whether the firmware offers its setup screen */
+	s->fw_ui = firmware_setup_offered(NULL);
 	entry_list_init(&s->list, &s->arena);
 	if (hide && hide[strspn(hide, " \t")]) {
 		s->hide_copy = strdup(hide);

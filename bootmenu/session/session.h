@@ -56,6 +56,7 @@ struct session {
 	struct scan_opts *opts_copy; /* malloc'd, for session_rescan() */
 	double settle_s;
 	bool settled;
+	bool fw_ui; /* the firmware offers its setup screen (cfg_ctx) */
 };
 
 /* Scan every block device (waiting at most @settle_s for them), mount

@@ -223,5 +223,33 @@ TEST(front_ends_agree)
 		  strstr(out, "bootmenu: loading \"Second\""));
 }
 
+/* Another OS booted by the firmware comes after every kernel; the
+ * firmware's setup screen is never chosen without a key. */
+TEST(firmware_entries_last)
+{
+	static struct fs_root esp = {.name = "vda1", .esp = true};
+	struct arena a = ARENA_INIT;
+	struct entry_list l;
+	struct conf cf;
+	struct choose c;
+	struct entry *e;
+
+	entry_list_init(&l, &a);
+	e = add(&l, &esp, "windows", false, 0, NULL);
+	e->method = ENTRY_FIRMWARE;
+	e = add(&l, &esp, "setup", false, 0, NULL);
+	e->method = ENTRY_FIRMWARE;
+	e->fw_setup = true;
+	add(&l, &disk2, "b0", false, 0, NULL);
+	conf_init(&cf);
+	choose_init(&c, &cf, "", -2);
+	CHECK_STR(order(&c, &l), "b0 windows");
+	strcpy(cf.default_pat, "setup");
+	CHECK_STR(order(&c, &l), "b0 windows");
+	strcpy(c.saved_id, "windows");
+	CHECK_STR(order(&c, &l), "windows b0");
+	arena_free(&a);
+}
+
 TEST_MAIN("test_choose", default_rule_table, timeout_precedence,
-	  autoboot_falls_back_in_order, front_ends_agree)
+	  firmware_entries_last, autoboot_falls_back_in_order, front_ends_agree)

@@ -1,0 +1,348 @@
+/* efi_loaders.c - EFI loaders on an ESP, booted by the firmware.
+ *
+ * What rEFInd and systemd-boot list on their own: on a filesystem whose
+ * partition type says ESP, \EFI\Microsoft\Boot\bootmgfw.efi as "Windows
+ * Boot Manager"; in each other \EFI\<vendor>\ its first-stage loader
+ * (shimx64.efi, else grubx64.efi, systemd-bootx64.efi, refind_x64.efi,
+ * else the first other *.efi in name order that is not one of shim's
+ * helpers, mmx64.efi and fbx64.efi) as "<vendor> (EFI loader)";
+ * \EFI\BOOT\BOOTX64.EFI unless it is bootmenu itself or a copy of a
+ * loader already listed (rEFInd's DuplicatesFallback()); memtest*.efi and
+ * shell*.efi in \EFI or one of its directories, and every *.efi of
+ * \EFI\memtest86\. \EFI\Linux\ holds UKIs (bls.c's); a file an entry
+ * of another format here already boots is not listed again. FAT ignores
+ * case, so every name is compared without it. Each entry boots through
+ * the firmware (ENTRY_FIRMWARE: boot/firmware.h).
+ */
+#include "cfg/cfg.h"
+#include "cfg/cfg_text.h"
+#include "scan/fs.h"
+#include "util/arena.h"
+#include "util/file.h"
+#include "util/le.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+/* bootmenu.efi is a bzImage whose kernel release names it: the kernel
+ * fragment sets CONFIG_LOCALVERSION="-bootmenu", so the setup header's
+ * kernel_version string ("6.1.0-bootmenu (...) #1 ...") holds it. */
+#define EFIL_MARKER "-bootmenu"
+/* boot.rst: the setup header's "HdrS", its version, and kernel_version,
+ * the string's offset minus 0x200; the string lies in the setup code,
+ * at most (setup_sects + 1) * 512 bytes. */
+#define EFIL_HDRS 0x53726448u
+#define EFIL_HDR_MAGIC 0x202
+#define EFIL_HDR_VERSION 0x206
+#define EFIL_HDR_KVER 0x20e
+#define EFIL_SETUP_READ (64u * 1024)
+/* Files compared byte for byte with the fallback loader, at most. */
+#define EFIL_COMPARE_MAX (64u << 20)
+
+#define EFIL_WINDOWS "Windows Boot Manager"
+#define EFIL_FW_UI "UEFI Firmware Settings"
+
+/* One name in \EFI: a directory and its listing, or a file. */
+struct efil_dir {
+	const char *name, *path;
+	char **names;
+	size_t n;
+	bool dir;
+};
+
+struct efil {
+	struct cfg_ctx *ctx;
+	const char *efi; /* \EFI as spelled on the disk */
+	struct efil_dir *d;
+	size_t n;
+	const char *listed[64]; /* vendor loaders, for the fallback's copy */
+	size_t n_listed;
+};
+
+static bool efil_is_efi(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 4 && name[0] != '.' && !strcasecmp(name + n - 4, ".efi");
+}
+
+static bool efil_is_tool(const char *name)
+{
+	return efil_is_efi(name) && (!strncasecmp(name, "memtest", 7) ||
+				     !strncasecmp(name, "shell", 5));
+}
+
+/* The name in dir[0..n) that is @want without case, or NULL. */
+static const char *efil_name(char *const *names, size_t n, const char *want)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcasecmp(names[i], want))
+			return names[i];
+	return NULL;
+}
+
+/* @dir/@want as spelled on the disk, or NULL when it is not there. */
+static const char *efil_find(struct efil *s, const char *dir, const char *want)
+{
+	char **names;
+	size_t n;
+	const char *name;
+
+	if (fs_list(s->ctx->fs, dir, s->ctx->a, &names, &n) < 0 ||
+	    !(name = efil_name(names, n, want)))
+		return NULL;
+	return cfg_text_path(s->ctx->a, dir, name);
+}
+
+/* A regular file that no entry of this filesystem boots yet. */
+static bool efil_usable(struct efil *s, const char *path)
+{
+	for (const struct entry *e = s->ctx->out->head; e; e = e->next)
+		if (e->fs == s->ctx->fs && !e->kernel.dev && e->kernel.path &&
+		    !strcasecmp(e->kernel.path, path))
+			return false;
+	return fs_is_file(s->ctx->fs, path);
+}
+
+static struct entry *efil_add(struct efil *s, const char *path,
+			      const char *title)
+{
+	struct entry *e = entry_new(s->ctx->out, FMT_EFI, s->ctx->fs);
+
+	e->method = ENTRY_FIRMWARE;
+	e->id = path ? path : "fwsetup";
+	e->title = title;
+	e->kernel.path = path;
+	e->source = path;
+	return entry_add(s->ctx->out, e) == 0 ? e : NULL;
+}
+
+static void efil_windows(struct efil *s)
+{
+	const char *ms = efil_find(s, s->efi, "Microsoft");
+	const char *boot = ms ? efil_find(s, ms, "Boot") : NULL;
+	const char *mgr = boot ? efil_find(s, boot, "bootmgfw.efi") : NULL;
+
+	if (mgr && efil_usable(s, mgr))
+		efil_add(s, mgr, EFIL_WINDOWS);
+}
+
+/* The first-stage loader of one vendor directory, or NULL. */
+static const char *efil_pick(struct efil *s, const struct efil_dir *d)
+{
+	static const char *const prefer[] = {"shimx64.efi", "grubx64.efi",
+					     "systemd-bootx64.efi",
+					     "refind_x64.efi"};
+	const char *name, *path;
+
+	for (size_t i = 0; i < sizeof(prefer) / sizeof(prefer[0]); i++)
+		if ((name = efil_name(d->names, d->n, prefer[i])) &&
+		    efil_usable(s,
+				path = cfg_text_path(s->ctx->a, d->path, name)))
+			return path;
+	for (size_t i = 0; i < d->n; i++) {
+		name = d->names[i];
+		if (!efil_is_efi(name) || efil_is_tool(name) ||
+		    !strcasecmp(name, "mmx64.efi") ||
+		    !strcasecmp(name, "fbx64.efi"))
+			continue;
+		path = cfg_text_path(s->ctx->a, d->path, name);
+		if (efil_usable(s, path))
+			return path;
+	}
+	return NULL;
+}
+
+static void efil_vendors(struct efil *s)
+{
+	static const char *const not_vendors[] = {"Microsoft", "BOOT", "Linux",
+						  "memtest86"};
+	const char *path;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct efil_dir *d = &s->d[i];
+		bool skip = !d->dir;
+
+		for (size_t k = 0;
+		     k < sizeof(not_vendors) / sizeof(*not_vendors) && !skip;
+		     k++)
+			skip = !strcasecmp(d->name, not_vendors[k]);
+		if (skip || !(path = efil_pick(s, d)))
+			continue;
+		if (efil_add(
+			s, path,
+			arena_printf(s->ctx->a, "%s (EFI loader)", d->name)) &&
+		    s->n_listed < sizeof(s->listed) / sizeof(s->listed[0]))
+			s->listed[s->n_listed++] = path;
+	}
+}
+
+/* Whether the bzImage whose start is buf[0..n) names bootmenu in its
+ * kernel_version string. */
+static bool efil_marked(const uint8_t *buf, size_t n)
+{
+	uint32_t magic;
+	uint16_t version, kver;
+	size_t off;
+
+	if (get_le32(buf, n, EFIL_HDR_MAGIC, &magic) || magic != EFIL_HDRS ||
+	    get_le16(buf, n, EFIL_HDR_VERSION, &version) || version < 0x200 ||
+	    get_le16(buf, n, EFIL_HDR_KVER, &kver) || !kver)
+		return false;
+	off = (size_t)kver + 0x200;
+	if (off >= n)
+		return false;
+	return memmem(buf + off, strnlen((const char *)buf + off, n - off),
+		      EFIL_MARKER, strlen(EFIL_MARKER)) != NULL;
+}
+
+static bool efil_is_bootmenu(struct efil *s, const char *path)
+{
+	int fd = fs_open(s->ctx->fs, path, false);
+	uint8_t *buf;
+	ssize_t n;
+	bool yes;
+
+	if (fd < 0)
+		return false;
+	buf = malloc(EFIL_SETUP_READ);
+	n = buf ? util_read_full(fd, buf, EFIL_SETUP_READ) : -1;
+	close(fd);
+	yes = n > 0 && efil_marked(buf, (size_t)n);
+	free(buf);
+	return yes;
+}
+
+/* Whether files @a and @b hold the same bytes (both read in pieces). */
+static bool efil_same_bytes(int fa, int fb, off_t size)
+{
+	static const size_t piece = 64u * 1024;
+	uint8_t *x = malloc(2 * piece);
+	bool same = x != NULL;
+
+	for (off_t done = 0; same && done < size; done += (off_t)piece) {
+		ssize_t na = util_read_full(fa, x, piece);
+		ssize_t nb = util_read_full(fb, x + piece, piece);
+
+		same = na > 0 && na == nb && !memcmp(x, x + piece, (size_t)na);
+	}
+	free(x);
+	return same;
+}
+
+static bool efil_same_file(struct efil *s, const char *a, const char *b)
+{
+	struct stat sa, sb;
+	int fa, fb;
+	bool same;
+
+	if (fs_stat(s->ctx->fs, a, &sa) || fs_stat(s->ctx->fs, b, &sb) ||
+	    sa.st_size != sb.st_size || sa.st_size > EFIL_COMPARE_MAX)
+		return false;
+	fa = fs_open(s->ctx->fs, a, false);
+	fb = fs_open(s->ctx->fs, b, false);
+	same = fa >= 0 && fb >= 0 && efil_same_bytes(fa, fb, sa.st_size);
+	if (fa >= 0)
+		close(fa);
+	if (fb >= 0)
+		close(fb);
+	return same;
+}
+
+static void efil_fallback(struct efil *s)
+{
+	const char *boot = efil_find(s, s->efi, "BOOT");
+	const char *f = boot ? efil_find(s, boot, "BOOTX64.EFI") : NULL;
+
+	if (!f || !efil_usable(s, f) || efil_is_bootmenu(s, f))
+		return;
+	for (size_t i = 0; i < s->n_listed; i++)
+		if (efil_same_file(s, f, s->listed[i]))
+			return;
+	efil_add(s, f, "EFI fallback loader (BOOTX64.EFI)");
+}
+
+static void efil_tool(struct efil *s, const char *dir, const char *name,
+		      bool memtest_dir)
+{
+	const char *path = cfg_text_path(s->ctx->a, dir, name);
+	bool memtest = memtest_dir || !strncasecmp(name, "memtest", 7);
+
+	if ((memtest_dir ? efil_is_efi(name) : efil_is_tool(name)) &&
+	    efil_usable(s, path))
+		efil_add(s, path,
+			 arena_printf(s->ctx->a, "%s (%s)",
+				      memtest ? "Memory test" : "UEFI Shell",
+				      name));
+}
+
+/* memtest*.efi and shell*.efi in \EFI and its directories, and every
+ * *.efi of \EFI\memtest86\. */
+static void efil_tools(struct efil *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct efil_dir *d = &s->d[i];
+		bool mt = !strcasecmp(d->name, "memtest86");
+
+		if (!d->dir)
+			efil_tool(s, s->efi, d->name, false);
+		for (size_t k = 0; d->dir && k < d->n; k++)
+			efil_tool(s, d->path, d->names[k], mt);
+	}
+}
+
+/* The machine's one "UEFI Firmware Settings" goes with the first ESP of
+ * the set: which one that is depends on the whole set. */
+static void efil_fw_ui(struct efil *s)
+{
+	struct cfg_ctx *ctx = s->ctx;
+	struct entry *e;
+
+	if (!ctx->fw_ui)
+		return;
+	ctx->all_deps = true;
+	for (size_t i = 0; i < ctx->n_all && ctx->all[i] != ctx->fs; i++)
+		if (ctx->all[i]->esp)
+			return; /* an ESP before this one has it */
+	if ((e = efil_add(s, NULL, EFIL_FW_UI)))
+		e->fw_setup = true;
+}
+
+/* \EFI's names, each directory listed once. */
+static int efil_list(struct efil *s)
+{
+	char **names;
+	size_t n;
+
+	if (!(s->efi = efil_find(s, "/", "EFI")) ||
+	    fs_list(s->ctx->fs, s->efi, s->ctx->a, &names, &n) < 0)
+		return -1;
+	s->d = arena_alloc(s->ctx->a, (n ? n : 1) * sizeof(*s->d));
+	for (size_t i = 0; i < n; i++) {
+		struct efil_dir *d = &s->d[s->n++];
+
+		d->name = names[i];
+		d->path = cfg_text_path(s->ctx->a, s->efi, names[i]);
+		d->dir = fs_list(s->ctx->fs, d->path, s->ctx->a, &d->names,
+				 &d->n) == 0;
+	}
+	return 0;
+}
+
+int efi_loaders_parse_fs(struct cfg_ctx *ctx)
+{
+	struct efil s = {.ctx = ctx};
+
+	if (!ctx->fs->esp)
+		return 0;
+	if (efil_list(&s) == 0) {
+		efil_windows(&s);
+		efil_vendors(&s);
+		efil_fallback(&s);
+		efil_tools(&s);
+	}
+	efil_fw_ui(&s);
+	return 0;
+}
