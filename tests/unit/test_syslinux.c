@@ -1,4 +1,5 @@
-/* test_syslinux.c - one test per syslinux keyword. */
+/* test_syslinux.c - one test per syslinux keyword, where each variant
+ * finds its config, and what the boot runs (issue 17). */
 #include "test.h"
 #include "cfg/syslinux.h"
 #include "entry/entry.h"
@@ -346,22 +347,370 @@ TEST(localboot_and_modules_disabled)
 	tfs_done(&t);
 }
 
-TEST(config_label_becomes_group)
+/* --- where the config is (issue 17, class 2) */
+
+/* `extlinux --install /boot` (Alpine): ldlinux.sys and extlinux.conf in
+ * /boot, which is the working directory. */
+TEST(extlinux_installed_in_boot)
+{
+	struct tfs t;
+	struct entry *e;
+
+	tfs_init(&t);
+	tfs_write(&t, "/boot/ldlinux.sys", "");
+	tfs_write(&t, "/boot/extlinux.conf",
+		  "DEFAULT menu.c32\nLABEL lts\n  LINUX vmlinuz-lts\n"
+		  "  INITRD initramfs-lts\n  APPEND root=/dev/sda1\n");
+	syslinux_parse_fs(&t.ctx);
+	CHECK_INT(t.out.count, 1);
+	e = nth(&t, 0);
+	CHECK_STR(e ? e->source : NULL, "/boot/extlinux.conf");
+	CHECK_STR(e ? e->kernel.path : NULL, "/boot/vmlinuz-lts");
+	CHECK_INT(e ? e->n_initrds : 0, 1);
+	CHECK_STR(e && e->n_initrds ? e->initrds[0].path : NULL,
+		  "/boot/initramfs-lts");
+	CHECK_INT(n_warn(&t), 0);
+	tfs_done(&t);
+}
+
+/* generic_open_config(): the install directory, then /boot/syslinux,
+ * /syslinux, /; extlinux.conf before syslinux.cfg in each; one config. */
+TEST(sys_search_order)
+{
+	struct tfs t;
+
+	tfs_init(&t);
+	t.fs.fstype = "ext4";
+	tfs_write(&t, "/boot/extlinux/ldlinux.sys", "");
+	tfs_write(&t, "/boot/extlinux/syslinux.cfg", "LABEL inst2\nLINUX k\n");
+	tfs_write(&t, "/boot/extlinux/extlinux.conf", "LABEL inst\nLINUX k\n");
+	tfs_write(&t, "/boot/syslinux/syslinux.cfg", "LABEL bs\nLINUX k\n");
+	tfs_write(&t, "/extlinux.conf", "LABEL root\nLINUX k\n");
+	syslinux_parse_fs(&t.ctx);
+	CHECK_INT(t.out.count, 1);
+	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->id : NULL, "inst");
+	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->kernel.path : NULL,
+		  "/boot/extlinux/k");
+	tfs_done(&t);
+	/* no install directory: /boot/syslinux before /, and in /
+	 * extlinux.conf before syslinux.cfg */
+	tfs_init(&t);
+	t.fs.fstype = "vfat";
+	tfs_write(&t, "/syslinux.cfg", "LABEL s\nLINUX k\n");
+	tfs_write(&t, "/extlinux.conf", "LABEL e\nLINUX k\n");
+	syslinux_parse_fs(&t.ctx);
+	CHECK_INT(t.out.count, 1);
+	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->id : NULL, "e");
+	tfs_write(&t, "/boot/syslinux/syslinux.cfg", "LABEL b\nLINUX k\n");
+	t.out.head = NULL, t.out.tail = &t.out.head, t.out.count = 0;
+	syslinux_parse_fs(&t.ctx);
+	CHECK_INT(t.out.count, 1);
+	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->id : NULL, "b");
+	tfs_done(&t);
+}
+
+/* ldlinux.sys lives in the btrfs/xfs boot area: ldlinux.c32 shows the
+ * install directory. A disk never reads isolinux.cfg. */
+TEST(sys_install_dir_by_ldlinux_c32)
+{
+	struct tfs t;
+
+	tfs_init(&t);
+	t.fs.fstype = "btrfs";
+	tfs_write(&t, "/boot/syslinux/ldlinux.c32", "");
+	tfs_write(&t, "/boot/syslinux/syslinux.cfg", "LABEL a\nLINUX k\n");
+	tfs_write(&t, "/isolinux/isolinux.cfg", "LABEL iso\nLINUX k\n");
+	syslinux_parse_fs(&t.ctx);
+	CHECK_INT(t.out.count, 1);
+	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->id : NULL, "a");
+	tfs_done(&t);
+	tfs_init(&t);
+	t.fs.fstype = "vfat";
+	tfs_write(&t, "/isolinux/isolinux.cfg", "LABEL iso\nLINUX k\n");
+	syslinux_parse_fs(&t.ctx);
+	CHECK_INT(t.out.count, 0);
+	tfs_done(&t);
+}
+
+/* iso_open_config(): /boot/isolinux, /isolinux, /boot/syslinux,
+ * /syslinux, /; isolinux.cfg then syslinux.cfg; never extlinux.conf. */
+TEST(isolinux_search_order)
+{
+	struct tfs t;
+
+	tfs_init(&t);
+	t.fs.fstype = "iso9660";
+	tfs_write(&t, "/boot/syslinux/isolinux.cfg", "LABEL bs\nLINUX k\n");
+	tfs_write(&t, "/isolinux/syslinux.cfg", "LABEL iso2\nLINUX k\n");
+	tfs_write(&t, "/isolinux/isolinux.cfg", "LABEL iso\nLINUX k\n");
+	tfs_write(&t, "/extlinux.conf", "LABEL ext\nLINUX k\n");
+	syslinux_parse_fs(&t.ctx);
+	CHECK_INT(t.out.count, 1);
+	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->id : NULL, "iso");
+	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->kernel.path : NULL, "/isolinux/k");
+	tfs_done(&t);
+	tfs_init(&t);
+	t.fs.fstype = "iso9660";
+	tfs_write(&t, "/extlinux.conf", "LABEL ext\nLINUX k\n");
+	syslinux_parse_fs(&t.ctx);
+	CHECK_INT(t.out.count, 0);
+	tfs_done(&t);
+}
+
+/* A --root tree has no filesystem type: isolinux.bin where ISOLINUX
+ * looks makes it an ISO's, ldlinux.sys a disk install. */
+TEST(tree_variant_by_loader_files)
+{
+	static const char *const marks[] = {"/boot/syslinux/isolinux.bin",
+					    "/boot/syslinux/ldlinux.sys", NULL};
+	static const char *const want[] = {"iso", "sys", "sys"};
+
+	for (int i = 0; i < 3; i++) {
+		struct tfs t;
+
+		tfs_init(&t);
+		if (marks[i])
+			tfs_write(&t, marks[i], "");
+		tfs_write(&t, "/isolinux/isolinux.cfg", "LABEL iso\nLINUX k\n");
+		tfs_write(&t, "/boot/syslinux/syslinux.cfg",
+			  "LABEL sys\nLINUX k\n");
+		syslinux_parse_fs(&t.ctx);
+		CHECK_INT(t.out.count, 1);
+		CHECK_STR(nth(&t, 0) ? nth(&t, 0)->id : NULL, want[i]);
+		tfs_done(&t);
+	}
+}
+
+/* --- as the loader runs (issue 17, class 3) */
+
+/* DEFAULT runs a CONFIG label at once (no UI, no PROMPT): that config
+ * replaces this one, its working directory from APPEND. */
+TEST(config_replaces_the_configuration)
 {
 	struct tfs t;
 
 	tfs_init(&t);
 	tfs_write(&t, "/isolinux/isolinux.cfg",
-		  "DEFAULT loadconfig\nLABEL loadconfig\nCONFIG "
-		  "/syslinux/archiso.cfg\n"
-		  "APPEND /syslinux/\n");
+		  "TIMEOUT 10\nDEFAULT loadconfig\nLABEL loadconfig\nCONFIG "
+		  "/syslinux/archiso.cfg\nAPPEND /syslinux/\nLABEL other\n"
+		  "LINUX other\n");
 	tfs_write(&t, "/syslinux/archiso.cfg",
-		  "LABEL arch\nLINUX boot/vmlinuz\n");
+		  "TIMEOUT 50\nLABEL arch\nLINUX boot/vmlinuz\n");
 	syslinux_parse_fs(&t.ctx);
 	CHECK_INT(t.out.count, 1);
-	CHECK_STR(nth(&t, 0)->group, "loadconfig");
-	/* APPEND gave the new working directory */
-	CHECK_STR(nth(&t, 0)->kernel.path, "/syslinux/boot/vmlinuz");
+	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->id : NULL, "arch");
+	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->group : "x", NULL);
+	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->kernel.path : NULL,
+		  "/syslinux/boot/vmlinuz");
+	CHECK(nth(&t, 0) && nth(&t, 0)->is_default);
+	CHECK_INT(t.out.timeout_ds, 50);
+	tfs_done(&t);
+	/* no directory: the working directory stays (execute.c) */
+	tfs_init(&t);
+	tfs_write(&t, "/isolinux/isolinux.cfg",
+		  "DEFAULT c\nLABEL c\nCONFIG sub/next.cfg\n");
+	tfs_write(&t, "/isolinux/sub/next.cfg", "LABEL n\nLINUX vmlinuz\n");
+	syslinux_parse_fs(&t.ctx);
+	CHECK_INT(t.out.count, 1);
+	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->kernel.path : NULL,
+		  "/isolinux/vmlinuz");
+	tfs_done(&t);
+}
+
+/* With a menu or a boot: prompt shown, a CONFIG label is something to
+ * choose: its config's menu is a group. A config that CONFIGs itself is
+ * followed SYSLINUX_CONFIG_DEPTH times, with a warning. */
+TEST(config_label_in_a_menu_and_loops)
+{
+	struct tfs t;
+
+	tfs_init(&t);
+	tfs_write(&t, "/syslinux.cfg",
+		  "UI menu.c32\nLABEL a\nLINUX k\nLABEL help\nMENU LABEL "
+		  "^Help\nCONFIG help.cfg\n");
+	tfs_write(&t, "/help.cfg", "PROMPT 1\nLABEL h\nLINUX hk\n");
+	syslinux_parse_fs(&t.ctx);
+	CHECK_INT(t.out.count, 2);
+	CHECK_STR(nth(&t, 1) ? nth(&t, 1)->group : NULL, "Help");
+	CHECK(nth(&t, 0) && nth(&t, 0)->is_default);
+	tfs_done(&t);
+	tfs_init(&t);
+	tfs_write(&t, "/syslinux.cfg",
+		  "PROMPT 1\nDEFAULT c\nLABEL c\nCONFIG /x.cfg\n");
+	tfs_write(&t, "/x.cfg", "LABEL x\nLINUX k\n");
+	syslinux_parse_fs(&t.ctx);
+	CHECK_INT(t.out.count, 1);
+	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->group : NULL, "c");
+	tfs_done(&t);
+	tfs_init(&t);
+	tfs_write(&t, "/syslinux.cfg",
+		  "DEFAULT again\nLABEL again\nCONFIG syslinux.cfg\n");
+	syslinux_parse_fs(&t.ctx);
+	CHECK_INT(t.out.count, 0);
+	CHECK_INT(n_warn(&t), 1);
+	CHECK(t.out.warnings && strstr(t.out.warnings->msg, "CONFIG followed"));
+	tfs_done(&t);
+}
+
+/* archiso's syslinux.cfg: whichsys.c32 picks the branch of the variant
+ * bootmenu acts as. */
+static const char whichsys_cfg[] =
+    "DEFAULT select\nLABEL select\nCOM32 whichsys.c32\n"
+    "APPEND -pxe- pxe -sys- sys -iso- iso\nLABEL pxe\nCONFIG pxe.cfg\n"
+    "LABEL sys\nCONFIG sys.cfg\nLABEL iso\nCONFIG iso.cfg\n";
+
+static void write_branches(struct tfs *t, const char *dir)
+{
+	char path[256];
+	static const char *const names[] = {"pxe", "sys", "iso"};
+
+	for (int i = 0; i < 3; i++) {
+		char text[64];
+
+		snprintf(path, sizeof(path), "%s/%s.cfg", dir, names[i]);
+		snprintf(text, sizeof(text), "LABEL %s-entry\nLINUX k\n",
+			 names[i]);
+		tfs_write(t, path, text);
+	}
+}
+
+TEST(whichsys_follows_the_variant)
+{
+	static const char *const fstypes[] = {"iso9660", "ext4"};
+	static const char *const want[] = {"iso-entry", "sys-entry"};
+	struct tfs t;
+
+	for (int i = 0; i < 2; i++) {
+		tfs_init(&t);
+		t.fs.fstype = fstypes[i];
+		tfs_write(&t, "/syslinux/syslinux.cfg", whichsys_cfg);
+		write_branches(&t, "/syslinux");
+		syslinux_parse_fs(&t.ctx);
+		CHECK_INT(t.out.count, 1);
+		CHECK_STR(nth(&t, 0) ? nth(&t, 0)->id : NULL, want[i]);
+		tfs_done(&t);
+	}
+	tfs_init(&t);
+	tfs_write(&t, "/srv/tftp/pxelinux.cfg/default", whichsys_cfg);
+	write_branches(&t, "/srv/tftp");
+	syslinux_parse_fs(&t.ctx);
+	CHECK_INT(t.out.count, 1);
+	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->id : NULL, "pxe-entry");
+	tfs_done(&t);
+	/* no branch for this variant: the label is shown, disabled */
+	parse(&t, "LABEL w\nCOM32 whichsys.c32\nAPPEND -iso- x\nLABEL x\n"
+		  "LINUX k\n");
+	CHECK_INT(t.out.count, 2);
+	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->disabled : NULL,
+		  "whichsys.c32 names no command for SYSLINUX");
+	tfs_done(&t);
+}
+
+/* ifcpu64.c32 on a 64-bit CPU runs its first branch; the label shows
+ * what that branch boots. */
+TEST(ifcpu64_takes_the_64bit_branch)
+{
+	struct tfs t;
+	struct entry *e;
+
+	parse(&t, "DEFAULT auto\nLABEL auto\nMENU LABEL Install\nKERNEL "
+		  "ifcpu64.c32\nAPPEND l64 quiet -- l32\nLABEL l64\nMENU HIDE\n"
+		  "LINUX amd64/linux\nINITRD amd64/initrd.gz\nAPPEND vga=788\n"
+		  "LABEL l32\nMENU HIDE\nLINUX 386/linux\n");
+	CHECK_INT(t.out.count, 1);
+	e = nth(&t, 0);
+	CHECK_STR(e ? e->title : NULL, "Install");
+	CHECK_STR(e ? e->kernel.path : NULL, "/boot/syslinux/amd64/linux");
+	CHECK_STR(
+	    e ? e->cmdline : NULL,
+	    "BOOT_IMAGE=amd64/linux vga=788 initrd=amd64/initrd.gz quiet");
+	CHECK_STR(e ? e->disabled : "x", NULL);
+	CHECK(e && e->is_default);
+	tfs_done(&t);
+}
+
+/* ifcpu.c32: "64" and "pae" hold on x86-64, other features are taken as
+ * absent (the second branch); "dry-run" boots nothing. */
+TEST(ifcpu_features)
+{
+	static const struct {
+		const char *append, *kernel, *disabled;
+	} cases[] = {
+	    {"64 pae -- a -- b", "/boot/syslinux/ka", NULL},
+	    {"64 hvm -- a -- b", "/boot/syslinux/kb", NULL},
+	    {"smp -- a", "/boot/syslinux/ka", NULL},
+	    {"dry-run 64 -- a -- b", "/boot/syslinux/ifcpu.c32",
+	     "ifcpu.c32 dry-run: boots nothing"},
+	};
+	struct tfs t;
+	char cfg[256];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(cfg, sizeof(cfg),
+			 "LABEL c\nCOM32 ifcpu.c32\nAPPEND %s\nLABEL a\nMENU "
+			 "HIDE\nLINUX ka\nLABEL b\nMENU HIDE\nLINUX kb\n",
+			 cases[i].append);
+		parse(&t, cfg);
+		CHECK_INT(t.out.count, 1);
+		CHECK_STR(nth(&t, 0) ? nth(&t, 0)->kernel.path : NULL,
+			  cases[i].kernel);
+		CHECK_STR(nth(&t, 0) ? nth(&t, 0)->disabled : "x",
+			  cases[i].disabled);
+		tfs_done(&t);
+	}
+}
+
+/* `::` is the TFTP root: only PXELINUX can open it. */
+TEST(pxelinux_double_colon_paths)
+{
+	static const char cfg[] = "LABEL n\nLINUX ::/arch/vmlinuz\n"
+				  "INITRD ::/arch/initrd.img\n";
+	struct tfs t;
+
+	parse(&t, cfg);
+	CHECK_INT(t.out.count, 1);
+	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->disabled : NULL,
+		  "a PXELINUX path (::...) is only reachable over the network");
+	tfs_done(&t);
+	tfs_init(&t);
+	tfs_write(&t, "/srv/tftp/pxelinux.cfg/default", cfg);
+	syslinux_parse_fs(&t.ctx);
+	CHECK_INT(t.out.count, 1);
+	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->kernel.path : NULL,
+		  "/srv/tftp/arch/vmlinuz");
+	CHECK_STR(nth(&t, 0) && nth(&t, 0)->n_initrds
+		      ? nth(&t, 0)->initrds[0].path
+		      : NULL,
+		  "/srv/tftp/arch/initrd.img");
+	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->disabled : "x", NULL);
+	tfs_done(&t);
+}
+
+/* DEFAULT naming a label whose kernel is vesamenu.c32 runs the menu:
+ * that label is not an entry, and the default is MENU DEFAULT. */
+TEST(menu_module_label_is_the_menu)
+{
+	struct tfs t;
+
+	parse(&t, "DEFAULT menu\nLABEL menu\nKERNEL vesamenu.c32\nLABEL a\n"
+		  "LINUX k\nLABEL b\nMENU DEFAULT\nLINUX k\n");
+	CHECK_INT(t.out.count, 2);
+	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->id : NULL, "a");
+	CHECK(nth(&t, 1) && nth(&t, 1)->is_default);
+	tfs_done(&t);
+}
+
+/* MENU SEPARATOR ends the label: a following APPEND is global. */
+TEST(menu_separator_ends_label)
+{
+	struct tfs t;
+
+	parse(&t, "LABEL a\nLINUX k\nMENU SEPARATOR\nAPPEND global\nLABEL b\n"
+		  "LINUX k\n");
+	CHECK_INT(t.out.count, 2);
+	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->cmdline : NULL, "BOOT_IMAGE=k");
+	CHECK_STR(nth(&t, 1) ? nth(&t, 1)->cmdline : NULL,
+		  "BOOT_IMAGE=k global");
 	tfs_done(&t);
 }
 
@@ -453,7 +802,13 @@ TEST_MAIN("test_syslinux", label_kernel_append, keywords_ignore_case,
 	  menu_title_and_passwd, timeout_tenths, include_relative_to_config_dir,
 	  include_loop_and_depth, include_fan_out_is_bounded,
 	  menu_include_with_tag_is_submenu, menu_begin_end_groups,
-	  localboot_and_modules_disabled, config_label_becomes_group,
+	  localboot_and_modules_disabled, extlinux_installed_in_boot,
+	  sys_search_order, sys_install_dir_by_ldlinux_c32,
+	  isolinux_search_order, tree_variant_by_loader_files,
+	  config_replaces_the_configuration, config_label_in_a_menu_and_loops,
+	  whichsys_follows_the_variant, ifcpu64_takes_the_64bit_branch,
+	  ifcpu_features, pxelinux_double_colon_paths,
+	  menu_module_label_is_the_menu, menu_separator_ends_label,
 	  fdt_and_devicetree, text_help_is_not_config,
 	  ignored_and_unknown_keywords, pxelinux_default_only,
 	  same_config_twice_read_once, buffer_entry_point)
