@@ -522,6 +522,23 @@ static int grub_cmd_other_kernel(struct grub_state *st, const char *const *argv,
 
 #define GRUB_XEN_WHY "Xen (multiboot) is not bootable with kexec yet"
 
+/* The first word of argv[1..argc) that is not an option, located into
+ * @w; false after a warning "CMD without a @what" when there is none. */
+static bool grub_file_arg(struct grub_state *st, const char *const *argv,
+			  size_t argc, const char *what, struct grub_where *w)
+{
+	size_t i = 1;
+
+	while (i < argc && !strncmp(argv[i], "--", 2))
+		i++;
+	if (i == argc) {
+		grub_warn(st, "%s without a %s", argv[0], what);
+		return false;
+	}
+	grub_where(st, argv[i], w);
+	return true;
+}
+
 /* multiboot, multiboot2 (and arm64's xen_hypervisor) [--quirk-...] FILE:
  * in practice Xen, its dom0 kernel and initrd loaded as modules after it
  * (grub.d/20_linux_xen). A new kernel drops the modules loaded before. */
@@ -530,17 +547,11 @@ static int grub_cmd_multiboot(struct grub_state *st, const char *const *argv,
 {
 	struct grub_load *ld = grub_loading(st, argv[0]);
 	struct grub_where w;
-	size_t i = 1;
 
 	if (!ld)
 		return 0;
-	while (i < argc && !strncmp(argv[i], "--", 2))
-		i++;
-	if (i == argc) {
-		grub_warn(st, "%s without a kernel", argv[0]);
+	if (!grub_file_arg(st, argv, argc, "kernel", &w))
 		return 1;
-	}
-	grub_where(st, argv[i], &w);
 	ld->e->kernel.path = w.path;
 	ld->e->kernel.dev = grub_where_dev(st, &w, ld->e->fs);
 	ld->e->modules = NULL;
@@ -578,7 +589,6 @@ static int grub_cmd_module(struct grub_state *st, const char *const *argv,
 {
 	struct grub_load *ld = grub_loading(st, argv[0]);
 	struct grub_where w;
-	size_t i = 1;
 
 	if (!ld)
 		return 0;
@@ -587,13 +597,8 @@ static int grub_cmd_module(struct grub_state *st, const char *const *argv,
 			  argv[0]);
 		return 1;
 	}
-	while (i < argc && !strncmp(argv[i], "--", 2))
-		i++;
-	if (i == argc) {
-		grub_warn(st, "%s without a file", argv[0]);
+	if (!grub_file_arg(st, argv, argc, "file", &w))
 		return 1;
-	}
-	grub_where(st, argv[i], &w);
 	grub_add_module(st, ld->e, &w);
 	return 0;
 }
