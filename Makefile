@@ -113,7 +113,13 @@ target: $(TARGET_PROGS)
 
 # --- kernel from Debian's linux-source-6.1, tinyconfig + kernel/bootmenu.config
 KERNEL := $(B)/kernel/bzImage
-$(KERNEL): kernel/bootmenu.config kernel/build.sh | $(DEPS)
+# the built-in trusted keys: kernel/keys/*.pem and TRUSTED_CERTS (PEM or DER
+# files); remade each run, rewritten only when the set changes
+TRUSTED_CERTS ?=
+TRUSTED_PEM := $(B)/kernel/trusted-keys.pem
+$(TRUSTED_PEM): FORCE
+	$(Q)bash kernel/keys.sh $@ $(TRUSTED_CERTS)
+$(KERNEL): kernel/bootmenu.config kernel/build.sh $(TRUSTED_PEM) | $(DEPS)
 	$(Q)bash kernel/build.sh plain $@
 
 GEN_INIT_CPIO := $(B)/tools/gen_init_cpio
@@ -128,9 +134,20 @@ $(INITRAMFS) $(B)/initramfs.list: initramfs/files.list initramfs/mklist.sh confi
 
 # --- the boot image: the kernel with the initramfs built in, EFI stub
 EFI := $(B)/bootmenu.efi
-$(EFI): $(KERNEL) $(INITRAMFS)
+$(EFI): $(KERNEL) $(INITRAMFS) $(TRUSTED_PEM)
 	$(Q)bash kernel/build.sh efi $@ $(abspath $(B)/initramfs.list)
 	$(Q)bash scripts/sizes.sh $(B)
+
+# --- Secure Boot: the image to sign has only its built-in command line
+# (kernel/build.sh sb); `make sign SIGN_KEY=key.pem SIGN_CERT=cert.pem`
+# (an encrypted key: SIGN_PASS=...) writes bootmenu.signed.efi
+SB_EFI := $(B)/bootmenu-sb.efi
+$(SB_EFI): $(KERNEL) $(INITRAMFS) $(TRUSTED_PEM)
+	$(Q)bash kernel/build.sh sb $@ $(abspath $(B)/initramfs.list)
+SIGN_KEY ?=
+SIGN_CERT ?=
+sign: $(SB_EFI)
+	$(Q)bash scripts/sign.sh $(SB_EFI) $(B)/bootmenu.signed.efi "$(SIGN_KEY)" "$(SIGN_CERT)"
 
 # --- demo disk and the test targets
 TESTINIT_CPIO := $(B)/target-initrd.cpio.gz
@@ -145,6 +162,18 @@ $(DEMO): images/demo.sh $(KERNEL) $(DEBKERNEL) $(TESTINIT_CPIO) $(wildcard image
 ESP := $(B)/esp.img
 $(ESP): images/esp.sh $(EFI)
 	$(Q)bash images/esp.sh $(B)
+# the tests' Secure Boot disk: that image and test kernels signed with the
+# snakeoil key Debian's OVMF enrols (images/secureboot.sh)
+# the dual-boot tests' stand-in for Windows' loader, and their disk
+STANDIN := $(B)/standin.efi
+$(STANDIN): tests/target/standin.c images/standin.sh | $(DEPS)
+	$(Q)bash images/standin.sh $(B)
+DUAL_DISK := $(B)/dualboot/disk.img
+$(DUAL_DISK): images/dualboot.sh $(EFI) $(STANDIN)
+	$(Q)bash images/dualboot.sh $(B)
+SB_DISK := $(B)/sb-test/disk.img
+$(SB_DISK): images/secureboot.sh scripts/sign.sh $(SB_EFI) $(KERNEL) $(DEBKERNEL) $(TESTINIT_CPIO)
+	$(Q)bash images/secureboot.sh $(B)
 
 all: host target $(EFI) $(DEMO)
 	@bash scripts/sizes.sh $(B) --quiet
@@ -169,7 +198,7 @@ FUZZ_SECONDS ?= 60
 fuzz: $(FUZZ_BINS)
 	$(Q)bash tests/fuzz/run.sh $(B) $(FUZZ_SECONDS)
 
-test: host $(UNIT_BINS) $(FUZZ_BINS) $(EFI) $(DEMO) $(ESP) $(B)/target/kexload
+test: host $(UNIT_BINS) $(FUZZ_BINS) $(EFI) $(DEMO) $(ESP) $(SB_DISK) $(DUAL_DISK) $(B)/target/kexload
 	$(Q)bash tests/run.sh $(B)
 
 unit: $(UNIT_BINS) host
@@ -184,4 +213,5 @@ clean:
 distclean:
 	rm -rf $(B)
 
-.PHONY: all host target run test unit bench fuzz clean distclean
+.PHONY: all host target run test unit bench fuzz clean distclean sign FORCE
+FORCE:

@@ -2,6 +2,12 @@
 # kernel/build.sh plain OUT          - the tiny kernel alone (no initramfs)
 # kernel/build.sh efi OUT LISTFILE   - the same kernel with the initramfs
 #                                      described by LISTFILE built in
+# kernel/build.sh sb OUT LISTFILE    - the image to sign for Secure Boot: as
+#                                      efi, with CONFIG_CMDLINE_OVERRIDE (only
+#                                      the built-in command line, nothing the
+#                                      firmware or a boot entry passes), built
+#                                      in its own objects (build/kernel/obj-sb)
+# The built-in trusted keys are build/kernel/trusted-keys.pem (kernel/keys.sh).
 # Source: Debian's linux-source-6.1, unpacked under build/kernel/. Config:
 # `make tinyconfig` with kernel/bootmenu.config merged over it. The kernel's
 # own make is incremental, so a rebuild after an initramfs change relinks.
@@ -12,6 +18,9 @@ B=$(cd "$here/.." && pwd)/build/kernel
 tarball=$(ls /usr/src/linux-source-6.1.tar.* | head -1)
 src=$B/linux-source-6.1
 obj=$B/obj
+[ "$mode" = sb ] && obj=$B/obj-sb
+keys=$B/trusted-keys.pem
+[ -f "$keys" ] || bash "$here/keys.sh" "$keys"
 jobs=${JOBS:-$(nproc)}
 mkdir -p "$B" "$obj"
 
@@ -25,7 +34,8 @@ kmake() { make -C "$src" O="$obj" ARCH=x86_64 -j"$jobs" "$@"; }
 
 # The config is remade only when the fragment is newer than it.
 frag=$here/bootmenu.config
-if [ ! -f "$obj/.config" ] || [ "$frag" -nt "$obj/.config.frag-stamp" ]; then
+if [ ! -f "$obj/.config" ] || [ "$frag" -nt "$obj/.config.frag-stamp" ] ||
+   [ "$0" -nt "$obj/.config.frag-stamp" ]; then
 	echo "  KERNEL config: tinyconfig + kernel/bootmenu.config"
 	kmake -s tinyconfig >/dev/null
 	(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$frag" >/dev/null)
@@ -35,7 +45,15 @@ if [ ! -f "$obj/.config" ] || [ "$frag" -nt "$obj/.config.frag-stamp" ]; then
 		grep -q "^$o=y" "$obj/.config" || { echo "kernel: $o did not stick (a dependency is missing)" >&2; miss=1; }
 	done
 	[ $miss -eq 0 ] || exit 1
+	if [ "$mode" = sb ]; then
+		"$src/scripts/config" --file "$obj/.config" -e CMDLINE_OVERRIDE
+		kmake -s olddefconfig
+	fi
 	touch "$obj/.config.frag-stamp"
+fi
+if ! grep -qx "CONFIG_SYSTEM_TRUSTED_KEYS=\"$keys\"" "$obj/.config"; then
+	"$src/scripts/config" --file "$obj/.config" --set-str SYSTEM_TRUSTED_KEYS "$keys"
+	kmake -s olddefconfig
 fi
 
 set_initramfs() {
@@ -51,9 +69,9 @@ set_initramfs() {
 
 case $mode in
 plain) set_initramfs "" ;;
-efi) [ -n "$list" ] || { echo "usage: $0 efi OUT LISTFILE" >&2; exit 2; }
+efi|sb) [ -n "$list" ] || { echo "usage: $0 $mode OUT LISTFILE" >&2; exit 2; }
      set_initramfs "$list" ;;
-*) echo "usage: $0 plain|efi OUT [LISTFILE]" >&2; exit 2 ;;
+*) echo "usage: $0 plain|efi|sb OUT [LISTFILE]" >&2; exit 2 ;;
 esac
 echo "  KERNEL $mode -> $out (make -j$jobs, log in $B/$mode.log)"
 if ! kmake bzImage >"$B/$mode.log" 2>&1; then

@@ -13,8 +13,10 @@ pkgs=(
 	# disk images without mounting, and the filesystems the tests probe
 	fdisk e2fsprogs dosfstools mtools xorriso xfsprogs btrfs-progs squashfs-tools
 	cryptsetup-bin
-	# guests: QEMU under TCG, OVMF for UEFI
-	qemu-system-x86 qemu-utils ovmf
+	# guests: QEMU under TCG, OVMF for UEFI (and Secure Boot); sbsign and
+	# sbverify for `make sign` and the Secure Boot tests; gnu-efi for the
+	# tests' stand-in EFI application
+	qemu-system-x86 qemu-utils ovmf sbsigntool gnu-efi
 	# test drivers (openssl makes the password hashes)
 	python3 tmux openssl
 	# the committed .clang-format, checked by make test

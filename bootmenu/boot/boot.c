@@ -12,6 +12,7 @@
 #include "kexec/blob.h"
 #include "kexec/load.h"
 #include "kexec/machine.h"
+#include "kexec/sys.h"
 #include "scan/fs.h"
 #include "util/log.h"
 #include "util/pe.h"
@@ -188,6 +189,24 @@ static enum kexec_syscall boot_syscall(const struct boot_opts *o)
 	return o->kexec_syscall ? KEXEC_SYSCALL_LOAD : KEXEC_SYSCALL_AUTO;
 }
 
+/* Whether @rc is the running kernel refusing an image for its signature:
+ * the key errors of KEXEC_SIG, or EPERM from a kernel that is locked
+ * down (kimage_validate_signature() turns every failed check into EPERM
+ * there). */
+static bool boot_refused_unsigned(int rc)
+{
+	switch (-rc) {
+	case EKEYREJECTED:
+	case ENOKEY:
+	case EBADMSG:
+	case ENODATA:
+		return true;
+	case EPERM:
+		return kexec_locked_down() && geteuid() == 0;
+	}
+	return false;
+}
+
 static int boot_load_kexec(const struct entry *e, const struct boot_opts *o,
 			   char *err, size_t errlen)
 {
@@ -219,6 +238,12 @@ static int boot_load_kexec(const struct entry *e, const struct boot_opts *o,
 	if (o->dry_run)
 		boot_print_entry(e, &im, rq.plan_out);
 	rc = kexec_load_request(&rq, &used, err, errlen);
+	if (boot_refused_unsigned(rc))
+		snprintf(err, errlen,
+			 "the kernel %s is not signed by a key this machine "
+			 "trusts: under Secure Boot (lockdown) only a signed "
+			 "kernel boots (kexec_file_load: %s)",
+			 e->kernel.path ? e->kernel.path : "?", strerror(-rc));
 	if (!rc && !o->dry_run) {
 		log_info("boot: loaded \"%s\" with %s",
 			 e->title ? e->title : e->id, kexec_syscall_name(used));

@@ -78,6 +78,11 @@ static int fw_begin(struct fw *f)
 	else
 		snprintf(f->dir, sizeof(f->dir), "%s/efivars", efi);
 	f->vars.dir = f->dir;
+	if (stat(f->dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		return fw_fail(f->err, f->errlen, -EOPNOTSUPP,
+			       "the firmware's variables cannot be reached: "
+			       "efivarfs is not mounted at %s",
+			       f->dir);
 	f->buf = malloc(EFI_VAR_DATA_MAX);
 	f->nums = malloc(2 * FW_NUMS_MAX * sizeof(*f->nums));
 	if (!f->buf || !f->nums)
@@ -447,6 +452,17 @@ int firmware_load(const struct entry *e, const struct firmware_opts *o,
 	free(f->buf);
 	free(f->nums);
 	free(f);
+	return rc;
+}
+
+int firmware_ready(const struct firmware_opts *o, char *why, size_t whylen)
+{
+	static const struct entry loader = {.method = ENTRY_FIRMWARE};
+	struct fw f = {.e = &loader, .o = o, .err = why, .errlen = whylen};
+	int rc = fw_begin(&f);
+
+	free(f.buf);
+	free(f.nums);
 	return rc;
 }
 

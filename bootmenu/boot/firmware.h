@@ -66,6 +66,12 @@ struct firmware_undo {
 int firmware_load(const struct entry *e, const struct firmware_opts *o,
 		  struct firmware_undo *u, char *err, size_t errlen);
 
+/* Whether an EFI loader can be booted through the firmware here: 0, or
+ * -EOPNOTSUPP with the sentence that says why not in why[0..whylen) (not
+ * booted through UEFI; efivarfs not mounted). Reads only; asked once per
+ * session, for cfg_ctx.fw_off. */
+int firmware_ready(const struct firmware_opts *o, char *why, size_t whylen);
+
 /* Whether the firmware offers to restart into its setup screen:
  * OsIndicationsSupported has EFI_OS_INDICATIONS_BOOT_TO_FW_UI. @o as for
  * firmware_load() (NULL: this machine's). False without UEFI or the

@@ -50,6 +50,10 @@ struct cfg_ctx {
 	 * EFI_OS_INDICATIONS_BOOT_TO_FW_UI): efi_loaders_parse_fs() lists
 	 * "UEFI Firmware Settings" on the first ESP it is given. */
 	bool fw_ui;
+	/* Why no EFI loader can boot through the firmware on this machine
+	 * (firmware_ready()), or NULL: efi_loaders_parse_fs() lists its
+	 * entries disabled with this reason. */
+	const char *fw_off;
 };
 
 struct cfg_parser {

@@ -116,6 +116,7 @@ static struct entry *efil_add(struct efil *s, const char *path,
 	e->title = title;
 	e->kernel.path = path;
 	e->source = path;
+	e->disabled = s->ctx->fw_off;
 	return entry_add(s->ctx->out, e) == 0 ? e : NULL;
 }
 

@@ -85,7 +85,25 @@ static void json_pairs(FILE *f, const char *const (*kv)[2], size_t n)
 	}
 }
 
-static void json_entry(FILE *f, const struct entry *e, bool def)
+/* ,"signed":..,"signer":.. for a kernel kexec boots */
+static void json_signer(FILE *f, const struct entry *e,
+			const struct entry_print_extra *x)
+{
+	char who[512];
+	int rc;
+
+	if (!x || !x->signer || e->method != ENTRY_KEXEC)
+		return;
+	rc = x->signer(e, who, sizeof(who));
+	fprintf(f, ",\"signed\":%s,\"signer\":",
+		rc > 0	  ? "true"
+		: rc == 0 ? "false"
+			  : "null");
+	json_str(f, rc > 0 ? who : NULL);
+}
+
+static void json_entry(FILE *f, const struct entry *e, bool def,
+		       const struct entry_print_extra *x)
 {
 	const char *const head[][2] = {
 	    {"title", e->title},
@@ -113,6 +131,7 @@ static void json_entry(FILE *f, const struct entry *e, bool def)
 	fprintf(f, ",\"line\":%d,\"default\":%s,\"disabled\":", e->line,
 		def ? "true" : "false");
 	json_str(f, e->disabled);
+	json_signer(f, e, x);
 	fputc('}', f);
 }
 
@@ -133,14 +152,24 @@ static void json_warning(FILE *f, const struct warning *w)
 }
 
 void entry_print_json(FILE *f, const struct entry_list *l,
-		      const struct entry *def)
+		      const struct entry *def,
+		      const struct entry_print_extra *x)
 {
-	fputs("{\"entries\":[", f);
+	fputc('{', f);
+	if (x && x->secure_boot) {
+		fputs("\"secure_boot\":{\"state\":", f);
+		json_str(f, x->secure_boot);
+		fputs(",\"lockdown\":", f);
+		json_str(f,
+			 x->lockdown && x->lockdown[0] ? x->lockdown : "none");
+		fputs("},\n", f);
+	}
+	fputs("\"entries\":[", f);
 	for (const struct entry *e = l->head; e; e = e->next) {
 		if (e != l->head)
 			fputc(',', f);
 		fputs("\n  ", f);
-		json_entry(f, e, e == def);
+		json_entry(f, e, e == def, x);
 	}
 	fputs("\n],\n\"warnings\":[", f);
 	for (const struct warning *w = l->warnings; w; w = w->next) {

@@ -3,6 +3,7 @@
 #define BM_ENTRY_PRINT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 struct entry;
@@ -13,10 +14,24 @@ struct entry_list;
  * warnings. */
 void entry_print_text(FILE *f, const struct entry_list *l,
 		      const struct entry *def);
-/* One JSON object: "entries", an array of entry objects (see README: id,
- * title, format, kernel, initrds, cmdline, device, source, default,
- * disabled, ...), and "warnings" (device, file, line, message, count). */
+/* What --list --json says beside the configs' entries; every field may
+ * be NULL (left out). */
+struct entry_print_extra {
+	const char *secure_boot; /* "on", "off", ... (boot/secure.h) */
+	const char *lockdown;	 /* the kernel's lockdown mode, "" none */
+	/* Who signed @e's kernel: 1 and the signer in buf[0..n), 0 (a
+	 * sentence: not signed), -errno (a sentence: unreadable). */
+	int (*signer)(const struct entry *e, char *buf, size_t n);
+};
+
+/* One JSON object: "secure_boot" ({"state", "lockdown"}, when @x gives
+ * them), "entries", an array of entry objects (see README: id, title,
+ * format, kernel, initrds, cmdline, device, source, default, disabled,
+ * and, for kernels booted by kexec when @x->signer is set, "signed"
+ * (true, false or null: unreadable) and "signer"), and "warnings"
+ * (device, file, line, message, count). @x may be NULL. */
 void entry_print_json(FILE *f, const struct entry_list *l,
-		      const struct entry *def);
+		      const struct entry *def,
+		      const struct entry_print_extra *x);
 
 #endif

@@ -61,6 +61,13 @@ static void mount_all(void)
 	mount_one("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, NULL);
 	mount_one("tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755");
 	mount_one("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
+	/* the lockdown state (securityfs), and the EFI variables the firmware
+	 * boot method writes: only when the machine booted through UEFI */
+	mount_one("securityfs", "/sys/kernel/security", "securityfs", safe,
+		  NULL);
+	if (access("/sys/firmware/efi", F_OK) == 0)
+		mount_one("efivarfs", "/sys/firmware/efi/efivars", "efivarfs",
+			  safe, NULL);
 	mkdir("/run/bootmenu", 0755);
 }
 

@@ -171,18 +171,30 @@ static bool read_word(const char *path, char *buf, size_t cap)
 	return true;
 }
 
-bool kexec_locked_down(void)
+void kexec_lockdown_mode(char *out, size_t cap)
 {
 	char buf[128];
+	const char *path = ops->lockdown_path, *a, *z;
 
-	const char *path = ops->lockdown_path;
-
+	if (cap)
+		out[0] = '\0';
 	if (!path && ops == &real_ops)
 		path = getenv(KEXEC_LOCKDOWN_ENV);
 	if (!read_word(path ? path : KEXEC_LOCKDOWN_PATH, buf, sizeof(buf)))
-		return false;
+		return;
 	/* "none [integrity] confidentiality": brackets mark the mode */
-	return strchr(buf, '[') && !strstr(buf, "[none]");
+	a = strchr(buf, '[');
+	z = a ? strchr(a, ']') : NULL;
+	if (z && cap)
+		snprintf(out, cap, "%.*s", (int)(z - a - 1), a + 1);
+}
+
+bool kexec_locked_down(void)
+{
+	char mode[32];
+
+	kexec_lockdown_mode(mode, sizeof(mode));
+	return mode[0] && strcmp(mode, "none") != 0;
 }
 
 enum kexec_syscall kexec_syscall_first(enum kexec_syscall want)

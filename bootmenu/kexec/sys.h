@@ -68,7 +68,12 @@ void kexec_sys_set_ops(const struct kexec_sys_ops *ops);
 /* "kexec_load", "kexec_file_load" or "automatic". */
 const char *kexec_syscall_name(enum kexec_syscall s);
 
-/* True when the lockdown file's selected ("[...]") mode is not none. */
+/* The lockdown file's selected mode ("none [integrity] confidentiality"
+ * selects "integrity") into buf[0..cap); "" when the file is missing
+ * (a kernel without the lockdown LSM) or holds no selection. */
+void kexec_lockdown_mode(char *buf, size_t cap);
+
+/* True when kexec_lockdown_mode() is set and not "none". */
 bool kexec_locked_down(void);
 
 /* The syscall kexec_commit() tries first for @want. */

@@ -25,6 +25,7 @@
 #include "scan/scan.h"
 #include "session/source.h"
 #include "boot/firmware.h"
+#include "boot/secure.h"
 #include "util/log.h"
 
 #include <ctype.h>
@@ -298,6 +299,7 @@ static void part_parse(struct session *s, struct session_part *p)
 	    .all = s->fss,
 	    .n_all = s->n_fss,
 	    .fw_ui = s->fw_ui,
+	    .fw_off = s->fw_off[0] ? s->fw_off : NULL,
 	};
 
 	retire(s, &p->a);
@@ -460,6 +462,8 @@ int session_start(struct session *s, double settle_s)
 	s->settle_s = settle_s;
 	/* asked once: whether the firmware offers its setup screen */
 	s->fw_ui = firmware_setup_offered(NULL);
+	if (firmware_ready(NULL, s->fw_off, sizeof(s->fw_off)) == 0)
+		s->fw_off[0] = '\0';
 	entry_list_init(&s->list, &s->arena);
 	if (hide && hide[strspn(hide, " \t")]) {
 		s->hide_copy = strdup(hide);
@@ -659,7 +663,13 @@ int session_print_list(FILE *f, struct session *s, bool json,
 		       const struct entry *def)
 {
 	if (json) {
-		entry_print_json(f, &s->list, def);
+		struct secure_state st;
+		struct entry_print_extra x = {.signer = secure_signer};
+
+		secure_state_read(&st, NULL);
+		x.secure_boot = secure_boot_name(st.sb);
+		x.lockdown = st.lockdown;
+		entry_print_json(f, &s->list, def, &x);
 		return 0;
 	}
 	entry_print_text(f, &s->list, def);

@@ -57,6 +57,8 @@ struct session {
 	double settle_s;
 	bool settled;
 	bool fw_ui; /* the firmware offers its setup screen (cfg_ctx) */
+	char
+	    fw_off[192]; /* why EFI loaders cannot boot here, or "" (cfg_ctx) */
 };
 
 /* Scan every block device (waiting at most @settle_s for them), mount

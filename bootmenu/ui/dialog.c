@@ -1,11 +1,13 @@
 /* dialog.c - boxes, details, help, the password prompt, the editor. */
 #include "ui/screen.h"
 #include "ui/form.h"
+#include "boot/secure.h"
 #include "choose/auth.h"
 #include "conf/conf.h"
 #include "entry/entry.h"
 #include "scan/fs.h"
 #include "session/session.h"
+#include "util/pe_sig.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -116,6 +118,12 @@ static void paint_info(struct ui *u, const void *arg)
 		INFO("%s", file);
 	}
 	INFO("cmdline: %s", e->cmdline ? e->cmdline : "");
+	if (e->method == ENTRY_KEXEC) {
+		char who[PE_SIG_NAME_MAX * 2 + 16];
+
+		secure_signer(e, who, sizeof(who));
+		INFO("signed:  %s", who);
+	}
 	INFO("source:  %s:%d", e->source ? e->source : "-", e->line);
 	if (e->disabled)
 		INFO("cannot boot: %s", e->disabled);

@@ -3,6 +3,7 @@
 #include "ui/form.h"
 #include "choose/lock.h"
 #include "boot/boot.h"
+#include "boot/secure.h"
 #include "conf/conf.h"
 #include "entry/entry.h"
 #include "savedef/savedef.h"
@@ -522,6 +523,18 @@ static int start(struct ui *u)
 	return ui_terms_stdio(&u->ts, colour);
 }
 
+/* The title line's word on Secure Boot: only when it is on, and whether
+ * the kernel locked itself down (then only signed kernels boot). */
+static void sb_note(struct ui *u)
+{
+	struct secure_state st;
+
+	secure_state_read(&st, NULL);
+	if (st.sb == SECURE_BOOT_ON)
+		snprintf(u->sb_note, sizeof(u->sb_note), "Secure Boot: on%s",
+			 st.locked ? "" : " (kernel not locked down)");
+}
+
 int ui_menu(struct session *s, const struct ui_opts *uo,
 	    const struct boot_opts *o)
 {
@@ -532,6 +545,7 @@ int ui_menu(struct session *s, const struct ui_opts *uo,
 	u.s = s;
 	u.uo = uo;
 	u.o = o;
+	sb_note(&u);
 	rc = start(&u);
 	if (rc < 0)
 		return rc;

@@ -26,9 +26,10 @@ struct ui {
 	struct ui_model m;
 	char msg[512]; /* the message line; "" none */
 	enum ui_role msg_role;
-	bool touched;  /* a key came: no countdown from now on */
-	bool settled;  /* the session's start-up probing is over */
-	bool unlocked; /* the password was given */
+	bool touched;	  /* a key came: no countdown from now on */
+	bool settled;	  /* the session's start-up probing is over */
+	bool unlocked;	  /* the password was given */
+	char sb_note[64]; /* "Secure Boot: on" for the title line, or "" */
 };
 
 typedef void (*ui_paint_fn)(struct ui *u, const void *arg);

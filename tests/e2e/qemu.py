@@ -15,6 +15,11 @@ import time
 
 OVMF_CODE = "/usr/share/OVMF/OVMF_CODE_4M.fd"
 OVMF_VARS = "/usr/share/OVMF/OVMF_VARS_4M.fd"
+# Secure Boot: the firmware that enforces it (q35 with SMM, its flash
+# marked secure) and Debian's variables with the snakeoil key enrolled as
+# PK, KEK and db
+OVMF_CODE_SB = "/usr/share/OVMF/OVMF_CODE_4M.secboot.fd"
+OVMF_VARS_SB = "/usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd"
 
 
 class Timeout(Exception):
@@ -23,7 +28,13 @@ class Timeout(Exception):
 
 class Qemu:
     def __init__(self, build, name, kernel=None, append="", initrd=None,
-                 disks=(), uefi=False, mem=512, extra=(), snapshot=True):
+                 disks=(), uefi=False, mem=512, extra=(), snapshot=True,
+                 reboot=False, vars_file=None):
+        """@uefi: False (SeaBIOS), True (OVMF), "secboot" (OVMF enforcing
+        Secure Boot with the snakeoil key enrolled). @vars_file: the OVMF
+        variables to use and keep (made from the template when missing),
+        for a test that boots twice; else a fresh copy each time.
+        @reboot: a guest's reset restarts it (default: QEMU exits)."""
         self.build = os.path.abspath(build)
         self.name = name
         logs = os.environ.get("TEST_LOGS") or os.path.join(self.build, "test-logs")
@@ -31,15 +42,24 @@ class Qemu:
         self.log_path = os.path.join(logs, name + ".serial.log")
         self.mon_path = os.path.join(logs, name + ".monitor.sock")
         accel = "kvm" if os.environ.get("KVM") == "1" else "tcg"
-        args = ["qemu-system-x86_64", "-machine", "q35,accel=" + accel,
-                "-m", str(mem), "-display", "none", "-no-reboot",
+        secboot = uefi == "secboot"
+        machine = "q35,accel=" + accel + (",smm=on" if secboot else "")
+        args = ["qemu-system-x86_64", "-machine", machine,
+                "-m", str(mem), "-display", "none"] + \
+            ([] if reboot else ["-no-reboot"]) + [
                 "-serial", "stdio",
                 "-monitor", "unix:%s,server=on,wait=off" % self.mon_path]
         if uefi:
-            vars_copy = os.path.join(logs, name + ".OVMF_VARS.fd")
-            with open(OVMF_VARS, "rb") as src, open(vars_copy, "wb") as dst:
-                dst.write(src.read())
-            args += ["-drive", "if=pflash,format=raw,readonly=on,file=" + OVMF_CODE,
+            # always a copy of the variables: the firmware writes them
+            vars_copy = vars_file or os.path.join(logs, name + ".OVMF_VARS.fd")
+            if not (vars_file and os.path.exists(vars_file)):
+                with open(OVMF_VARS_SB if secboot else OVMF_VARS, "rb") as src, \
+                        open(vars_copy, "wb") as dst:
+                    dst.write(src.read())
+            if secboot:
+                args += ["-global", "driver=cfi.pflash01,property=secure,value=on"]
+            args += ["-drive", "if=pflash,format=raw,readonly=on,file=" +
+                     (OVMF_CODE_SB if secboot else OVMF_CODE),
                      "-drive", "if=pflash,format=raw,file=" + vars_copy]
         if kernel:
             args += ["-kernel", kernel, "-append", append]

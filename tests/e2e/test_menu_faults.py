@@ -107,6 +107,15 @@ class Guest(ScreenGuest):
         self.wait_screen(r"^source: ", 30, gone=True)
         return title
 
+    def select(self, title):
+        """Home, then down until the details name @title."""
+        self.keys(HOME)
+        for _ in range(8):
+            if self.selected() == title:
+                return
+            self.keys(DOWN)
+        raise AssertionError("no entry %r in the menu:\n%s" % (title, self.show()))
+
     def choose(self, title, *keys):
         self.keys(*keys)
         got = self.selected()
@@ -240,8 +249,9 @@ EBUSY = (r"kexec_load refused: a kexec load is already in progress or the "
 EINVAL = r"kexec_load refused the image or its segments as invalid \(EINVAL\)"
 ENOMEM = (r"kexec_load failed: the running kernel is out of memory for the "
           r"segments \(ENOMEM\)")
-LOCKED = (r"kernel is locked down: kexec_file_load takes only a kernel signed "
-          r"with a trusted key")
+LOCKED = (r"the kernel /demo/vmlinuz is not signed by a key this machine "
+          r"trusts: under Secure Boot \(lockdown\) only a signed kernel boots "
+          r"\(kexec_file_load: Operation not permitted\)")
 
 
 def failures_guest(steps):
@@ -333,7 +343,10 @@ def ovmf_menu_boots():
     try:
         g.wait_screen(r"Booting %s in \d+ s" % re.escape(BLS), 240)
         g.wait_screen(r"^\s+\* %s" % re.escape(BLS), 5)
-        g.keys(HOME)  # a key: the countdown stops, the default is selected
+        # keys: the countdown stops; down and back up leaves the default
+        # selected whatever the ESP lists above it
+        g.keys(DOWN)
+        g.keys(UP)
         g.wait_screen(r"Booting .* in \d+ s", 30, gone=True)
         if re.search(BOOTED + "|Starting ", g.show() + g.q.output()):
             raise AssertionError("the countdown booted before the key")

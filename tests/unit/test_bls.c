@@ -580,7 +580,7 @@ TEST(json_carries_the_warnings)
 		  "title X\nfrob 1\nlinux /k\nfrob 2\nfrob \"3\"\n");
 	bls_parse_fs(&t.ctx);
 	f = open_memstream(&out, &len);
-	entry_print_json(f, &t.out, t.out.head);
+	entry_print_json(f, &t.out, t.out.head, NULL);
 	fclose(f);
 	CHECK(!strncmp(out, "{\"entries\":[\n  {\"id\":\"x.conf\"", 29));
 	CHECK(strstr(out, "\n],\n\"warnings\":[\n  {\"device\":\"t\","
@@ -596,7 +596,7 @@ TEST(json_carries_the_warnings)
 	free(out);
 	entry_list_init(&t.out, &t.a);
 	f = open_memstream(&out, &len);
-	entry_print_json(f, &t.out, NULL);
+	entry_print_json(f, &t.out, NULL, NULL);
 	fclose(f);
 	CHECK_STR(out, "{\"entries\":[\n],\n\"warnings\":[\n]}\n");
 	free(out);

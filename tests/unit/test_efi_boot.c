@@ -679,6 +679,32 @@ TEST(boot_not_uefi)
 	tfs_done(&t);
 }
 
+/* Booted through UEFI but efivarfs not mounted (a kernel without it, or
+ * /init's mount failed): said so, nothing written. */
+TEST(boot_no_efivarfs)
+{
+	struct tfs t;
+	struct fw_dir d;
+	char err[256], want[PATH_MAX + 128];
+
+	esp_parsed(&t);
+	fw_dir_make(&d);
+	if (rmdir(d.vars) < 0)
+		abort();
+	d.bo.efi_vars = NULL; /* <efi_dir>/efivars, as on a machine */
+	CHECK_INT(load(&d, by_title(&t, "Windows Boot Manager"), false, NULL,
+		       err, sizeof(err)),
+		  -EOPNOTSUPP);
+	snprintf(want, sizeof(want),
+		 "the firmware's variables cannot be reached: efivarfs is not "
+		 "mounted at %s",
+		 d.vars);
+	CHECK_STR(err, want);
+	CHECK(access(d.vars, F_OK) < 0);
+	fw_dir_remove(&d);
+	tfs_done(&t);
+}
+
 /* A partition whose number, start and size are not known (--root): an
  * existing option still works, none can be made. */
 TEST(boot_partition_unknown)
@@ -756,4 +782,4 @@ TEST_MAIN("test_efi_boot", esp_entries, esp_only, esp_case_and_preference,
 	  boot_windows_dry_run, boot_windows_reuses_option,
 	  boot_fallback_dry_run, boot_fallback_makes_option,
 	  boot_bootnext_refused, boot_loads_take_back, boot_not_uefi,
-	  boot_partition_unknown, boot_fw_setup)
+	  boot_no_efivarfs, boot_partition_unknown, boot_fw_setup)
