@@ -183,5 +183,5 @@ TEST(signer_in_json)
 	tfs_done(&t);
 }
 
-TEST_MAIN("test_secure", state_on_locked, state_off_and_missing,
-	  state_not_uefi, signer_signed_unsigned_broken, signer_in_json)
+TEST_MAIN("test_secure", state_on_locked, state_off_and_missing, state_not_uefi,
+	  signer_signed_unsigned_broken, signer_in_json)
