@@ -14,9 +14,9 @@
 #include "scan/fs.h"
 #include "util/arena.h"
 #include "util/le.h"
+#include "util/say.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -39,19 +39,6 @@ struct fw {
 	size_t opt_len;
 };
 
-static __attribute__((format(printf, 4, 5))) int
-fw_fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
-
 static FILE *fw_out(const struct fw *f)
 {
 	return f->o && f->o->out ? f->o->out : stdout;
@@ -65,12 +52,11 @@ static int fw_begin(struct fw *f)
 	struct stat st;
 
 	if (stat(efi, &st) < 0 || !S_ISDIR(st.st_mode))
-		return fw_fail(
-		    f->err, f->errlen, -EOPNOTSUPP,
-		    "this machine did not boot through UEFI: %s",
-		    f->e->fw_setup
-			? "there is no firmware setup to restart into"
-			: "EFI loaders boot only from the firmware");
+		return say(f->err, f->errlen, -EOPNOTSUPP,
+			   "this machine did not boot through UEFI: %s",
+			   f->e->fw_setup
+			       ? "there is no firmware setup to restart into"
+			       : "EFI loaders boot only from the firmware");
 	if (f->o && f->o->vars)
 		f->vars = *f->o->vars;
 	if (f->vars.dir)
@@ -79,15 +65,15 @@ static int fw_begin(struct fw *f)
 		snprintf(f->dir, sizeof(f->dir), "%s/efivars", efi);
 	f->vars.dir = f->dir;
 	if (stat(f->dir, &st) < 0 || !S_ISDIR(st.st_mode))
-		return fw_fail(f->err, f->errlen, -EOPNOTSUPP,
-			       "the firmware's variables cannot be reached: "
-			       "efivarfs is not mounted at %s",
-			       f->dir);
+		return say(f->err, f->errlen, -EOPNOTSUPP,
+			   "the firmware's variables cannot be reached: "
+			   "efivarfs is not mounted at %s",
+			   f->dir);
 	f->buf = malloc(EFI_VAR_DATA_MAX);
 	f->nums = malloc(2 * FW_NUMS_MAX * sizeof(*f->nums));
 	if (!f->buf || !f->nums)
-		return fw_fail(f->err, f->errlen, -ENOMEM,
-			       "out of memory for the EFI variables");
+		return say(f->err, f->errlen, -ENOMEM,
+			   "out of memory for the EFI variables");
 	f->order = f->nums + FW_NUMS_MAX;
 	return 0;
 }
@@ -99,7 +85,7 @@ static int fw_read(struct fw *f, const char *name, uint32_t *attrs, size_t *len)
 			      EFI_VAR_DATA_MAX, len, f->err, f->errlen);
 
 	if (rc == -ENOENT)
-		fw_fail(f->err, f->errlen, rc, "%s", "");
+		say(f->err, f->errlen, rc, "%s", "");
 	return rc;
 }
 
@@ -117,10 +103,10 @@ static int fw_keep_old(struct fw *f, const char *name, struct firmware_undo *u)
 	if (rc < 0)
 		return rc;
 	if (len == 0 || len > sizeof(u->old))
-		return fw_fail(f->err, f->errlen, -EINVAL,
-			       "EFI variable %s holds %zu bytes, which it "
-			       "should not: left as it is",
-			       name, len);
+		return say(f->err, f->errlen, -EINVAL,
+			   "EFI variable %s holds %zu bytes, which it "
+			   "should not: left as it is",
+			   name, len);
 	memcpy(u->old, f->buf, len);
 	u->old_len = len;
 	u->old_attrs = attrs;
@@ -186,9 +172,9 @@ static int fw_list(struct fw *f)
 	int rc = efi_var_boot_nums(&f->vars, f->nums, FW_NUMS_MAX, &f->n_nums);
 
 	if (rc < 0)
-		return fw_fail(f->err, f->errlen, rc,
-			       "cannot list the Boot#### variables in %s: %s",
-			       f->dir, strerror(-rc));
+		return say(f->err, f->errlen, rc,
+			   "cannot list the Boot#### variables in %s: %s",
+			   f->dir, strerror(-rc));
 	rc = fw_read(f, "BootOrder", &attrs, &len);
 	if (rc < 0 && rc != -ENOENT)
 		return rc;
@@ -248,14 +234,14 @@ static int fw_new(struct fw *f, const struct fs_root *fs, uint16_t *num)
 	ssize_t n;
 
 	if (!fs->partno || !fs->part_size || fw_hd(&hd, fs) < 0)
-		return fw_fail(f->err, f->errlen, -ENXIO,
-			       "the partition %s is not known well enough "
-			       "(number, start, size, PARTUUID) to make a "
-			       "Boot#### for it",
-			       fs->name ? fs->name : "?");
+		return say(f->err, f->errlen, -ENXIO,
+			   "the partition %s is not known well enough "
+			   "(number, start, size, PARTUUID) to make a "
+			   "Boot#### for it",
+			   fs->name ? fs->name : "?");
 	if (efi_boot_free_num(f->nums, f->n_nums, num) < 0)
-		return fw_fail(f->err, f->errlen, -ENOSPC,
-			       "every Boot#### number is taken");
+		return say(f->err, f->errlen, -ENOSPC,
+			   "every Boot#### number is taken");
 	snprintf(desc, sizeof(desc), "%s (bootmenu)",
 		 f->e->title ? f->e->title : f->e->id);
 	n = efi_dp_encode_hd_file(&hd, f->e->kernel.path, dp, sizeof(dp));
@@ -264,9 +250,9 @@ static int fw_new(struct fw *f, const struct fs_root *fs, uint16_t *num)
 				       (size_t)n, NULL, 0, f->buf,
 				       EFI_VAR_DATA_MAX);
 	if (n < 0)
-		return fw_fail(f->err, f->errlen, (int)n,
-			       "cannot make a Boot#### for %s: %s",
-			       f->e->kernel.path, strerror((int)-n));
+		return say(f->err, f->errlen, (int)n,
+			   "cannot make a Boot#### for %s: %s",
+			   f->e->kernel.path, strerror((int)-n));
 	f->opt = f->buf;
 	f->opt_len = (size_t)n;
 	return 0;
@@ -353,10 +339,10 @@ static int fw_load_file(struct fw *f, struct firmware_undo *u)
 	int rc;
 
 	if (!fs || !fs->partuuid || !f->e->kernel.path)
-		return fw_fail(f->err, f->errlen, -ENXIO,
-			       "the firmware cannot be told where %s is: "
-			       "its partition has no PARTUUID",
-			       f->e->kernel.path ? f->e->kernel.path : "?");
+		return say(f->err, f->errlen, -ENXIO,
+			   "the firmware cannot be told where %s is: "
+			   "its partition has no PARTUUID",
+			   f->e->kernel.path ? f->e->kernel.path : "?");
 	p = (struct efi_part_ref){fs->partuuid, fs->partno, fs->part_start};
 	rc = fw_list(f);
 	if (rc < 0)
@@ -386,9 +372,9 @@ static int fw_setup_supported(struct fw *f)
 	if (rc < 0 && rc != -ENOENT)
 		return rc;
 	if (rc < 0 || !len || !(f->buf[0] & EFI_OS_INDICATIONS_BOOT_TO_FW_UI))
-		return fw_fail(f->err, f->errlen, -EOPNOTSUPP,
-			       "the firmware does not offer its setup screen "
-			       "(OsIndicationsSupported)");
+		return say(f->err, f->errlen, -EOPNOTSUPP,
+			   "the firmware does not offer its setup screen "
+			   "(OsIndicationsSupported)");
 	return 0;
 }
 
@@ -402,10 +388,10 @@ static int fw_load_setup(struct fw *f, struct firmware_undo *u)
 	if (rc == 0)
 		rc = fw_keep_old(f, "OsIndications", u);
 	if (rc == 0 && u->had_old && u->old_len != sizeof(data))
-		rc = fw_fail(f->err, f->errlen, -EINVAL,
-			     "EFI variable OsIndications holds %zu bytes, "
-			     "not 8: left as it is",
-			     u->old_len);
+		rc = say(f->err, f->errlen, -EINVAL,
+			 "EFI variable OsIndications holds %zu bytes, "
+			 "not 8: left as it is",
+			 u->old_len);
 	if (rc < 0)
 		return rc;
 	attrs = u->had_old ? u->old_attrs : EFI_VARIABLE_NV_BS_RT;
@@ -433,9 +419,9 @@ int firmware_load(const struct entry *e, const struct firmware_opts *o,
 	struct firmware_undo none;
 	int rc;
 
-	fw_fail(err, errlen, 0, "%s", "");
+	say(err, errlen, 0, "%s", "");
 	if (!f)
-		return fw_fail(err, errlen, -ENOMEM, "out of memory");
+		return say(err, errlen, -ENOMEM, "out of memory");
 	*f = (struct fw){.e = e, .o = o, .err = err, .errlen = errlen};
 	u = u ? u : &none;
 	memset(u, 0, sizeof(*u));
@@ -500,5 +486,5 @@ int firmware_undo(struct firmware_undo *u, char *err, size_t errlen)
 	    !rc)
 		rc = r;
 	u->vars.dir = NULL;
-	return rc ? fw_fail(err, errlen, rc, "%s", why) : 0;
+	return rc ? say(err, errlen, rc, "%s", why) : 0;
 }

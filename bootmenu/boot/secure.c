@@ -9,6 +9,7 @@
 #include "util/file.h"
 #include "util/pe.h"
 #include "util/pe_sig.h"
+#include "util/say.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -59,13 +60,6 @@ const char *secure_boot_name(enum secure_boot sb)
 	return "unknown";
 }
 
-static int secure_say(char *out, size_t outlen, int rc, const char *fmt,
-		      const char *arg)
-{
-	snprintf(out, outlen, fmt, arg);
-	return rc;
-}
-
 int secure_signer(const struct entry *e, char *out, size_t outlen)
 {
 	const struct entry_file *k = &e->kernel;
@@ -76,31 +70,31 @@ int secure_signer(const struct entry *e, char *out, size_t outlen)
 	int fd, rc;
 
 	if (!k->fs || !k->path)
-		return secure_say(out, outlen, -ENOENT, "%s",
-				  "the kernel file was not found");
+		return say(out, outlen, -ENOENT, "%s",
+			   "the kernel file was not found");
 	fd = fs_open(k->fs, k->path, false);
 	if (fd < 0)
-		return secure_say(out, outlen, fd, "cannot read %s", k->path);
+		return say(out, outlen, fd, "cannot read %s", k->path);
 	hdr = malloc(PE_HEADERS_READ);
 	n = hdr ? util_read_full(fd, hdr, PE_HEADERS_READ) : -ENOMEM;
 	rc = n < 0 ? (int)n : pe_sig_locate(hdr, (size_t)n, &off, &size);
 	if (rc == -ENOEXEC)
-		rc = secure_say(out, outlen, 0, "%s",
-				"none: not a PE image (no place for a "
-				"signature)");
+		rc = say(out, outlen, 0, "%s",
+			 "none: not a PE image (no place for a "
+			 "signature)");
 	else if (rc == -ENOENT)
-		rc = secure_say(out, outlen, 0, "%s", "none: not signed");
+		rc = say(out, outlen, 0, "%s", "none: not signed");
 	else if (rc < 0)
-		rc = secure_say(out, outlen, rc, "cannot read %s", k->path);
+		rc = say(out, outlen, rc, "cannot read %s", k->path);
 	else if (size > PE_SIG_TABLE_MAX || !(tab = malloc(size)) ||
 		 pread(fd, tab, size, (off_t)off) != (ssize_t)size)
-		rc = secure_say(out, outlen, -EINVAL, "%s",
-				"unreadable: the signature table lies past the "
-				"end of the file or is too large");
+		rc = say(out, outlen, -EINVAL, "%s",
+			 "unreadable: the signature table lies past the "
+			 "end of the file or is too large");
 	else if (pe_sig_parse_table(tab, size, &info, out, outlen) < 0)
 		rc = -EINVAL;
 	else if (!info.count)
-		rc = secure_say(out, outlen, 0, "%s", "none: not signed");
+		rc = say(out, outlen, 0, "%s", "none: not signed");
 	else {
 		snprintf(out, outlen, "%s / issuer %s",
 			 info.signer[0].subject[0] ? info.signer[0].subject

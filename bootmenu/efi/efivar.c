@@ -8,12 +8,12 @@
 #include "efi/guid.h"
 #include "efi/loadopt.h"
 #include "util/le.h"
+#include "util/say.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,19 +24,6 @@
 #ifndef EFIVARFS_MAGIC
 #define EFIVARFS_MAGIC 0xde5e81e4 /* linux/magic.h */
 #endif
-
-static __attribute__((format(printf, 4, 5))) int
-efi_fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
 
 static const char *efi_dir(const struct efi_vars *v)
 {
@@ -130,11 +117,11 @@ static int efi_var_path(const struct efi_vars *v, const char *name,
 			const char *guid, char *path, size_t len, char *err,
 			size_t errlen)
 {
-	efi_fail(err, errlen, 0, "%s", "");
+	say(err, errlen, 0, "%s", "");
 	if (efi_var_file(v, name, guid, path, len) < 0)
-		return efi_fail(err, errlen, -EINVAL,
-				"\"%s\" is not an EFI variable name",
-				name ? name : "");
+		return say(err, errlen, -EINVAL,
+			   "\"%s\" is not an EFI variable name",
+			   name ? name : "");
 	return 0;
 }
 
@@ -159,9 +146,9 @@ int efi_var_read(const struct efi_vars *v, const char *name, const char *guid,
 		n = -EFBIG;
 	if (n < 0) {
 		free(tmp);
-		return efi_fail(err, errlen, (int)n,
-				"cannot read EFI variable %s: %s", name,
-				strerror((int)-n));
+		return say(err, errlen, (int)n,
+			   "cannot read EFI variable %s: %s", name,
+			   strerror((int)-n));
 	}
 	get_le32(tmp, (size_t)n, 0, attrs);
 	*len = (size_t)n - EFI_VAR_ATTR_SIZE;
@@ -236,23 +223,21 @@ int efi_var_write(const struct efi_vars *v, const char *name, const char *guid,
 		return -EINVAL;
 	/* no data would be SetVariable()'s way to delete it */
 	if (!len || len > EFI_VAR_DATA_MAX || !data)
-		return efi_fail(err, errlen, len ? -EFBIG : -EINVAL,
-				"cannot write EFI variable %s: %zu bytes of "
-				"data is not a variable",
-				name, len);
+		return say(err, errlen, len ? -EFBIG : -EINVAL,
+			   "cannot write EFI variable %s: %zu bytes of "
+			   "data is not a variable",
+			   name, len);
 	buf = malloc(EFI_VAR_ATTR_SIZE + len);
 	if (!buf)
-		return efi_fail(err, errlen, -ENOMEM,
-				"cannot write EFI variable %s: out of memory",
-				name);
+		return say(err, errlen, -ENOMEM,
+			   "cannot write EFI variable %s: out of memory", name);
 	put_le32(buf, EFI_VAR_ATTR_SIZE, 0, attrs);
 	memcpy(buf + EFI_VAR_ATTR_SIZE, data, len);
 	rc = efi_put(v, path, buf, EFI_VAR_ATTR_SIZE + len);
 	free(buf);
 	if (rc < 0)
-		return efi_fail(err, errlen, rc,
-				"cannot write EFI variable %s: %s", name,
-				strerror(-rc));
+		return say(err, errlen, rc, "cannot write EFI variable %s: %s",
+			   name, strerror(-rc));
 	return 0;
 }
 
@@ -275,9 +260,8 @@ int efi_var_delete(const struct efi_vars *v, const char *name, const char *guid,
 	if (fd >= 0)
 		close(fd);
 	if (rc < 0)
-		return efi_fail(err, errlen, rc,
-				"cannot delete EFI variable %s: %s", name,
-				strerror(-rc));
+		return say(err, errlen, rc, "cannot delete EFI variable %s: %s",
+			   name, strerror(-rc));
 	return 0;
 }
 

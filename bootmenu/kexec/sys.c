@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/reboot.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 
 #include "kexec/sys.h"
+#include "util/say.h"
 
 #ifndef SYS_kexec_file_load
 #define SYS_kexec_file_load 320 /* x86_64 */
@@ -202,21 +202,6 @@ enum kexec_syscall kexec_syscall_first(enum kexec_syscall want)
 	if (want != KEXEC_SYSCALL_AUTO)
 		return want;
 	return kexec_locked_down() ? KEXEC_SYSCALL_FILE : KEXEC_SYSCALL_LOAD;
-}
-
-static int say(char *err, size_t errlen, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int say(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
 }
 
 static int explain_eperm(enum kexec_syscall s, char *err, size_t errlen)

@@ -995,11 +995,14 @@ TEST(kexload_exit_status_and_messages)
 	CHECK(strstr(out, "usage: kexload -l KERNEL") != NULL);
 	CHECK_INT(kexload("--version", out, sizeof(out)), 0);
 	CHECK(strncmp(out, "kexload ", 8) == 0);
-	CHECK_INT(kexload("--dry-run --memmap " FIX
-			  "nonroot.iomem -l " TINY_KERNEL,
-			  out, sizeof(out)),
-		  1);
-	CHECK(strstr(out, "its addresses are hidden (not root)") != NULL);
+	if (access(TINY_KERNEL, R_OK) == 0) {
+		CHECK_INT(kexload("--dry-run --memmap " FIX
+				  "nonroot.iomem -l " TINY_KERNEL,
+				  out, sizeof(out)),
+			  1);
+		CHECK(strstr(out, "its addresses are hidden (not root)") !=
+		      NULL);
+	}
 	/* the syscalls fail in the wrapper: nothing reaches this host */
 	setenv(KEXEC_FAULT_ENV, "EPERM", 1);
 	CHECK_INT(kexload("-u", out, sizeof(out)), 1);
