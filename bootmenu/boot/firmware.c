@@ -260,12 +260,26 @@ static int fw_new(struct fw *f, const struct fs_root *fs, uint16_t *num)
 
 /* --- Writing */
 
+/* BootNext = @num, and what follows. */
+static void fw_print_next(struct fw *f, uint16_t num)
+{
+	char name[EFI_BOOT_NAME_LEN];
+	uint8_t next[2];
+
+	efi_boot_name(num, name);
+	efi_boot_next_encode(num, next);
+	fw_print_var(f, "BootNext", EFI_VARIABLE_NV_BS_RT, next, sizeof(next));
+	fprintf(fw_out(f),
+		"then:     restart; the firmware boots %s once, "
+		"BootOrder stays as it is\n",
+		name);
+}
+
 static void fw_print_boot(struct fw *f, const struct fs_root *fs, uint16_t num,
 			  bool create)
 {
 	FILE *out = fw_out(f);
 	char name[EFI_BOOT_NAME_LEN];
-	uint8_t next[2];
 
 	efi_boot_name(num, name);
 	fprintf(out, "entry:    %s (%s, through the firmware)\n", f->e->title,
@@ -281,12 +295,7 @@ static void fw_print_boot(struct fw *f, const struct fs_root *fs, uint16_t num,
 	if (create)
 		fw_print_var(f, name, EFI_VARIABLE_NV_BS_RT, f->opt,
 			     f->opt_len);
-	efi_boot_next_encode(num, next);
-	fw_print_var(f, "BootNext", EFI_VARIABLE_NV_BS_RT, next, sizeof(next));
-	fprintf(out,
-		"then:     restart; the firmware boots %s once, "
-		"BootOrder stays as it is\n",
-		name);
+	fw_print_next(f, num);
 }
 
 /* "; and @why" after the sentence already in f->err. */
@@ -360,6 +369,33 @@ static int fw_load_file(struct fw *f, struct firmware_undo *u)
 	return fw_commit_boot(f, num, create, u);
 }
 
+/* One of the firmware's own options: BootNext names it, if it is still
+ * there. */
+static int fw_load_option(struct fw *f, struct firmware_undo *u)
+{
+	char name[EFI_BOOT_NAME_LEN];
+	uint32_t attrs;
+	size_t len;
+	int rc;
+
+	efi_boot_name(f->e->fw_num, name);
+	rc = fw_read(f, name, &attrs, &len);
+	if (rc == -ENOENT)
+		return say(f->err, f->errlen, rc,
+			   "the firmware's boot option %s (\"%s\") is gone",
+			   name, f->e->title);
+	if (rc == 0)
+		rc = fw_keep_old(f, "BootNext", u);
+	if (rc < 0)
+		return rc;
+	if (!f->o || !f->o->dry_run)
+		return fw_commit_boot(f, f->e->fw_num, false, u);
+	fprintf(fw_out(f), "entry:    %s (the firmware's %s)\n", f->e->title,
+		name);
+	fw_print_next(f, f->e->fw_num);
+	return 0;
+}
+
 /* --- The setup screen */
 
 /* OsIndicationsSupported, read into f->buf, has the bit. */
@@ -427,7 +463,9 @@ int firmware_load(const struct entry *e, const struct firmware_opts *o,
 	memset(u, 0, sizeof(*u));
 	rc = fw_begin(f);
 	if (rc == 0)
-		rc = e->fw_setup ? fw_load_setup(f, u) : fw_load_file(f, u);
+		rc = e->fw_setup    ? fw_load_setup(f, u)
+		     : e->fw_option ? fw_load_option(f, u)
+				    : fw_load_file(f, u);
 	if (rc == 0 && u->active) {
 		snprintf(u->dir, sizeof(u->dir), "%s", f->dir);
 		u->vars = f->vars;

@@ -11,6 +11,7 @@
 
 struct arena;
 struct fs_root;
+struct efi_boot_option;
 
 /* Nesting limits shared by the formats. */
 #define CFG_INCLUDE_DEPTH 8 /* source/configfile/INCLUDE */
@@ -54,6 +55,10 @@ struct cfg_ctx {
 	 * (firmware_ready()), or NULL: efi_loaders_parse_fs() lists its
 	 * entries disabled with this reason. */
 	const char *fw_off;
+	/* The firmware's own boot options (efi/bootopts.h), listed with
+	 * "UEFI Firmware Settings" on the first ESP; none without UEFI. */
+	const struct efi_boot_option *fw_opts;
+	size_t n_fw_opts;
 };
 
 struct cfg_parser {

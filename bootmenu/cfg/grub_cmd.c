@@ -503,10 +503,43 @@ static void grub_refuse(struct grub_state *st, const char *why)
 		st->load->why = why;
 }
 
+#define GRUB_CHAIN_WHY "chainloads another OS: not bootable with kexec"
+
+static int grub_cmd_ntldr(struct grub_state *st, const char *const *argv,
+			  size_t argc)
+{
+	grub_refuse(st, GRUB_CHAIN_WHY);
+	return 0;
+}
+
+static bool grub_file_arg(struct grub_state *st, const char *const *argv,
+			  size_t argc, const char *what, struct grub_where *w);
+
+/* chainloader [--force] FILE: an EFI application (os-prober's entry for
+ * Windows, another distribution's loader) boots through the firmware as
+ * the ESPs' own loaders do; a boot sector ("+1", BIOS) cannot. */
 static int grub_cmd_chainloader(struct grub_state *st, const char *const *argv,
 				size_t argc)
 {
-	grub_refuse(st, "chainloads another OS: not bootable with kexec");
+	struct grub_load *ld = grub_loading(st, argv[0]);
+	struct grub_where w;
+	size_t n;
+
+	if (!ld)
+		return 0;
+	if (!grub_file_arg(st, argv, argc, "file", &w))
+		return 1;
+	n = strlen(w.path);
+	if (n < 4 || strcasecmp(w.path + n - 4, ".efi")) {
+		grub_refuse(st, GRUB_CHAIN_WHY);
+		return 0;
+	}
+	ld->e->method = ENTRY_FIRMWARE;
+	ld->e->kernel.path = w.path;
+	ld->e->kernel.dev = grub_where_dev(st, &w, ld->e->fs);
+	ld->linux_seen = true;
+	if (st->ctx->fw_off)
+		grub_refuse(st, st->ctx->fw_off);
 	return 0;
 }
 
@@ -729,7 +762,7 @@ static const struct grub_cmd grub_cmds[] = {
     {"xnu_kernel", grub_cmd_other_kernel},
     {"xnu_kernel64", grub_cmd_other_kernel},
     {"appleloader", grub_cmd_other_kernel},
-    {"ntldr", grub_cmd_chainloader},
+    {"ntldr", grub_cmd_ntldr},
     {"reboot", grub_cmd_firmware},
     {"halt", grub_cmd_firmware},
     {"fwsetup", grub_cmd_firmware},

@@ -114,11 +114,13 @@ size_t choose_candidates(const struct choose *c, const struct entry_list *l,
 	for (size_t i = 0; i < n_fs; i++)
 		add_fs_defaults(&k, l, fss[i]);
 	/* then any bootable entry: kernels first, loaders the firmware boots
-	 * (another OS) after them */
+	 * (another OS) after them; never by itself one of the firmware's
+	 * own options (a disk or the network: it may well start bootmenu
+	 * again, for ever) */
 	for (int fw = 0; fw <= 1; fw++)
 		for (size_t i = 0; i < n_fs; i++)
 			for (const struct entry *e = l->head; e; e = e->next)
-				if (e->fs == fss[i] &&
+				if (e->fs == fss[i] && !e->fw_option &&
 				    (e->method == ENTRY_FIRMWARE) == fw)
 					cand_add(&k, e);
 	return k.n;

@@ -260,6 +260,28 @@ static bool named_elsewhere(const struct entry_list *l,
 	return false;
 }
 
+/* Is @opt (a firmware boot option) a file an ESP's own entry boots
+ * already? FAT ignores case. */
+static bool fw_file_listed(const struct entry_list *l, const struct entry *opt)
+{
+	for (const struct entry *e = l->head; e; e = e->next)
+		if (e->method == ENTRY_FIRMWARE && !e->fw_option &&
+		    e->kernel.fs == opt->kernel.fs && e->kernel.path &&
+		    !strcasecmp(e->kernel.path, opt->kernel.path))
+			return true;
+	return false;
+}
+
+/* An entry that another one stands for: a bare kernel a config names, a
+ * firmware option for a file an ESP's entry boots. */
+static bool entry_repeats(const struct entry_list *l, const struct entry *e)
+{
+	if (e->format == FMT_BARE)
+		return named_elsewhere(l, e);
+	return e->fw_option && e->kernel.fs && e->kernel.path &&
+	       fw_file_listed(l, e);
+}
+
 void entry_finish(struct entry_list *l, const struct fs_root *const *fss,
 		  size_t n_fss)
 {
@@ -278,7 +300,7 @@ void entry_finish(struct entry_list *l, const struct fs_root *const *fss,
 	l->tail = &l->head;
 	l->count = 0;
 	while ((e = *pp)) {
-		if (e->format == FMT_BARE && named_elsewhere(l, e)) {
+		if (entry_repeats(l, e)) {
 			*pp = e->next;
 			continue;
 		}

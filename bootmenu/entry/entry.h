@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct arena;
 struct fs_root;
@@ -76,6 +77,11 @@ struct entry {
 	/* ENTRY_FIRMWARE: the firmware's setup screen (OsIndications), no
 	 * file */
 	bool fw_setup;
+	/* ENTRY_FIRMWARE: one of the firmware's own boot options, Boot@fw_num
+	 * (BootNext names it as it is); @kernel is its file when that is on
+	 * a filesystem bootmenu reads, else empty */
+	bool fw_option;
+	uint16_t fw_num;
 };
 
 struct warning {

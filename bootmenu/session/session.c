@@ -26,6 +26,7 @@
 #include "session/source.h"
 #include "boot/firmware.h"
 #include "boot/secure.h"
+#include "efi/bootopts.h"
 #include "util/log.h"
 
 #include <ctype.h>
@@ -300,6 +301,8 @@ static void part_parse(struct session *s, struct session_part *p)
 	    .n_all = s->n_fss,
 	    .fw_ui = s->fw_ui,
 	    .fw_off = s->fw_off[0] ? s->fw_off : NULL,
+	    .fw_opts = s->fw_opts,
+	    .n_fw_opts = s->n_fw_opts,
 	};
 
 	retire(s, &p->a);
@@ -451,6 +454,19 @@ static int session_begin(struct session *s)
 	return src ? session_add_source(s, src) : -errno;
 }
 
+/* The firmware's own boot options, once: listed beside the ESPs' files. A
+ * firmware whose variables cannot be listed only loses those entries. */
+static void session_fw_options(struct session *s)
+{
+	struct efi_boot_option *v;
+	char why[256];
+
+	if (efi_boot_options(NULL, &s->fw_arena, &v, &s->n_fw_opts, why,
+			     sizeof(why)) < 0)
+		log_warn("%s", why);
+	s->fw_opts = v;
+}
+
 int session_start(struct session *s, double settle_s)
 {
 	const char *hide = s->hide;
@@ -462,8 +478,10 @@ int session_start(struct session *s, double settle_s)
 	s->settle_s = settle_s;
 	/* asked once: whether the firmware offers its setup screen */
 	s->fw_ui = firmware_setup_offered(NULL);
-	if (firmware_ready(NULL, s->fw_off, sizeof(s->fw_off)) == 0)
+	if (firmware_ready(NULL, s->fw_off, sizeof(s->fw_off)) == 0) {
 		s->fw_off[0] = '\0';
+		session_fw_options(s);
+	}
 	entry_list_init(&s->list, &s->arena);
 	if (hide && hide[strspn(hide, " \t")]) {
 		s->hide_copy = strdup(hide);
@@ -694,6 +712,9 @@ void session_free(struct session *s)
 	free(s->opts_copy);
 	s->opts_copy = NULL;
 	s->n_fss = 0;
+	arena_free(&s->fw_arena);
+	s->fw_opts = NULL;
+	s->n_fw_opts = 0;
 }
 
 /* --- directories instead of devices */

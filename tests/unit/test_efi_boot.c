@@ -6,6 +6,7 @@
  * never boot_jump(): the tests run as root. */
 #include "boot/boot.h"
 #include "boot/firmware.h"
+#include "efi/bootopts.h"
 #include "efi/devpath.h"
 #include "efi/efivar.h"
 #include "efi/guid.h"
@@ -777,9 +778,184 @@ TEST(boot_fw_setup)
 	fw_dir_remove(&d);
 }
 
+/* --- the firmware's own boot options */
+
+/* An option whose device path is no file on a partition: a network
+ * card (PCI node, then End), as a firmware's PXE entry is. */
+static void put_pxe(struct fw_dir *d, uint16_t num, uint32_t attrs,
+		    const char *desc)
+{
+	static const uint8_t dp[] = {0x01, 0x01, 0x06, 0x00, 0x00,
+				     0x03, 0x7f, 0xff, 0x04, 0x00};
+	uint8_t opt[256];
+	char name[EFI_BOOT_NAME_LEN];
+	ssize_t n = efi_loadopt_encode(attrs, desc, dp, sizeof(dp), NULL, 0,
+				       opt, sizeof(opt));
+
+	CHECK(n > 0);
+	efi_boot_name(num, name);
+	put_var(d, name, EFI_VARIABLE_NV_BS_RT, opt, n > 0 ? (size_t)n : 0);
+}
+
+/* fw_fill()'s options and more: Boot0005 the network, Boot0006 bootmenu
+ * itself, Boot0007 hidden, Boot0008 an application (a setup screen),
+ * Boot0009 a loader on a partition bootmenu does not see, Boot0001
+ * debian's grubx64.efi (the ESP lists its shim instead), outside
+ * BootOrder as Boot0003 is. */
+static void fw_fill_more(struct fw_dir *d)
+{
+	static const uint8_t order[] = {2, 0, 0, 0, 5, 0, 6,
+					0, 7, 0, 8, 0, 9, 0};
+	uint8_t opt[1024];
+	struct efi_hd hd;
+	uint8_t dp[512];
+	ssize_t n;
+
+	fw_fill(d);
+	put_pxe(d, 5, EFI_LOAD_OPTION_ACTIVE, "UEFI PXEv4 (MAC:525400123456)");
+	put_option(d, 6, EFI_LOAD_OPTION_ACTIVE, "bootmenu",
+		   "\\EFI\\bootmenu\\bootmenu.efi");
+	put_pxe(d, 7, EFI_LOAD_OPTION_ACTIVE | EFI_LOAD_OPTION_HIDDEN, "hid");
+	put_pxe(d, 8, EFI_LOAD_OPTION_ACTIVE | EFI_LOAD_OPTION_CATEGORY_APP,
+		"UiApp");
+	CHECK_INT(efi_hd_gpt(&hd, 2, 4096, 1000,
+			     "11111111-2222-4333-8444-555555555555"),
+		  0);
+	n = efi_dp_encode_hd_file(&hd, "\\EFI\\fedora\\shimx64.efi", dp,
+				  sizeof(dp));
+	n = efi_loadopt_encode(EFI_LOAD_OPTION_ACTIVE, "Fedora", dp,
+			       n > 0 ? (size_t)n : 0, NULL, 0, opt,
+			       sizeof(opt));
+	CHECK(n > 0);
+	put_var(d, "Boot0009", EFI_VARIABLE_NV_BS_RT, opt,
+		n > 0 ? (size_t)n : 0);
+	put_option(d, 1, EFI_LOAD_OPTION_ACTIVE, "debian grub",
+		   "\\EFI\\debian\\\\grubx64.efi\\");
+	put_var(d, "BootOrder", EFI_VARIABLE_NV_BS_RT, order, sizeof(order));
+}
+
+/* Read in BootOrder's order, then the rest by number; inactive, hidden
+ * and application options left out; a file's path with '/'. */
+TEST(fw_options_read)
+{
+	struct fw_dir d;
+	struct arena a = ARENA_INIT;
+	struct efi_boot_option *o;
+	char err[256], got[1024];
+	size_t n, k = 0;
+
+	fw_dir_make(&d);
+	fw_fill_more(&d);
+	CHECK_INT(efi_boot_options(&d.v, &a, &o, &n, err, sizeof(err)), 0);
+	for (size_t i = 0; i < n; i++)
+		k += (size_t)snprintf(got + k, sizeof(got) - k,
+				      "%04X %s %s %s|", o[i].num, o[i].desc,
+				      o[i].partuuid ? o[i].partuuid : "-",
+				      o[i].file ? o[i].file : "-");
+	CHECK_STR(got, "0002 Windows Boot Manager " PARTUUID " " WIN "|"
+		       "0000 debian " PARTUUID " /EFI/debian/shimx64.efi|"
+		       "0005 UEFI PXEv4 (MAC:525400123456) - -|"
+		       "0006 bootmenu " PARTUUID " /EFI/bootmenu/bootmenu.efi|"
+		       "0009 Fedora 11111111-2222-4333-8444-555555555555 "
+		       "/EFI/fedora/shimx64.efi|"
+		       "0001 debian grub " PARTUUID " /EFI/debian/grubx64.efi|"
+		       "0003 Windows again " PARTUUID " " WIN "|");
+	arena_free(&a);
+	fw_dir_remove(&d);
+	d.v.dir = "/nonexistent/efivars";
+	CHECK(efi_boot_options(&d.v, &a, &o, &n, err, sizeof(err)) < 0);
+	CHECK(strstr(err, "cannot list the firmware's Boot#### variables"));
+	arena_free(&a);
+}
+
+/* Listed with the ESP's loaders: once each (an option for a file the ESP
+ * lists already is left out), never bootmenu itself, with
+ * "UEFI Firmware Settings" last. */
+TEST(fw_options_listed)
+{
+	struct tfs t;
+	struct fw_dir d;
+	struct arena a = ARENA_INIT;
+	struct efi_boot_option *o;
+	char got[2048];
+	size_t n, k = 0;
+	struct entry *e;
+
+	fw_dir_make(&d);
+	fw_fill_more(&d);
+	CHECK_INT(efi_boot_options(&d.v, &a, &o, &n, NULL, 0), 0);
+	esp_init(&t);
+	esp_fill(&t);
+	write_bzimage(&t, "/EFI/bootmenu/bootmenu.efi", "6.1.0-bootmenu");
+	t.ctx.fw_opts = o;
+	t.ctx.n_fw_opts = n;
+	t.ctx.fw_ui = true;
+	CHECK_INT(efi_loaders_parse_fs(&t.ctx), 0);
+	CHECK(t.ctx.all_deps);
+	entry_finish(&t.out, t.all, 1);
+	for (e = t.out.head; e; e = e->next)
+		if (e->fw_option || e->fw_setup)
+			k += (size_t)snprintf(
+			    got + k, sizeof(got) - k, "%s=%s=%s|", e->id,
+			    e->title, e->kernel.path ? e->kernel.path : "-");
+	CHECK_STR(got, "Boot0005=UEFI PXEv4 (MAC:525400123456)=-|"
+		       "Boot0009=Fedora=-|"
+		       "Boot0001=debian grub=/EFI/debian/grubx64.efi|"
+		       "fwsetup=UEFI Firmware Settings=-|");
+	CHECK(by_title(&t, "bootmenu (EFI loader)") == NULL);
+	CHECK_INT(n_warn(&t), 0);
+	e = by_title(&t, "Fedora");
+	CHECK(e && e->method == ENTRY_FIRMWARE && e->fw_num == 9 &&
+	      !e->disabled);
+	tfs_done(&t);
+	arena_free(&a);
+	fw_dir_remove(&d);
+}
+
+/* Booting one: BootNext names it, nothing else is written; the dry run
+ * prints that; an option gone since the scan is said so, nothing
+ * written. */
+TEST(fw_option_boots_by_bootnext)
+{
+	struct fw_dir d;
+	struct entry e = {.method = ENTRY_FIRMWARE,
+			  .format = FMT_EFI,
+			  .title = "UEFI PXEv4",
+			  .fw_option = true,
+			  .fw_num = 5};
+	char err[256], h[64], *out = NULL, *before, *after;
+
+	fw_dir_make(&d);
+	fw_fill_more(&d);
+	before = snapshot(&d);
+	CHECK_INT(load(&d, &e, true, &out, err, sizeof(err)), 0);
+	CHECK_STR(out, "entry:    UEFI PXEv4 (the firmware's Boot0005)\n"
+		       "write:    BootNext-" EFI_GLOBAL_GUID
+		       " attributes 0x00000007, 2 bytes\n"
+		       "          05 00\n"
+		       "then:     restart; the firmware boots Boot0005 once, "
+		       "BootOrder stays as it is\n");
+	after = snapshot(&d);
+	CHECK_STR(after, before);
+	free(after);
+	e.fw_num = 0x0A;
+	CHECK_INT(load(&d, &e, false, NULL, err, sizeof(err)), -ENOENT);
+	CHECK_STR(err, "the firmware's boot option Boot000A (\"UEFI PXEv4\") "
+		       "is gone");
+	after = snapshot(&d);
+	CHECK_STR(after, before);
+	e.fw_num = 5;
+	CHECK_INT(load(&d, &e, false, NULL, err, sizeof(err)), 0);
+	CHECK_STR(var_hex(&d, "BootNext", h, sizeof(h)), "07000000:0500");
+	CHECK_STR(var_hex(&d, "Boot000A", h, sizeof(h)), "-");
+	free(out), free(before), free(after);
+	fw_dir_remove(&d);
+}
+
 TEST_MAIN("test_efi_boot", esp_entries, esp_only, esp_case_and_preference,
 	  esp_fallback_not_listed, esp_named_elsewhere, esp_fw_ui,
 	  boot_windows_dry_run, boot_windows_reuses_option,
 	  boot_fallback_dry_run, boot_fallback_makes_option,
 	  boot_bootnext_refused, boot_loads_take_back, boot_not_uefi,
-	  boot_no_efivarfs, boot_partition_unknown, boot_fw_setup)
+	  boot_no_efivarfs, boot_partition_unknown, boot_fw_setup,
+	  fw_options_read, fw_options_listed, fw_option_boots_by_bootnext)

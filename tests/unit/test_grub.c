@@ -878,6 +878,47 @@ TEST(primary_config_locations)
 	}
 }
 
+/* os-prober's entry for Windows on UEFI (30_os-prober): the EFI file
+ * boots through the firmware, found on the ESP that search names; a BIOS
+ * boot sector stays disabled; without UEFI the entry says why. */
+TEST(chainloader_efi_through_the_firmware)
+{
+	static const char cfg[] =
+	    "menuentry_id_option=\"--id\"\n"
+	    "set default=osprober-efi-D0A1-E5B0\n"
+	    "menuentry 'Windows Boot Manager (on /dev/vda1)' --class windows "
+	    "$menuentry_id_option 'osprober-efi-D0A1-E5B0' {\n"
+	    "\tinsmod part_gpt\n\tinsmod fat\n"
+	    "\tsearch --no-floppy --fs-uuid --set=root D0A1-E5B0\n"
+	    "\tchainloader /EFI/Microsoft/Boot/bootmgfw.efi\n}\n"
+	    "menuentry bios { chainloader --force +1 }\n"
+	    "menuentry bare { chainloader }\n";
+	struct trun r;
+
+	tstart(&r, 2);
+	r.t[1].fs.uuid = "D0A1-E5B0";
+	trun_cfg(&r, cfg);
+	CHECK_INT(r.out.count, 3);
+	CHECK_INT(nth(&r, 0)->method, ENTRY_FIRMWARE);
+	CHECK(nth(&r, 0)->disabled == NULL);
+	CHECK_STR(nth(&r, 0)->kernel.path, "/EFI/Microsoft/Boot/bootmgfw.efi");
+	CHECK_STR(nth(&r, 0)->kernel.dev, "UUID=D0A1-E5B0");
+	CHECK_INT(default_index(&r), 0);
+	CHECK_INT(nth(&r, 1)->method, ENTRY_KEXEC);
+	CHECK_STR(nth(&r, 1)->disabled,
+		  "chainloads another OS: not bootable with kexec");
+	CHECK(warned(&r, "chainloader without a file") != NULL);
+	tend(&r);
+
+	tstart(&r, 2);
+	r.t[1].fs.uuid = "D0A1-E5B0";
+	r.ctx.fw_off = "this machine did not boot through UEFI";
+	trun_cfg(&r, cfg);
+	CHECK_STR(nth(&r, 0)->disabled,
+		  "this machine did not boot through UEFI");
+	tend(&r);
+}
+
 TEST_MAIN("test_grub", quoting, comments_continuation_separators,
 	  variables_split_and_scope, late_evaluation_of_bodies,
 	  if_elif_else_and_tests, for_loops_and_positional, functions,
@@ -889,4 +930,5 @@ TEST_MAIN("test_grub", quoting, comments_continuation_separators,
 	  initrd_words_bounded, esp_stub_defers_to_the_real_config, step_limit,
 	  submenu_depth_limit, blscfg, primary_config_locations,
 	  xen_multiboot_listed_disabled_without_warnings,
-	  module_needs_a_multiboot_kernel, repeated_warning_once_with_count)
+	  module_needs_a_multiboot_kernel, repeated_warning_once_with_count,
+	  chainloader_efi_through_the_firmware)
