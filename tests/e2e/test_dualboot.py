@@ -13,7 +13,14 @@ a marker and powers off.
 2. The next power-on is bootmenu again: BootNext is gone (the firmware
    consumed it), BootOrder is byte for byte what it was before, and the
    Boot#### bootmenu made is still there for next time.
+   The firmware's own boot options are listed, each once: the Boot####
+   bootmenu made for Windows is not a second "Windows Boot Manager".
 3. "UEFI Firmware Settings" restarts into OVMF's setup screen.
+4. The grub.cfg entry os-prober writes for that Windows (search
+   --fs-uuid, chainloader), its config's default, boots the stand-in
+   through the firmware with no key pressed.
+5. efivarfs read-only: choosing Windows gives the dialog with the reason,
+   the menu stays, and every variable is as it was.
 The rescue shell (`s` in the menu) reads the variables from efivarfs."""
 import os
 import re
@@ -27,6 +34,7 @@ import test_menu_faults as mf  # noqa: E402
 
 B = os.path.abspath(sys.argv[1])
 DISK = os.path.join(B, "dualboot", "disk.img")
+GRUB_DISK = os.path.join(B, "dualboot", "grub.img")
 W = os.path.join(B, "e2e-dualboot")
 DOWN, ENTER = "\x1b[B", "\r"
 WINDOWS = "Windows Boot Manager"
@@ -36,10 +44,10 @@ GUID = "8be4df61-93ca-11d2-aa0d-00e098032b8c"
 
 
 class Guest(mf.Guest):
-    def __init__(self, name, vars_file):
+    def __init__(self, name, vars_file, disks=(DISK,)):
         ScreenGuest.__init__(self, Qemu(B, name, uefi=True, reboot=True,
                                         vars_file=vars_file,
-                                        disks=[need(DISK)],
+                                        disks=[need(d) for d in disks],
                                         extra=["-nic", "none"]))
 
     def menu(self):
@@ -66,6 +74,17 @@ class Guest(mf.Guest):
             "for f in Boot0*-%s; do echo $f; done" % (GUID, GUID, GUID))
         lines = [ln.strip() for ln in out.splitlines() if ln.strip()]
         return lines[0], lines[1] != "0", lines[2:]
+
+    def firmware_entries(self):
+        """(id, title) of each entry `bootmenu --list --json` shows for
+        the firmware's own options, and every title listed."""
+        out = self.shell("bootmenu --list --json 2>/dev/null")
+        pairs = re.findall(r'\{"id":"([^"]*)","title":"([^"]*)"', out)
+        if not pairs:
+            raise AssertionError("bootmenu --list --json printed no entry:\n"
+                                 + out[-2000:])
+        opts = [(i, t) for i, t in pairs if re.match(r"Boot[0-9A-F]{4}$", i)]
+        return opts, [t for _, t in pairs]
 
 
 def fresh_vars(name):
@@ -103,6 +122,49 @@ def windows_then_back():
         if len(made) != 1:
             raise AssertionError("Boot#### made by bootmenu: %s (before %s)"
                                  % (boots_after, boots_before))
+        opts, titles = g.firmware_entries()
+        if not opts:
+            raise AssertionError("none of OVMF's own boot options is listed: "
+                                 "%s" % titles)
+        if titles.count(WINDOWS) != 1 or \
+                any(t.endswith("(bootmenu)") for t in titles):
+            raise AssertionError("Windows is listed more than once: %s"
+                                 % titles)
+        for num, _ in opts:
+            if not any(b.startswith(num + "-") for b in boots_after):
+                raise AssertionError("%s is listed but is no variable" % num)
+    finally:
+        g.close()
+
+
+def chainload_default():
+    vars_file = fresh_vars("OVMF_VARS.chain.fd")
+    g = Guest("dualboot-chainload", vars_file, disks=(DISK, GRUB_DISK))
+    try:
+        # no key: the grub.cfg default counts down and boots
+        g.q.expect(STANDIN, 400)
+        g.q.wait_exit(120)
+    finally:
+        g.close()
+
+
+def refused_write():
+    vars_file = fresh_vars("OVMF_VARS.refused.fd")
+    g = Guest("dualboot-refused", vars_file)
+    try:
+        g.menu()
+        before = g.variables()
+        g.shell("mount -o remount,ro /sys/firmware/efi/efivars")
+        g.select(WINDOWS)
+        g.keys(ENTER)
+        g.wait_screen(re.escape(mf.CANNOT), 120)
+        g.wait_screen(r"Read-only file system", 30)
+        g.keys(" ")
+        g.wait_screen(r"Enter boot  e edit", 60)
+        after = g.variables()
+        if after != before:
+            raise AssertionError("variables changed: %s, were %s"
+                                 % (after, before))
     finally:
         g.close()
 
@@ -127,4 +189,8 @@ if __name__ == "__main__":
         ok &= check("e2e.dualboot.windows_then_back", windows_then_back)
     if only in "settings":
         ok &= check("e2e.dualboot.firmware_settings", firmware_settings)
+    if only in "chainload":
+        ok &= check("e2e.dualboot.chainload_default", chainload_default)
+    if only in "refused":
+        ok &= check("e2e.dualboot.refused_write", refused_write)
     sys.exit(0 if ok else 1)

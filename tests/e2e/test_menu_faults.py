@@ -355,6 +355,10 @@ def ovmf_menu_boots():
         if (m.group(1), m.group(2)) != ("bls", "yes"):
             raise AssertionError("booted entry=%s efi=%s, not bls with efi=yes" %
                                  (m.group(1), m.group(2)))
+        # Secure Boot off: no lockdown, so kexec_load as under SeaBIOS
+        before = g.q.output().split("BOOTMENU-TARGET")[0]
+        if "with kexec_load" not in before:
+            raise AssertionError("bootmenu does not say it used kexec_load")
         g.not_restarted()
     finally:
         g.close()
