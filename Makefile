@@ -23,7 +23,7 @@ WARN := -Wall -Wextra $(WERROR) -Wno-unused-parameter
 CPPFLAGS_COMMON := -Ibootmenu -D_GNU_SOURCE -DBOOTMENU_VERSION=\"$(shell cat VERSION)\"
 
 # --- sources, found by wildcard
-PROG_SRCS := bootmenu/main.c bootmenu/kexload.c bootmenu/init/init.c
+PROG_SRCS := bootmenu/main.c bootmenu/kexload.c bootmenu/init/init.c bootmenu/installer.c
 LIB_SRCS := $(filter-out $(PROG_SRCS),$(wildcard bootmenu/*.c bootmenu/*/*.c))
 LIB_ASM := $(wildcard bootmenu/*/*.S)
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
@@ -66,7 +66,11 @@ $(B)/host/kexload: $(B)/host/obj/bootmenu/kexload.c.o $(B)/host/libbootmenu.a
 $(B)/host/init: $(B)/host/obj/bootmenu/init/init.c.o $(B)/host/libbootmenu.a
 	$(Q)$(HOST_CC) -o $@ $^ $(HOST_LIBS)
 
-HOST_PROGS := $(B)/host/bootmenu $(B)/host/kexload $(B)/host/init
+# the installer (bootmenu/install/); the same code is `bootmenu install`
+$(B)/host/bootmenu-install: $(B)/host/obj/bootmenu/installer.c.o $(B)/host/libbootmenu.a
+	$(Q)$(HOST_CC) -o $@ $^ $(HOST_LIBS)
+
+HOST_PROGS := $(B)/host/bootmenu $(B)/host/kexload $(B)/host/init $(B)/host/bootmenu-install
 host: $(HOST_PROGS)
 
 # unit tests run under AddressSanitizer + UndefinedBehaviorSanitizer

@@ -3,6 +3,7 @@
 #include "choose/choose.h"
 #include "conf/conf.h"
 #include "entry/entry_print.h"
+#include "install/install.h"
 #include "plain/plain.h"
 #include "savedef/savedef.h"
 #include "session/session.h"
@@ -49,7 +50,9 @@ static const char usage_text[] =
     "                      (\"tty0,ttyS0\" or /dev paths); default: every\n"
     "                      active console when started on /dev/console,\n"
     "                      else stdin/stdout\n"
-    "  --version, --help\n";
+    "  --version, --help\n"
+    "       bootmenu install [options]   put bootmenu on this machine\n"
+    "                      (bootmenu install --help)\n";
 
 /* --timeout S: a number of seconds, -1 to wait; anything else refused. */
 static int parse_timeout(const char *arg, double *out)
@@ -261,7 +264,14 @@ int main(int argc, char **argv)
 	struct options o = {0};
 	const char *path;
 	char err[256];
-	int rc = parse_args(argc, argv, &o);
+	int rc;
+
+	/* the installer's face, so the rescue shell can set a machine up */
+	if (argc > 1 && !strcmp(argv[1], "install")) {
+		argv[1] = "bootmenu install";
+		return install_main(argc - 1, argv + 1);
+	}
+	rc = parse_args(argc, argv, &o);
 
 	if (rc)
 		return rc;

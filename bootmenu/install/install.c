@@ -1,0 +1,326 @@
+/* install.c - the checks, then the changes (install.h). */
+#include "boot/secure.h"
+#include "install/install_int.h"
+#include "util/file.h"
+#include "util/pe_sig.h"
+#include "util/say.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define IMAGE_MAX (512u << 20) /* a bootmenu.efi is some MiB */
+#define RECORD_TEXT_MAX 8192
+#define SLACK (256u << 10) /* the record and a cluster per file */
+
+static const char *const targets[][2] = {
+    {INSTALL_DIR, INSTALL_FILE},
+    {INSTALL_FALLBACK_DIR, INSTALL_FALLBACK},
+};
+
+/* --- The image */
+
+/* The first readable @name in o->image_dirs into in->image. */
+static bool inst_find(struct inst *in, const char *name)
+{
+	for (const char *const *d = in->o->image_dirs; d && *d; d++) {
+		snprintf(in->image, sizeof(in->image), "%s/%s", *d, name);
+		if (access(in->image, R_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+static int inst_read_image(struct inst *in)
+{
+	int fd = open(in->image, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	ssize_t n;
+
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size > IMAGE_MAX || !(in->data = malloc(st.st_size + 1))) {
+		int rc = fd < 0 ? -errno : -EINVAL;
+
+		if (fd >= 0)
+			close(fd);
+		return say(in->err, in->errlen, rc,
+			   "cannot read the image %s: %s", in->image,
+			   rc == -EINVAL ? "not a file of a sensible size"
+					 : strerror(-rc));
+	}
+	n = util_read_full(fd, in->data, (size_t)st.st_size);
+	close(fd);
+	if (n < 0 || n != st.st_size)
+		return say(in->err, in->errlen, n < 0 ? (int)n : -EIO,
+			   "cannot read the image %s", in->image);
+	in->len = (size_t)n;
+	return 0;
+}
+
+/* Which image, and whether the firmware would start it. The signature is
+ * only looked for (util/pe_sig.h): the firmware checks it. */
+static int inst_image(struct inst *in)
+{
+	const struct install_opts *o = in->o;
+	struct secure_state ss;
+	size_t off, size;
+	bool sb, want;
+	int rc;
+
+	secure_state_read(&ss, o->vars);
+	sb = ss.sb == SECURE_BOOT_ON;
+	want = o->want_signed || sb;
+	if (o->image)
+		snprintf(in->image, sizeof(in->image), "%s", o->image);
+	else if (!(want && inst_find(in, "bootmenu.signed.efi")) &&
+		 (o->want_signed || !inst_find(in, "bootmenu.efi")))
+		return say(in->err, in->errlen, -ENOENT,
+			   "no %s found where it is installed or built: "
+			   "build it (make%s) or name it with --image",
+			   want ? "bootmenu.signed.efi" : "bootmenu.efi",
+			   want ? " sign" : "");
+	rc = inst_read_image(in);
+	if (rc < 0)
+		return rc;
+	rc = pe_sig_locate(in->data, in->len, &off, &size);
+	if (rc == -ENOEXEC)
+		return say(in->err, in->errlen, -EINVAL,
+			   "%s is not an EFI image (no PE header)", in->image);
+	if (rc < 0 && want)
+		return say(in->err, in->errlen, -EPERM,
+			   "%s is not signed, and %s: the firmware would "
+			   "refuse to start it; sign it (make sign) and name "
+			   "the signed image with --image",
+			   in->image,
+			   sb ? "Secure Boot is on" : "--signed asks for that");
+	inst_say(in, "image", in->image,
+		 rc < 0 ? " (not signed)"
+		 : sb	? " (signed; Secure Boot is on)"
+			: " (signed)");
+	return 0;
+}
+
+/* --- Checks: nothing is changed before all of them pass */
+
+static bool inst_ours(const struct inst *in, const char *path)
+{
+	return rec_has(&in->old, REC_NEW, path, 0) ||
+	       rec_has(&in->old, REC_BACKUP, path, 0);
+}
+
+static int inst_check_files(struct inst *in, size_t n_targets)
+{
+	char old[REC_PATH_MAX];
+
+	for (size_t i = 0; i < n_targets; i++) {
+		const char *path = targets[i][1];
+
+		snprintf(old, sizeof(old), "%s" INSTALL_OLD_SUFFIX, path);
+		if (!inst_ours(in, path) && file_exists(in, path) &&
+		    file_exists(in, old))
+			return say(in->err, in->errlen, -EEXIST,
+				   "%s/%s is in the way: the installer keeps "
+				   "the loader it replaces under that name; "
+				   "move it elsewhere and run this again",
+				   in->esp, old);
+	}
+	return file_room(in, (uint64_t)in->len * n_targets + SLACK);
+}
+
+static int inst_check_nvram(struct inst *in)
+{
+	int rc = nvram_begin(in);
+
+	if (rc < 0)
+		return rc;
+	if (!in->on_part)
+		return say(in->err, in->errlen, -ENXIO,
+			   "%s is not the root of a mounted EFI system "
+			   "partition (vfat on a GPT partition of type EFI "
+			   "System), so the firmware cannot be told where it "
+			   "is: name the ESP's mount point with --esp, or add "
+			   "--no-nvram (with --removable the firmware finds "
+			   "the fallback path itself)",
+			   in->esp);
+	return 0;
+}
+
+/* --- Changes */
+
+static int inst_dir(struct inst *in, const char *dir)
+{
+	int rc;
+
+	if (file_exists(in, dir))
+		return 0;
+	inst_say(in, "mkdir", dir, NULL);
+	rc = in->o->print ? 0 : file_mkdir(in, dir);
+	if (rc < 0)
+		return say(in->err, in->errlen, rc, "cannot make %s/%s: %s",
+			   in->esp, dir, strerror(-rc));
+	return rec_add(&in->done, REC_DIR, dir, 0, -1);
+}
+
+static int inst_file(struct inst *in, const char *path)
+{
+	char old[REC_PATH_MAX], more[PATH_MAX + 64];
+	bool keep = !inst_ours(in, path) && file_exists(in, path);
+	int rc;
+
+	snprintf(old, sizeof(old), "%s" INSTALL_OLD_SUFFIX, path);
+	snprintf(more, sizeof(more), " as %s", old);
+	if (keep)
+		inst_say(in, "keep", path, more);
+	snprintf(more, sizeof(more), " (%zu bytes, from %s)", in->len,
+		 in->image);
+	inst_say(in, "write", path, more);
+	rc = in->o->print
+		 ? 0
+		 : file_put(in, path, keep ? old : NULL, in->data, in->len);
+	if (rc < 0 || inst_ours(in, path))
+		return rc;
+	return rec_add(&in->done, keep ? REC_BACKUP : REC_NEW, path, 0, -1);
+}
+
+static int inst_record(struct inst *in)
+{
+	char text[RECORD_TEXT_MAX];
+	int n = rec_format(&in->old, &in->done, text, sizeof(text));
+
+	if (!in->done.n)
+		return 0;
+	inst_say(in, "write", INSTALL_RECORD, " (what --uninstall takes back)");
+	if (n < 0)
+		return say(in->err, in->errlen, n,
+			   "the install record is "
+			   "too long");
+	return in->o->print ? 0 : file_put(in, INSTALL_RECORD, NULL, text, n);
+}
+
+static int inst_apply(struct inst *in, size_t n_targets)
+{
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < n_targets; i++) {
+		rc = inst_dir(in, targets[i][0]);
+		if (rc == 0)
+			rc = inst_file(in, targets[i][1]);
+	}
+	if (rc == 0 && in->nvram)
+		rc = nvram_install(in);
+	return rc ? rc : inst_record(in);
+}
+
+/* A change failed: take back the ones before it, keeping its sentence. */
+static int inst_rollback(struct inst *in, int rc)
+{
+	char why[512];
+	size_t n;
+
+	snprintf(why, sizeof(why), "%s", in->err ? in->err : "");
+	fprintf(in->out, "failed:   taking back what was changed\n");
+	if (rec_undo(in, &in->done, NULL) < 0 && in->err) {
+		n = strlen(why);
+		snprintf(why + n, sizeof(why) - n,
+			 "; and taking it back failed too (%s)", in->err);
+	}
+	say(in->err, in->errlen, rc, "%s", why);
+	return rc;
+}
+
+/* --- The run */
+
+static int inst_open(struct inst *in)
+{
+	char text[RECORD_TEXT_MAX];
+	ssize_t n;
+	int rc = esp_find(in);
+
+	if (rc < 0)
+		return rc;
+	in->espfd = open(in->esp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (in->espfd < 0)
+		return say(in->err, in->errlen, -errno,
+			   "the ESP %s cannot be opened: %s; name its mount "
+			   "point with --esp",
+			   in->esp, strerror(errno));
+	fprintf(in->out, "esp:      %s", in->esp);
+	if (in->on_part)
+		fprintf(in->out, " (partition %u of %s, PARTUUID %s)",
+			in->part.num, in->part.disk, in->part.partuuid);
+	fputc('\n', in->out);
+	n = file_get(in, INSTALL_RECORD, text, sizeof(text));
+	if (n == -ENOENT)
+		return 0;
+	if (n < 0)
+		return say(in->err, in->errlen, (int)n,
+			   "cannot read the install record %s/%s: %s", in->esp,
+			   INSTALL_RECORD, strerror((int)-n));
+	return rec_parse(text, (size_t)n, &in->old, in->err, in->errlen) < 0
+		   ? -EINVAL
+		   : 1;
+}
+
+static int inst_uninstall(struct inst *in, bool recorded)
+{
+	bool vars = false;
+	int rc;
+
+	if (!recorded)
+		return say(in->err, in->errlen, -ENOENT,
+			   "there is no install record at %s/%s: this "
+			   "installer did not install bootmenu there, so "
+			   "there is nothing to take back",
+			   in->esp, INSTALL_RECORD);
+	for (size_t i = 0; i < in->old.n; i++)
+		vars |= in->old.it[i].kind == REC_BOOT ||
+			in->old.it[i].kind == REC_ORDER;
+	rc = vars ? nvram_begin(in) : 0;
+	if (rc == 0)
+		rc = file_room(in, 0);
+	return rc ? rc : rec_undo(in, &in->old, INSTALL_RECORD);
+}
+
+static int inst_install(struct inst *in)
+{
+	size_t n_targets = in->o->removable ? 2 : 1;
+	int rc;
+
+	in->nvram = !in->o->no_nvram;
+	rc = in->nvram ? inst_check_nvram(in) : 0;
+	if (rc == 0)
+		rc = inst_image(in);
+	if (rc == 0)
+		rc = inst_check_files(in, n_targets);
+	/* the checks passed: from here on each change is taken back when a
+	 * later one fails */
+	if (rc == 0 && (rc = inst_apply(in, n_targets)) < 0 && !in->o->print)
+		rc = inst_rollback(in, rc);
+	return rc;
+}
+
+int install_run(const struct install_opts *o, char *err, size_t errlen)
+{
+	struct inst *in = calloc(1, sizeof(*in));
+	int rc;
+
+	say(err, errlen, 0, "%s", "");
+	if (!in)
+		return say(err, errlen, -ENOMEM, "out of memory");
+	*in = (struct inst){.o = o, .err = err, .errlen = errlen, .espfd = -1};
+	in->out = o->out ? o->out : stdout;
+	rc = inst_open(in);
+	if (rc >= 0)
+		rc = o->uninstall ? inst_uninstall(in, rc == 1)
+				  : inst_install(in);
+	if (rc == 0 && o->print)
+		fprintf(in->out, "nothing was changed (--print)\n");
+	if (in->espfd >= 0)
+		close(in->espfd);
+	free(in->data);
+	free(in);
+	return rc;
+}

@@ -1,0 +1,85 @@
+/* install.h - put bootmenu.efi on an EFI system partition, and take it
+ * off again: bootmenu-install and `bootmenu install`.
+ *
+ * An install copies the image to \EFI\bootmenu\bootmenu.efi (with
+ * --removable also to the fallback path \EFI\BOOT\BOOTX64.EFI, the old
+ * one kept beside it as BOOTX64.EFI.bootmenu-old), makes or reuses a
+ * Boot#### "bootmenu" pointing at it and puts that number in BootOrder
+ * (first with --default, else last). Every change is written down in a
+ * record on the ESP (\EFI\bootmenu\install.rec), which --uninstall reads
+ * to take back exactly those changes. Every check comes before the first
+ * change, so a refusal changes nothing; a failure halfway takes back
+ * what was done. Each change is printed before it is made; with --print
+ * it is only printed.
+ *
+ * Files reach the ESP only through install/file.c; variables only through
+ * the efi room. Everything a test must redirect is a field of
+ * install_opts: the ESP, the firmware and variables directories, the
+ * partition the ESP is on.
+ */
+#ifndef BM_INSTALL_H
+#define BM_INSTALL_H
+
+#include "efi/efivar.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define INSTALL_DIR "EFI/bootmenu" /* relative to the ESP */
+#define INSTALL_FILE INSTALL_DIR "/bootmenu.efi"
+#define INSTALL_RECORD INSTALL_DIR "/install.rec"
+#define INSTALL_FALLBACK_DIR "EFI/BOOT"
+#define INSTALL_FALLBACK INSTALL_FALLBACK_DIR "/BOOTX64.EFI"
+#define INSTALL_OLD_SUFFIX ".bootmenu-old"
+#define INSTALL_LABEL "bootmenu" /* the Boot####'s description */
+#define INSTALL_PARTUUID_MAX 64
+
+/* The partition an ESP directory is on, as the firmware names it. */
+struct install_part {
+	char partuuid[INSTALL_PARTUUID_MAX]; /* GPT: the partition's GUID */
+	char disk[160];			     /* "/dev/sda", for messages */
+	uint32_t num;			     /* partition number */
+	uint64_t start, size;		     /* in logical blocks */
+};
+
+struct install_opts {
+	const char *esp;   /* --esp DIR; NULL: the mounted ESP */
+	const char *image; /* --image FILE; NULL: search @image_dirs */
+	/* Directories searched for bootmenu.efi (and bootmenu.signed.efi)
+	 * when @image is NULL, in order; NULL-terminated. */
+	const char *const *image_dirs;
+	bool print;	  /* --print: list every change, make none */
+	bool removable;	  /* --removable: also \EFI\BOOT\BOOTX64.EFI */
+	bool no_nvram;	  /* --no-nvram: no variable touched */
+	bool set_default; /* --default: the Boot#### first in BootOrder */
+	bool want_signed; /* --signed: the signed image, or a refusal */
+	bool uninstall;	  /* --uninstall: take back what the record says */
+	/* The firmware's sysfs directory (NULL: /sys/firmware/efi); when it
+	 * is absent the machine did not boot through UEFI. */
+	const char *efi_dir;
+	/* The variables (NULL: <efi_dir>/efivars through ioctl(2)). */
+	const struct efi_vars *vars;
+	/* The partition the ESP is on; NULL: found from the mount. */
+	const struct install_part *part;
+	const char *mountinfo; /* NULL: /proc/self/mountinfo */
+	FILE *out;	       /* the list of changes; NULL: stdout */
+};
+
+/* Install (or with o->uninstall, uninstall) as @o says. Returns 0, or
+ * -errno with a sentence for the user, saying what to do, in
+ * err[0..errlen): -ENOENT (no image, no ESP, no record), -EROFS (a
+ * read-only ESP), -ENOSPC (not enough room), -EOPNOTSUPP (not booted
+ * through UEFI and variables asked for), -EPERM (an unsigned image under
+ * Secure Boot), -EEXIST (a file in the way), or the -errno of a change
+ * that failed (what was changed before it is taken back). */
+int install_run(const struct install_opts *o, char *err, size_t errlen);
+
+/* The face of both bootmenu-install and `bootmenu install`: parses
+ * argv[1..argc) (argv[0] names the program in messages), runs, prints a
+ * failure's sentence. Returns the exit status: 0, 1 refused or failed,
+ * 2 a usage error. */
+int install_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,131 @@
+/* install_int.h - the install room's parts, shared between its files.
+ *
+ * install.c checks and runs; record.c keeps the list of changes (in
+ * memory and in the record file) and takes them back; file.c is the only
+ * code that writes to the ESP; nvram.c reads and writes the Boot####
+ * and BootOrder variables through the efi room; esp.c finds the ESP and
+ * the partition it is on.
+ */
+#ifndef BM_INSTALL_INT_H
+#define BM_INSTALL_INT_H
+
+#include "install/install.h"
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define REC_MAX 32	 /* changes one record holds */
+#define REC_PATH_MAX 256 /* a path on the ESP, relative to its root */
+#define ORDER_MAX 4096	 /* BootOrder numbers handled */
+
+/* One change made, in the order made; undone in the reverse order. */
+enum rec_kind {
+	REC_DIR,    /* made directory @path */
+	REC_NEW,    /* wrote file @path, which did not exist */
+	REC_BACKUP, /* kept the old @path as @path.bootmenu-old, then wrote */
+	REC_BOOT,   /* made Boot@num */
+	REC_ORDER,  /* put @num in BootOrder; @pos was its place (-1: none) */
+};
+
+struct rec_item {
+	enum rec_kind kind;
+	char path[REC_PATH_MAX];
+	uint16_t num;
+	int pos;
+};
+
+struct record {
+	struct rec_item it[REC_MAX];
+	size_t n;
+};
+
+/* One run's state. */
+struct inst {
+	const struct install_opts *o;
+	char *err;
+	size_t errlen;
+	FILE *out;
+	int espfd; /* the ESP's root directory */
+	char esp[PATH_MAX];
+	bool on_part; /* @part names the ESP's partition */
+	struct install_part part;
+	bool nvram; /* variables are read and written */
+	struct efi_vars vars;
+	char vars_dir[PATH_MAX];
+	char image[PATH_MAX];
+	uint8_t *data; /* the image's bytes (malloc'd) */
+	size_t len;
+	struct record old;  /* the record on the ESP, when there was one */
+	struct record done; /* this run's changes */
+};
+
+/* --- record.c */
+
+/* Whether @r holds a change of @kind to @path (REC_DIR/NEW/BACKUP) or
+ * @num (REC_BOOT/ORDER). */
+bool rec_has(const struct record *r, enum rec_kind kind, const char *path,
+	     uint16_t num);
+/* Append a change to @r: 0, or -E2BIG. */
+int rec_add(struct record *r, enum rec_kind kind, const char *path,
+	    uint16_t num, int pos);
+/* The record file's text of @a then @b into buf[0..cap): its length, or
+ * -ENOSPC. */
+int rec_format(const struct record *a, const struct record *b, char *buf,
+	       size_t cap);
+/* Parse the record text buf[0..len) into @r: 0, or -EINVAL with a
+ * sentence naming the line. */
+int rec_parse(const char *buf, size_t len, struct record *r, char *err,
+	      size_t errlen);
+/* Take back the changes of @r, last first (directories last of all,
+ * after @then_unlink, when given, is removed), printing each. 0, or the
+ * first failure's -errno with a sentence (the rest is not tried). */
+int rec_undo(struct inst *in, const struct record *r, const char *then_unlink);
+
+/* --- file.c: the only writes to the ESP */
+
+/* Print "@verb: @path@more" as the list of changes has it. */
+void inst_say(struct inst *in, const char *verb, const char *path,
+	      const char *more);
+/* Write buf[0..len) to @path (relative to the ESP) through a temporary
+ * file, fsync and rename; with @keep, the old @path is renamed to @keep
+ * just before. 0, or -errno with a sentence (nothing changed). */
+int file_put(struct inst *in, const char *path, const char *keep,
+	     const void *buf, size_t len);
+/* Read the small file @path on the ESP into buf[0..cap - 1) and a NUL:
+ * its length, or -errno (-EFBIG when it does not fit). */
+ssize_t file_get(struct inst *in, const char *path, char *buf, size_t cap);
+/* Whether @path exists on the ESP. */
+bool file_exists(struct inst *in, const char *path);
+/* mkdir, rename, unlink and rmdir on the ESP: 0 or -errno. */
+int file_mkdir(struct inst *in, const char *path);
+int file_rename(struct inst *in, const char *from, const char *to);
+int file_unlink(struct inst *in, const char *path);
+int file_rmdir(struct inst *in, const char *path);
+/* Whether @need bytes fit on the ESP, and it can be written: 0, or
+ * -EROFS, -EACCES, -ENOSPC with a sentence. */
+int file_room(struct inst *in, uint64_t need);
+
+/* --- nvram.c */
+
+/* The Boot#### "bootmenu" for INSTALL_FILE on in->part: one already
+ * pointing at it is reused; else the lowest free number is made. Then
+ * BootOrder. Prints each variable, writes unless --print, adds to
+ * in->done. */
+int nvram_install(struct inst *in);
+/* Undo one REC_BOOT or REC_ORDER change. */
+int nvram_undo(struct inst *in, const struct rec_item *it);
+/* The efivarfs directory, once the machine is known to run UEFI: 0, or
+ * -EOPNOTSUPP with a sentence. */
+int nvram_begin(struct inst *in);
+
+/* --- esp.c */
+
+/* The ESP: o->esp, or the mounted one (/efi, /boot/efi, /boot first);
+ * into in->esp, and in->part/in->on_part when it is the root of a
+ * mounted GPT ESP. 0, or -ENOENT with a sentence. */
+int esp_find(struct inst *in);
+
+#endif

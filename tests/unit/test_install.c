@@ -1,0 +1,694 @@
+/* test_install.c - the installer (bootmenu/install/) on a scratch tree:
+ * an ESP directory, a directory playing /sys/firmware/efi with its
+ * efivars, and the images. Each mode's files and variables; --print and
+ * every refusal leave the whole tree byte-identical; --uninstall puts it
+ * back byte for byte. Never this machine's ESP or variables. */
+#include "efi/devpath.h"
+#include "efi/efivar.h"
+#include "efi/guid.h"
+#include "efi/loadopt.h"
+#include "install/install.h"
+#include "test.h"
+#include "util/arena.h"
+#include "util/le.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PARTUUID "0e7a8d5c-3b51-4c0e-9f2a-6d1b8e4f7a21"
+#define SIGNED "tests/fixtures/pe_sig/snakeoil.efi"
+#define SB_NAME "SecureBoot"
+#define OLD_LOADER "MZ the loader that was there"
+
+struct scratch {
+	char root[64];
+	char esp[128], efi[128], vars[160], img[128];
+	const char *dirs[2];
+	struct efi_vars v;
+	struct install_part part;
+	struct install_opts o;
+	char *printed; /* the list of changes */
+	size_t printed_len;
+	char err[1024];
+};
+
+static int rm_one(const char *p, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(p);
+}
+
+static void put_file(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f || fwrite(data, 1, len, f) != len)
+		abort();
+	fclose(f);
+}
+
+static void put_fmt(struct scratch *s, const char *rel, const char *text)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", s->root, rel);
+	put_file(path, text, strlen(text));
+}
+
+/* The signed fixture with its certificate table entry cleared: the same
+ * PE image, unsigned (the PE32+ data directory 4 sits at 0xe8 here). */
+static void put_images(struct scratch *s)
+{
+	char path[PATH_MAX];
+	size_t len;
+	char *pe = test_slurp(SIGNED, &len);
+
+	if (!pe || len < 1024)
+		abort();
+	snprintf(path, sizeof(path), "%s/bootmenu.signed.efi", s->img);
+	put_file(path, pe, len);
+	put_le32(pe, len, 0xe8, 0);
+	put_le32(pe, len, 0xec, 0);
+	snprintf(path, sizeof(path), "%s/bootmenu.efi", s->img);
+	put_file(path, pe, 1024);
+	free(pe);
+}
+
+static void put_var(struct scratch *s, const char *name, const uint8_t *data,
+		    size_t len)
+{
+	char path[PATH_MAX];
+	uint8_t buf[1024];
+
+	put_le32(buf, sizeof(buf), 0, EFI_VARIABLE_NV_BS_RT);
+	memcpy(buf + 4, data, len);
+	snprintf(path, sizeof(path), "%s/%s-%s", s->vars, name,
+		 EFI_GLOBAL_GUID);
+	put_file(path, buf, len + 4);
+}
+
+/* Boot@num for @file on the scratch ESP's partition. */
+static void put_option(struct scratch *s, uint16_t num, const char *desc,
+		       const char *file)
+{
+	uint8_t dp[512], opt[1024];
+	char name[EFI_BOOT_NAME_LEN];
+	struct efi_hd hd;
+	ssize_t n;
+
+	CHECK_INT(efi_hd_gpt(&hd, 1, 2048, 100000, PARTUUID), 0);
+	n = efi_dp_encode_hd_file(&hd, file, dp, sizeof(dp));
+	n = efi_loadopt_encode(EFI_LOAD_OPTION_ACTIVE, desc, dp, (size_t)n,
+			       NULL, 0, opt, sizeof(opt));
+	CHECK(n > 0);
+	efi_boot_name(num, name);
+	put_var(s, name, opt, (size_t)n);
+}
+
+static void put_order(struct scratch *s, const uint16_t *nums, size_t n)
+{
+	uint8_t buf[64];
+
+	efi_boot_order_encode(nums, n, buf, sizeof(buf));
+	put_var(s, "BootOrder", buf, 2 * n);
+}
+
+static void mkdirs(const char *path)
+{
+	char buf[PATH_MAX];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(buf, 0755);
+			*p = '/';
+		}
+	mkdir(buf, 0755);
+}
+
+/* The tree: esp/EFI/BOOT/BOOTX64.EFI (another loader), the firmware with
+ * Boot0000 and BootOrder 0000, the two images. */
+static void scratch_make(struct scratch *s)
+{
+	static const uint16_t order[] = {0};
+	char path[PATH_MAX];
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->root, sizeof(s->root), "/tmp/test_install.XXXXXX");
+	if (!mkdtemp(s->root))
+		abort();
+	snprintf(s->esp, sizeof(s->esp), "%s/esp", s->root);
+	snprintf(s->efi, sizeof(s->efi), "%s/efi", s->root);
+	snprintf(s->vars, sizeof(s->vars), "%s/efivars", s->efi);
+	snprintf(s->img, sizeof(s->img), "%s/img", s->root);
+	mkdirs(s->vars);
+	mkdirs(s->img);
+	snprintf(path, sizeof(path), "%s/EFI/BOOT", s->esp);
+	mkdirs(path);
+	strcat(path, "/BOOTX64.EFI");
+	put_file(path, OLD_LOADER, strlen(OLD_LOADER));
+	put_images(s);
+	put_option(s, 0, "debian", "\\EFI\\debian\\shimx64.efi");
+	put_order(s, order, 1);
+	s->dirs[0] = s->img;
+	s->v.dir = s->vars;
+	s->part = (struct install_part){.partuuid = PARTUUID,
+					.disk = "/dev/test",
+					.num = 1,
+					.start = 2048,
+					.size = 100000};
+	s->o = (struct install_opts){.esp = s->esp,
+				     .image_dirs = s->dirs,
+				     .efi_dir = s->efi,
+				     .vars = &s->v,
+				     .part = &s->part};
+}
+
+static void scratch_remove(struct scratch *s)
+{
+	umount2(s->esp, MNT_DETACH);
+	nftw(s->root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(s->printed);
+}
+
+/* --- The whole tree as text, to compare before and after */
+
+#define SNAP_MAX 256
+
+static char *snap_lines[SNAP_MAX];
+static size_t snap_n;
+static size_t snap_skip; /* the root's length */
+
+/* "path type hex-of-contents" for each file and directory. */
+static int snap_one(const char *p, const struct stat *st, int flag,
+		    struct FTW *ftw)
+{
+	size_t len = 0, o;
+	char *b = flag == FTW_F ? test_slurp(p, &len) : NULL;
+	char *line = malloc(strlen(p) + 2 * len + 64);
+
+	(void)ftw;
+	if (!line || snap_n == SNAP_MAX)
+		abort();
+	o = (size_t)sprintf(line, "%s %s %o ", p + snap_skip,
+			    flag == FTW_F ? "file" : "dir",
+			    (unsigned)st->st_mode);
+	for (size_t i = 0; i < len; i++)
+		o += (size_t)sprintf(line + o, "%02x", (uint8_t)b[i]);
+	snap_lines[snap_n++] = line;
+	free(b);
+	return 0;
+}
+
+static int snap_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The ESP and the firmware directory, sorted, as one malloc'd text. */
+static char *snapshot(struct scratch *s)
+{
+	size_t total = 1, o = 0;
+	char *text;
+
+	snap_n = 0;
+	snap_skip = strlen(s->root);
+	nftw(s->esp, snap_one, 16, FTW_PHYS);
+	nftw(s->efi, snap_one, 16, FTW_PHYS);
+	qsort(snap_lines, snap_n, sizeof(*snap_lines), snap_cmp);
+	for (size_t i = 0; i < snap_n; i++)
+		total += strlen(snap_lines[i]) + 1;
+	text = malloc(total);
+	text[0] = '\0';
+	for (size_t i = 0; i < snap_n; i++) {
+		o += (size_t)sprintf(text + o, "%s\n", snap_lines[i]);
+		free(snap_lines[i]);
+	}
+	return text;
+}
+
+/* --- Running it */
+
+static int run(struct scratch *s)
+{
+	FILE *f;
+	int rc;
+
+	free(s->printed);
+	s->printed = NULL;
+	f = open_memstream(&s->printed, &s->printed_len);
+	s->o.out = f;
+	rc = install_run(&s->o, s->err, sizeof(s->err));
+	fclose(f);
+	return rc;
+}
+
+static bool printed(struct scratch *s, const char *line)
+{
+	bool yes = s->printed && strstr(s->printed, line);
+
+	if (!yes)
+		printf("  not printed: \"%s\" in:\n%s", line,
+		       s->printed ? s->printed : "");
+	return yes;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	size_t la, lb;
+	char *x = test_slurp(a, &la), *y = test_slurp(b, &lb);
+	bool yes = x && y && la == lb && !memcmp(x, y, la);
+
+	free(x);
+	free(y);
+	return yes;
+}
+
+static bool esp_file_is(struct scratch *s, const char *rel, const char *want)
+{
+	char a[PATH_MAX], b[PATH_MAX];
+
+	snprintf(a, sizeof(a), "%s/%s", s->esp, rel);
+	snprintf(b, sizeof(b), "%s/%s", s->img, want);
+	return same_file(a, b);
+}
+
+/* BootOrder as "0001,0000". */
+static const char *order_text(struct scratch *s, char *out, size_t cap)
+{
+	uint8_t buf[256];
+	uint16_t nums[64];
+	uint32_t attrs;
+	size_t len, n = 0, o = 0;
+
+	out[0] = '\0';
+	if (efi_var_read(&s->v, "BootOrder", EFI_GLOBAL_GUID, &attrs, buf,
+			 sizeof(buf), &len, NULL, 0) < 0 ||
+	    efi_boot_order_decode(buf, len, nums, 64, &n) < 0)
+		return "-";
+	for (size_t i = 0; i < n; i++)
+		o += (size_t)snprintf(out + o, cap - o, "%s%04X", i ? "," : "",
+				      nums[i]);
+	return out;
+}
+
+/* Boot@num's description and where it points, "desc|HD(..)/File(..)". */
+static const char *option_text(struct scratch *s, uint16_t num, char *out,
+			       size_t cap)
+{
+	struct arena a = ARENA_INIT;
+	struct efi_load_option lo;
+	char name[EFI_BOOT_NAME_LEN], dp[512];
+	uint8_t buf[1024];
+	uint32_t attrs;
+	size_t len;
+
+	efi_boot_name(num, name);
+	snprintf(out, cap, "-");
+	if (efi_var_read(&s->v, name, EFI_GLOBAL_GUID, &attrs, buf, sizeof(buf),
+			 &len, NULL, 0) == 0 &&
+	    efi_loadopt_decode(&a, buf, len, &lo) == 0) {
+		efi_dp_format(&lo.path, dp, sizeof(dp));
+		snprintf(out, cap, "%s|%s|%x", lo.desc, dp, lo.attrs);
+	}
+	arena_free(&a);
+	return out;
+}
+
+#define OUR_OPTION                                                             \
+	"bootmenu|HD(1,GPT," PARTUUID ",0x800,0x186a0)/"                       \
+	"File(\\EFI\\bootmenu\\bootmenu.efi)|1"
+
+/* --- Installing and taking it back */
+
+/* Files, Boot0001, BootOrder with --default; --uninstall restores all. */
+TEST(install_default_removable)
+{
+	struct scratch s;
+	char *before, *after, text[512];
+
+	scratch_make(&s);
+	before = snapshot(&s);
+	s.o.removable = s.o.set_default = true;
+	CHECK_INT(run(&s), 0);
+	CHECK_STR(s.err, "");
+	CHECK(esp_file_is(&s, "EFI/bootmenu/bootmenu.efi", "bootmenu.efi"));
+	CHECK(esp_file_is(&s, "EFI/BOOT/BOOTX64.EFI", "bootmenu.efi"));
+	{
+		char old[PATH_MAX];
+		size_t len;
+		char *b;
+
+		snprintf(old, sizeof(old),
+			 "%s/EFI/BOOT/BOOTX64.EFI"
+			 ".bootmenu-old",
+			 s.esp);
+		b = test_slurp(old, &len);
+		CHECK(b && len == strlen(OLD_LOADER) &&
+		      !memcmp(b, OLD_LOADER, len));
+		free(b);
+	}
+	CHECK_STR(option_text(&s, 1, text, sizeof(text)), OUR_OPTION);
+	CHECK_STR(order_text(&s, text, sizeof(text)), "0001,0000");
+	CHECK(printed(&s, "image:    "));
+	CHECK(printed(&s, "(not signed)\n"));
+	CHECK(printed(&s, "mkdir:    EFI/bootmenu\n"));
+	CHECK(printed(&s, "keep:     EFI/BOOT/BOOTX64.EFI as "
+			  "EFI/BOOT/BOOTX64.EFI.bootmenu-old\n"));
+	CHECK(printed(&s, "variable: Boot0001 \"bootmenu\" HD(1,GPT,"));
+	CHECK(printed(&s, "variable: BootOrder 0001,0000 (was 0000)\n"));
+	CHECK(printed(&s, "write:    EFI/bootmenu/install.rec"));
+
+	s.o.uninstall = true;
+	CHECK_INT(run(&s), 0);
+	CHECK(printed(&s, "restore:  EFI/BOOT/BOOTX64.EFI"));
+	CHECK(printed(&s, "delete:   Boot0001\n"));
+	after = snapshot(&s);
+	CHECK_STR(after, before);
+	free(before);
+	free(after);
+	scratch_remove(&s);
+}
+
+/* Without --default the entry goes last; the fallback is not touched. */
+TEST(install_not_default)
+{
+	struct scratch s;
+	char *before, *after, text[512], path[PATH_MAX];
+	size_t len;
+	char *b;
+
+	scratch_make(&s);
+	before = snapshot(&s);
+	CHECK_INT(run(&s), 0);
+	CHECK_STR(order_text(&s, text, sizeof(text)), "0000,0001");
+	snprintf(path, sizeof(path), "%s/EFI/BOOT/BOOTX64.EFI", s.esp);
+	b = test_slurp(path, &len);
+	CHECK(b && len == strlen(OLD_LOADER));
+	free(b);
+	s.o.uninstall = true;
+	CHECK_INT(run(&s), 0);
+	after = snapshot(&s);
+	CHECK_STR(after, before);
+	free(before);
+	free(after);
+	scratch_remove(&s);
+}
+
+/* An option already pointing at our file is reused (not made again, not
+ * deleted by --uninstall), and its place in BootOrder comes back. */
+TEST(install_reuses_option)
+{
+	static const uint16_t order[] = {0, 4, 3};
+	struct scratch s;
+	char *before, *after, text[512];
+
+	scratch_make(&s);
+	put_option(&s, 3, "mine", "\\EFI\\bootmenu\\bootmenu.efi");
+	put_option(&s, 4, "other", "\\EFI\\other\\x.efi");
+	put_order(&s, order, 3);
+	before = snapshot(&s);
+	s.o.set_default = true;
+	CHECK_INT(run(&s), 0);
+	CHECK(printed(&s, "keep:     Boot0003 (it points at "));
+	CHECK_STR(order_text(&s, text, sizeof(text)), "0003,0000,0004");
+	CHECK_STR(option_text(&s, 1, text, sizeof(text)), "-");
+	s.o.uninstall = true;
+	CHECK_INT(run(&s), 0);
+	after = snapshot(&s);
+	CHECK_STR(after, before);
+	free(before);
+	free(after);
+	scratch_remove(&s);
+}
+
+/* Installed twice (the second time with --removable): one record with
+ * both runs' changes; one --uninstall takes back both. */
+TEST(install_again)
+{
+	struct scratch s;
+	char *before, *after, text[512];
+
+	scratch_make(&s);
+	before = snapshot(&s);
+	CHECK_INT(run(&s), 0);
+	s.o.removable = s.o.set_default = true;
+	CHECK_INT(run(&s), 0);
+	CHECK(!strstr(s.printed, "mkdir:    EFI/bootmenu\n"));
+	CHECK(!strstr(s.printed, "keep:     EFI/bootmenu/bootmenu.efi"));
+	CHECK(printed(&s, "keep:     Boot0001 (it points at "
+			  "EFI/bootmenu/bootmenu.efi already)\n"));
+	CHECK_STR(order_text(&s, text, sizeof(text)), "0001,0000");
+	CHECK_STR(option_text(&s, 2, text, sizeof(text)), "-");
+	s.o.uninstall = true;
+	CHECK_INT(run(&s), 0);
+	after = snapshot(&s);
+	CHECK_STR(after, before);
+	free(before);
+	free(after);
+	scratch_remove(&s);
+}
+
+/* --print lists every change and makes none. */
+TEST(print_changes_nothing)
+{
+	struct scratch s;
+	char *before, *after;
+
+	scratch_make(&s);
+	before = snapshot(&s);
+	s.o.removable = s.o.set_default = s.o.print = true;
+	CHECK_INT(run(&s), 0);
+	CHECK(printed(&s, "write:    EFI/bootmenu/bootmenu.efi (1024 bytes"));
+	CHECK(printed(&s, "write:    EFI/BOOT/BOOTX64.EFI (1024 bytes"));
+	CHECK(printed(&s, "variable: Boot0001"));
+	CHECK(printed(&s, "variable: BootOrder 0001,0000 (was 0000)\n"));
+	CHECK(printed(&s, "nothing was changed (--print)\n"));
+	after = snapshot(&s);
+	CHECK_STR(after, before);
+	free(after);
+
+	/* and --uninstall --print over an install */
+	s.o.print = false;
+	CHECK_INT(run(&s), 0);
+	free(before);
+	before = snapshot(&s);
+	s.o.print = s.o.uninstall = true;
+	CHECK_INT(run(&s), 0);
+	CHECK(printed(&s, "remove:   EFI/bootmenu/bootmenu.efi\n"));
+	CHECK(printed(&s, "delete:   Boot0001\n"));
+	after = snapshot(&s);
+	CHECK_STR(after, before);
+	free(before);
+	free(after);
+	scratch_remove(&s);
+}
+
+/* --no-nvram on a plain directory: files only, no variable read for the
+ * partition, none written. */
+TEST(no_nvram_plain_directory)
+{
+	struct scratch s;
+	char *before, *after;
+
+	scratch_make(&s);
+	s.o.part = NULL;
+	s.o.no_nvram = s.o.removable = true;
+	before = snapshot(&s);
+	CHECK_INT(run(&s), 0);
+	CHECK(esp_file_is(&s, "EFI/BOOT/BOOTX64.EFI", "bootmenu.efi"));
+	CHECK(!strstr(s.printed, "variable:"));
+	s.o.uninstall = true;
+	CHECK_INT(run(&s), 0);
+	after = snapshot(&s);
+	CHECK_STR(after, before);
+	free(before);
+	free(after);
+	scratch_remove(&s);
+}
+
+/* --- Secure Boot */
+
+TEST(secure_boot_picks_signed)
+{
+	static const uint8_t on = 1;
+	struct scratch s;
+
+	scratch_make(&s);
+	put_var(&s, SB_NAME, &on, 1);
+	CHECK_INT(run(&s), 0);
+	CHECK(esp_file_is(&s, "EFI/bootmenu/bootmenu.efi",
+			  "bootmenu.signed.efi"));
+	CHECK(printed(&s, "(signed; Secure Boot is on)\n"));
+	scratch_remove(&s);
+
+	scratch_make(&s);
+	s.o.want_signed = true;
+	CHECK_INT(run(&s), 0);
+	CHECK(esp_file_is(&s, "EFI/bootmenu/bootmenu.efi",
+			  "bootmenu.signed.efi"));
+	scratch_remove(&s);
+}
+
+/* --- Refusals: each leaves the whole tree as it was */
+
+static void refused(struct scratch *s, int want_rc, const char *want_words,
+		    const char *want_printed)
+{
+	char *before = snapshot(s), *after;
+
+	CHECK_INT(run(s), want_rc);
+	if (!strstr(s->err, want_words))
+		printf("  sentence \"%s\" lacks \"%s\"\n", s->err, want_words);
+	CHECK(strstr(s->err, want_words) != NULL);
+	CHECK(!want_printed || printed(s, want_printed));
+	after = snapshot(s);
+	CHECK_STR(after, before);
+	free(before);
+	free(after);
+	scratch_remove(s);
+}
+
+TEST(refuse_unsigned_under_secure_boot)
+{
+	static const uint8_t on = 1;
+	struct scratch s;
+	char img[PATH_MAX];
+
+	scratch_make(&s);
+	put_var(&s, SB_NAME, &on, 1);
+	snprintf(img, sizeof(img), "%s/bootmenu.efi", s.img);
+	s.o.image = img;
+	refused(&s, -EPERM, "Secure Boot is on", NULL);
+}
+
+TEST(refuse_no_image)
+{
+	struct scratch s;
+
+	scratch_make(&s);
+	s.dirs[0] = s.esp;
+	refused(&s, -ENOENT, "no bootmenu.efi found", NULL);
+}
+
+TEST(refuse_not_uefi)
+{
+	struct scratch s;
+
+	scratch_make(&s);
+	s.o.efi_dir = s.img; /* exists, but no efivars in it */
+	s.o.vars = NULL;
+	refused(&s, -EOPNOTSUPP, "efivarfs", NULL);
+	scratch_make(&s);
+	s.o.efi_dir = "/nonexistent-firmware";
+	refused(&s, -EOPNOTSUPP, "did not boot through UEFI", NULL);
+}
+
+TEST(refuse_not_a_partition)
+{
+	struct scratch s;
+
+	scratch_make(&s);
+	s.o.part = NULL;
+	refused(&s, -ENXIO, "--no-nvram", NULL);
+}
+
+TEST(refuse_backup_in_the_way)
+{
+	struct scratch s;
+
+	scratch_make(&s);
+	put_fmt(&s, "esp/EFI/BOOT/BOOTX64.EFI.bootmenu-old", "MZ older");
+	s.o.removable = true;
+	refused(&s, -EEXIST, "BOOTX64.EFI.bootmenu-old is in the way", NULL);
+}
+
+TEST(refuse_no_record)
+{
+	struct scratch s;
+
+	scratch_make(&s);
+	s.o.uninstall = true;
+	refused(&s, -ENOENT, "no install record", NULL);
+}
+
+TEST(refuse_bad_record)
+{
+	struct scratch s;
+	char path[PATH_MAX];
+
+	scratch_make(&s);
+	snprintf(path, sizeof(path), "%s/EFI/bootmenu", s.esp);
+	mkdirs(path);
+	put_fmt(&s, "esp/EFI/bootmenu/install.rec",
+		"bootmenu-install 1\nnew ../../etc/passwd\n");
+	s.o.uninstall = true;
+	refused(&s, -EINVAL, "line 2", NULL);
+}
+
+/* A read-only ESP, and a full one: tmpfs mounts over the ESP. */
+static bool mount_esp(struct scratch *s, const char *opts)
+{
+	int rc = mount("none", s->esp, "tmpfs", 0, opts);
+
+	if (rc < 0)
+		printf("  cannot mount a tmpfs (run as root): %s\n",
+		       strerror(errno));
+	return rc == 0;
+}
+
+TEST(refuse_read_only_esp)
+{
+	struct scratch s;
+
+	scratch_make(&s);
+	CHECK(mount_esp(&s, "size=1m"));
+	CHECK_INT(mount("none", s.esp, NULL, MS_REMOUNT | MS_RDONLY, NULL), 0);
+	refused(&s, -EROFS, "mount -o remount,rw", NULL);
+}
+
+TEST(refuse_no_room)
+{
+	struct scratch s;
+
+	scratch_make(&s);
+	CHECK(mount_esp(&s, "size=8k"));
+	refused(&s, -ENOSPC, "KiB free", NULL);
+}
+
+/* A change fails halfway (BootOrder cannot be read: a directory stands
+ * in its place): the files and Boot#### written before it are taken
+ * back. */
+TEST(failure_halfway_rolls_back)
+{
+	struct scratch s;
+	char path[PATH_MAX];
+
+	scratch_make(&s);
+	snprintf(path, sizeof(path), "%s/BootOrder-%s", s.vars,
+		 EFI_GLOBAL_GUID);
+	CHECK_INT(unlink(path), 0);
+	CHECK_INT(mkdir(path, 0755), 0);
+	s.o.removable = true;
+	refused(&s, -EISDIR, "BootOrder",
+		"failed:   taking back what was changed\n"
+		"delete:   Boot0001\n"
+		"restore:  EFI/BOOT/BOOTX64.EFI from "
+		"EFI/BOOT/BOOTX64.EFI.bootmenu-old\n"
+		"remove:   EFI/bootmenu/bootmenu.efi\n"
+		"rmdir:    EFI/bootmenu\n");
+}
+
+TEST_MAIN("test_install", install_default_removable, install_not_default,
+	  install_reuses_option, install_again, print_changes_nothing,
+	  no_nvram_plain_directory, secure_boot_picks_signed,
+	  refuse_unsigned_under_secure_boot, refuse_no_image, refuse_not_uefi,
+	  refuse_not_a_partition, refuse_backup_in_the_way, refuse_no_record,
+	  refuse_bad_record, refuse_read_only_esp, refuse_no_room,
+	  failure_halfway_rolls_back)
