@@ -8,6 +8,7 @@
  * OsIndicationsSupported has it. Every variable is NV+BS+RT.
  */
 #include "boot/firmware.h"
+#include "efi/bootopts.h"
 #include "efi/guid.h"
 #include "efi/loadopt.h"
 #include "entry/entry.h"
@@ -136,24 +137,8 @@ static const struct fs_root *fw_fs(const struct entry *e)
 static bool fw_matches(struct fw *f, uint16_t num, const struct efi_part_ref *p,
 		       const char *file)
 {
-	struct arena a = ARENA_INIT;
-	struct efi_load_option lo;
-	char name[EFI_BOOT_NAME_LEN];
-	uint32_t attrs;
-	size_t len;
-	bool yes;
-
-	efi_boot_name(num, name);
-	if (efi_var_read(&f->vars, name, EFI_GLOBAL_GUID, &attrs, f->buf,
-			 EFI_VAR_DATA_MAX, &len, NULL, 0) < 0)
-		return false;
-	yes = efi_loadopt_decode(&a, f->buf, len, &lo) == 0 &&
-	      (lo.attrs & EFI_LOAD_OPTION_ACTIVE) &&
-	      efi_loadopt_points_at(&lo, p, file);
-	if (yes)
-		snprintf(f->desc, sizeof(f->desc), "%s", lo.desc);
-	arena_free(&a);
-	return yes;
+	return efi_boot_points_at(&f->vars, num, p, file, f->buf, f->desc,
+				  sizeof(f->desc));
 }
 
 static bool fw_in(const uint16_t *v, size_t n, uint16_t x)

@@ -167,3 +167,27 @@ int efi_boot_options(const struct efi_vars *v, struct arena *a,
 	}
 	return rc;
 }
+
+bool efi_boot_points_at(const struct efi_vars *v, uint16_t num,
+			const struct efi_part_ref *p, const char *file,
+			uint8_t *buf, char *desc, size_t desclen)
+{
+	struct arena a = ARENA_INIT;
+	struct efi_load_option lo;
+	char name[EFI_BOOT_NAME_LEN];
+	uint32_t attrs;
+	size_t len;
+	bool yes;
+
+	efi_boot_name(num, name);
+	if (efi_var_read(v, name, EFI_GLOBAL_GUID, &attrs, buf,
+			 EFI_VAR_DATA_MAX, &len, NULL, 0) < 0)
+		return false;
+	yes = efi_loadopt_decode(&a, buf, len, &lo) == 0 &&
+	      (lo.attrs & EFI_LOAD_OPTION_ACTIVE) &&
+	      efi_loadopt_points_at(&lo, p, file);
+	if (yes && desc && desclen)
+		snprintf(desc, desclen, "%s", lo.desc);
+	arena_free(&a);
+	return yes;
+}

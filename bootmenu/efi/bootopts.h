@@ -15,6 +15,7 @@
 
 #include "efi/efivar.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,5 +38,15 @@ struct efi_boot_option {
 int efi_boot_options(const struct efi_vars *v, struct arena *a,
 		     struct efi_boot_option **out, size_t *n, char *err,
 		     size_t errlen);
+
+struct efi_part_ref;
+
+/* Whether Boot@num of @v exists, is active and boots @file on @p
+ * (efi_loadopt_points_at()); its description then goes into
+ * desc[0..desclen) when @desc is given. @buf holds EFI_VAR_DATA_MAX bytes
+ * of scratch. */
+bool efi_boot_points_at(const struct efi_vars *v, uint16_t num,
+			const struct efi_part_ref *p, const char *file,
+			uint8_t *buf, char *desc, size_t desclen);
 
 #endif

@@ -3,6 +3,7 @@
  * options BootOrder lists, in that order; edk2's BdsEntry skips an
  * option without LOAD_OPTION_ACTIVE, so only an active option pointing
  * at our file is reused. */
+#include "efi/bootopts.h"
 #include "efi/devpath.h"
 #include "efi/guid.h"
 #include "efi/loadopt.h"
@@ -108,22 +109,9 @@ static bool nv_points_here(struct inst *in, uint16_t num, uint8_t *buf)
 {
 	struct efi_part_ref p = {in->part.partuuid, in->part.num,
 				 in->part.start};
-	struct arena a = ARENA_INIT;
-	struct efi_load_option lo;
-	char name[EFI_BOOT_NAME_LEN];
-	uint32_t attrs;
-	size_t len;
-	bool yes;
 
-	efi_boot_name(num, name);
-	if (efi_var_read(&in->vars, name, EFI_GLOBAL_GUID, &attrs, buf,
-			 EFI_VAR_DATA_MAX, &len, NULL, 0) < 0)
-		return false;
-	yes = efi_loadopt_decode(&a, buf, len, &lo) == 0 &&
-	      (lo.attrs & EFI_LOAD_OPTION_ACTIVE) &&
-	      efi_loadopt_points_at(&lo, &p, INSTALL_FILE);
-	arena_free(&a);
-	return yes;
+	return efi_boot_points_at(&in->vars, num, &p, INSTALL_FILE, buf, NULL,
+				  0);
 }
 
 /* The option's bytes into buf[0..EFI_VAR_DATA_MAX): the length, or
