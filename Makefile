@@ -187,7 +187,7 @@ run: $(EFI) $(DEMO) $(if $(UEFI),$(ESP))
 
 # --- tests
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
-FUZZ_LIB_SRCS := $(filter-out bootmenu/ui/% bootmenu/scan/probe%.c bootmenu/scan/hotplug%.c bootmenu/scan/scan%.c bootmenu/scan/remount%.c bootmenu/session/% bootmenu/savedef/% bootmenu/plain/%,$(LIB_SRCS)) $(LIB_ASM)
+FUZZ_LIB_SRCS := $(filter-out bootmenu/ui/% bootmenu/scan/probe%.c bootmenu/scan/hotplug%.c bootmenu/scan/scan%.c bootmenu/scan/remount%.c bootmenu/session/% bootmenu/savedef/% bootmenu/plain/% bootmenu/install/%,$(LIB_SRCS)) $(LIB_ASM)
 # The targets cap the included files of one input at 64 (bootmenu: 1,024):
 # an input that includes itself is then 64 parses, not 1,024, which keeps a
 # run fast; the budget's own path is still reached.
