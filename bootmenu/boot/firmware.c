@@ -141,14 +141,6 @@ static bool fw_matches(struct fw *f, uint16_t num, const struct efi_part_ref *p,
 				  sizeof(f->desc));
 }
 
-static bool fw_in(const uint16_t *v, size_t n, uint16_t x)
-{
-	for (size_t i = 0; i < n; i++)
-		if (v[i] == x)
-			return true;
-	return false;
-}
-
 /* Every Boot#### and BootOrder (unreadable or malformed: no order). */
 static int fw_list(struct fw *f)
 {
@@ -175,11 +167,11 @@ static bool fw_find(struct fw *f, const struct efi_part_ref *p,
 		    const char *file, uint16_t *num)
 {
 	for (size_t i = 0; i < f->n_order; i++)
-		if (fw_in(f->nums, f->n_nums, f->order[i]) &&
+		if (efi_boot_num_in(f->nums, f->n_nums, f->order[i]) &&
 		    fw_matches(f, f->order[i], p, file))
 			return *num = f->order[i], true;
 	for (size_t i = 0; i < f->n_nums; i++)
-		if (!fw_in(f->order, f->n_order, f->nums[i]) &&
+		if (!efi_boot_num_in(f->order, f->n_order, f->nums[i]) &&
 		    fw_matches(f, f->nums[i], p, file))
 			return *num = f->nums[i], true;
 	return false;

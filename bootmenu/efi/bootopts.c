@@ -104,14 +104,6 @@ static void bootopts_take(struct bootopts *s, uint16_t num)
 		o->file = bootopts_path(s->a, file);
 }
 
-static bool bootopts_in(const uint16_t *v, size_t n, uint16_t x)
-{
-	for (size_t i = 0; i < n; i++)
-		if (v[i] == x)
-			return true;
-	return false;
-}
-
 /* The Boot#### numbers and BootOrder (a missing or malformed one: no
  * order). */
 static int bootopts_nums(struct bootopts *s, char *err, size_t errlen)
@@ -154,10 +146,10 @@ int efi_boot_options(const struct efi_vars *v, struct arena *a,
 		rc = bootopts_nums(&s, err, errlen);
 	}
 	for (size_t i = 0; rc == 0 && i < s.n_order; i++)
-		if (bootopts_in(s.nums, s.n_nums, s.order[i]))
+		if (efi_boot_num_in(s.nums, s.n_nums, s.order[i]))
 			bootopts_take(&s, s.order[i]);
 	for (size_t i = 0; rc == 0 && i < s.n_nums; i++)
-		if (!bootopts_in(s.order, s.n_order, s.nums[i]))
+		if (!efi_boot_num_in(s.order, s.n_order, s.nums[i]))
 			bootopts_take(&s, s.nums[i]);
 	free(s.buf);
 	free(s.nums);

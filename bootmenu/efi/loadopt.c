@@ -256,3 +256,11 @@ bool efi_loadopt_points_at(const struct efi_load_option *o,
 
 	return hd && efi_hd_is(hd, p) && efi_path_equal(target, file);
 }
+
+bool efi_boot_num_in(const uint16_t *v, size_t n, uint16_t x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}

@@ -81,6 +81,9 @@ int efi_boot_name_parse(const char *name, uint16_t *num);
 /* The lowest option number not among used[0..n) into *num: 0, or
  * -ENOSPC when all 65536 are taken. */
 int efi_boot_free_num(const uint16_t *used, size_t n, uint16_t *num);
+/* Whether option number @x is among v[0..n) (BootOrder, a list of
+ * Boot#### numbers). */
+bool efi_boot_num_in(const uint16_t *v, size_t n, uint16_t x);
 
 /* A partition as the scan knows it, for matching. */
 struct efi_part_ref {
