@@ -200,14 +200,14 @@ int kexec_memmap_read(const char *path, struct kexec_memmap *m, char *err,
 		rc = read_path(used, m);
 	}
 	if (!rc && m->n && memmap_all_zero(m))
-		rc = -EACCES;
+		rc = -EPERM; /* not -EACCES: that is a file we may not read */
 	if (!rc && m->n == 0)
 		rc = -ENOENT;
 	if (rc < 0) {
 		kexec_memmap_free(m);
 		snprintf(err, errlen, "cannot read the memory map from %s: %s",
 			 used,
-			 rc == -EACCES	 ? "its addresses are hidden "
+			 rc == -EPERM	 ? "its addresses are hidden "
 					   "(not root)"
 			 : rc == -E2BIG	 ? "too many ranges"
 			 : rc == -ENOENT ? "no ranges"

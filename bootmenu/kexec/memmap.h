@@ -40,7 +40,8 @@ uint32_t kexec_e820_type(const char *name);
 /* Read @path: a directory is read as /sys/firmware/memmap, a file as
  * /proc/iomem (top-level lines only). NULL tries both system paths.
  * Returns 0, or -errno with a sentence in err (empty map, unreadable,
- * too many ranges, /proc/iomem all zeros because we are not root). */
+ * too many ranges, -EPERM: /proc/iomem all zeros because we are not
+ * root). */
 int kexec_memmap_read(const char *path, struct kexec_memmap *m, char *err,
 		      size_t errlen);
 

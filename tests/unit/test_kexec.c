@@ -237,7 +237,7 @@ TEST(memmap_readers)
 	kexec_memmap_free(&m);
 
 	CHECK_INT(kexec_memmap_read(FIX "nonroot.iomem", &m, err, sizeof(err)),
-		  -EACCES);
+		  -EPERM);
 	CHECK_STR(err, "cannot read the memory map from " FIX "nonroot.iomem: "
 		       "its addresses are hidden (not root)");
 	CHECK_INT(kexec_memmap_read(FIX "absent", &m, err, sizeof(err)),
@@ -1048,6 +1048,11 @@ static void kexload_says(const char *args, int status, const char *want)
 	"--memmap " FIX "bios-small --boot-params " FIX "absent "              \
 	"--efi-dir " FIX "absent "
 
+/* the same plan for nobody: nothing read from the checkout */
+#define NOBODY_PLAN                                                            \
+	"--memmap " SCRATCH "/iomem --boot-params " SCRATCH "/absent "         \
+	"--efi-dir " SCRATCH "/absent "
+
 TEST(kexload_refuses_each_bad_input)
 {
 	static char args[8192];
@@ -1149,16 +1154,24 @@ TEST(kexload_refuses_each_bad_input)
 		    "refused: loading a kernel needs root (CAP_SYS_BOOT)");
 		unsetenv(KEXEC_FAULT_ENV);
 	} else if (access("/usr/bin/setpriv", X_OK) == 0) {
+		/* nobody may not read the checkout (a clone in a 0700
+		 * directory): its memory map is a file in the scratch */
+		static const char ram[] = "00000000-00000fff : Reserved\n"
+					  "00001000-0009efff : System RAM\n"
+					  "00100000-1ffdffff : System RAM\n";
+
 		chmod(SCRATCH, 0755);
 		chmod(SCRATCH "/syn", 0644);
+		CHECK(put_file(SCRATCH "/iomem", ram, sizeof(ram) - 1) == 0);
+		chmod(SCRATCH "/iomem", 0644);
 		kexload_says(
-		    "--version; BOOTMENU_KEXEC_FAULT=EPERM " NOBODY PLAN_ON
+		    "--version; BOOTMENU_KEXEC_FAULT=EPERM " NOBODY NOBODY_PLAN
 		    "-c -l " SCRATCH "/syn",
 		    1,
 		    "kexec_load "
 		    "refused: loading a kernel needs root (CAP_SYS_BOOT)");
 		if (access(KEXEC_LOADED_PATH, F_OK) == 0)
-			kexload_says("--version; " NOBODY PLAN_ON
+			kexload_says("--version; " NOBODY NOBODY_PLAN
 				     "-c -l " SCRATCH "/syn",
 				     1,
 				     "kexec_load refused: loading a "
@@ -1183,6 +1196,7 @@ TEST(kexload_refuses_each_bad_input)
 	unlink(SCRATCH "/i386");
 	unlink(SCRATCH "/short");
 	unlink(SCRATCH "/big-init");
+	unlink(SCRATCH "/iomem");
 	rmdir(SCRATCH);
 }
 
