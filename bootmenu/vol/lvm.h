@@ -67,7 +67,8 @@ int lvm_label_parse(const uint8_t *buf, size_t len, struct lvm_pv *pv,
  * from the area's end back to just after the header), its CRC. Sets
  * pv->text (malloc'd), text_len, vg_name, vg_id and seqno. Returns 0,
  * -ENODATA when the area holds no metadata yet, -ERANGE when the text
- * lies past @len, -EINVAL when damaged, -ENOMEM; each with a sentence. */
+ * lies past @len, -EINVAL when damaged, -ENOMEM; each with a sentence.
+ * pv->text must be NULL or its own (it is freed first). */
 int lvm_mda_parse(const uint8_t *area, size_t len, uint64_t start,
 		  struct lvm_pv *pv, char *err, size_t errlen);
 
