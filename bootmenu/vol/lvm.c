@@ -458,6 +458,13 @@ static int mda_text(const uint8_t *area, size_t len, uint64_t msize,
 	return 0;
 }
 
+static int mda_say(char *err, size_t errlen, int rc, uint64_t start,
+		   const char *what)
+{
+	return say(err, errlen, rc, "the LVM2 metadata area at byte %llu %s",
+		   (unsigned long long)start, what);
+}
+
 /* layout.h: mda_header { checksum (of the rest of its 512 bytes),
  * magic[16], version, start, size, raw_locn[] }; raw_locn { offset,
  * size, checksum, flags }. Gives raw_locn 0 in loc[0..3). */
@@ -466,43 +473,32 @@ static int mda_header(const uint8_t *area, size_t len, uint64_t start,
 {
 	uint64_t at = 0, msize = 0;
 	uint32_t crc = 0, ver = 0, flags = 0;
-	unsigned long long s = start;
 
 	if (len < MDA_HEADER)
-		return say(err, errlen, -ERANGE,
-			   "the LVM2 metadata area at byte %llu is cut short",
-			   s);
+		return mda_say(err, errlen, -ERANGE, start, "is cut short");
 	get_le32(area, len, 0, &crc);
 	get_le32(area, len, 20, &ver);
 	get_le64(area, len, 24, &at);
 	get_le64(area, len, 32, &msize);
 	if (lvm_crc(LVM_INITIAL_CRC, area + 4, MDA_HEADER - 4) != crc)
-		return say(err, errlen, -EINVAL,
-			   "the LVM2 metadata area at byte %llu fails its "
-			   "checksum",
-			   s);
+		return mda_say(err, errlen, -EINVAL, start,
+			       "fails its checksum");
 	if (memcmp(area + 4, mda_magic, 16) || ver != 1 || at != start ||
 	    msize < MDA_HEADER)
-		return say(err, errlen, -EINVAL,
-			   "the LVM2 metadata area at byte %llu has a header "
-			   "of another kind",
-			   s);
+		return mda_say(err, errlen, -EINVAL, start,
+			       "has a header of another kind");
 	get_le64(area, len, 40, &loc[0]);
 	get_le64(area, len, 48, &loc[1]);
 	get_le32(area, len, 60, &flags);
 	loc[2] = msize;
 	/* RAW_LOCN_IGNORED: pvchange --metadataignore */
 	if ((!loc[0] && !loc[1]) || (flags & 1))
-		return say(err, errlen, -ENODATA,
-			   "the LVM2 metadata area at byte %llu holds no "
-			   "metadata",
-			   s);
+		return mda_say(err, errlen, -ENODATA, start,
+			       "holds no metadata");
 	if (loc[0] < MDA_HEADER || loc[0] >= msize || !loc[1] ||
 	    loc[1] > msize - MDA_HEADER)
-		return say(err, errlen, -EINVAL,
-			   "the LVM2 metadata area at byte %llu points outside "
-			   "itself",
-			   s);
+		return mda_say(err, errlen, -EINVAL, start,
+			       "points outside itself");
 	return 0;
 }
 
@@ -601,10 +597,8 @@ static int read_mda(int fd, struct lvm_pv *pv, size_t i, char *err,
 		return say(err, errlen, -ENOMEM, "out of memory");
 	rc = read_all(fd, buf, n, pv->mda[i].offset, &got);
 	if (rc < 0)
-		rc = say(err, errlen, rc,
-			 "the LVM2 metadata area at byte %llu cannot be read: "
-			 "%s",
-			 (unsigned long long)pv->mda[i].offset, strerror(-rc));
+		rc = mda_say(err, errlen, rc, pv->mda[i].offset,
+			     "cannot be read");
 	else
 		rc =
 		    lvm_mda_parse(buf, got, pv->mda[i].offset, pv, err, errlen);

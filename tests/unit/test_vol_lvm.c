@@ -422,6 +422,27 @@ TEST(text_too_many_segments_and_gaps)
 	CHECK_STR(v[2].skip, "names a physical volume its volume group lacks");
 }
 
+TEST(text_contiguous_segments_one_window)
+{
+	static const char lvs[] =
+	    "two {\nstatus = [\"VISIBLE\"]\nsegment_count = 2\n"
+	    "segment1 {\nstart_extent = 0\nextent_count = 2\n"
+	    "type = \"striped\"\nstripe_count = 1\nstripes = [\"pv0\", 4]\n}\n"
+	    "segment2 {\nstart_extent = 2\nextent_count = 3\n"
+	    "type = \"striped\"\nstripe_count = 1\nstripes = [\"pv0\", 6]\n}\n"
+	    "}\n";
+	struct vol v[2];
+	size_t n = 0;
+
+	vols_of(lvs, v, 2, &n);
+	CHECK_INT(n, 1);
+	CHECK_STR(v[0].skip, "");
+	CHECK_INT(v[0].n, 1);
+	CHECK_INT(v[0].w[0].offset, 1 * MIB + 16 * MIB);
+	CHECK_INT(v[0].w[0].size, 20 * MIB);
+	CHECK_INT(v[0].size, 20 * MIB);
+}
+
 static int bad_text(const char *text, char *err)
 {
 	static struct lvm_vg vg;
@@ -453,4 +474,5 @@ TEST_MAIN("test_vol_lvm", crc_is_lvm2s, linear_label_and_wrapped_metadata,
 	  linear_windows, read_with_pread_matches_parse,
 	  two_pvs_span_and_stripe, missing_pv, newest_seqno_wins,
 	  damage_is_said, empty_area_is_nodata, text_kinds_skipped_with_reasons,
-	  text_too_many_segments_and_gaps, text_damage_names_the_line)
+	  text_too_many_segments_and_gaps, text_contiguous_segments_one_window,
+	  text_damage_names_the_line)
