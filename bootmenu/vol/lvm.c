@@ -506,7 +506,7 @@ int lvm_mda_parse(const uint8_t *area, size_t len, uint64_t start,
 		  struct lvm_pv *pv, char *err, size_t errlen)
 {
 	unsigned long long s = start;
-	uint64_t loc[3]; /* offset, size, the area's size */
+	uint64_t loc[3] = {0}; /* offset, size, the area's size */
 	uint32_t crc = 0;
 	int rc;
 
