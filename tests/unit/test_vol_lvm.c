@@ -233,6 +233,42 @@ TEST(missing_pv)
 	two_free(&t);
 }
 
+TEST(thin_pool_and_snapshot_from_lvm2)
+{
+	size_t len, n = 0;
+	uint8_t *b = load(FIX "thinsnap/thinsnap.pv", &len);
+	struct lvm_pv pv;
+	struct lvm_vg *vg;
+	struct vol v[8];
+	const struct vol *r;
+	const char *ids[1];
+
+	CHECK_INT(lvm_pv_parse(b, len, &pv, NULL, 0), 0);
+	CHECK_STR(pv.uuid, "aI4WnEvDQaH4Ys7TJIsXOvJmmq1LCq7s");
+	CHECK_INT(pv.seqno, 6);
+	vg = vg_of(&pv);
+	ids[0] = pv.uuid;
+	CHECK_INT(lvm_vols(vg, ids, 1, v, 8, &n), 0);
+	/* lvs: origin, pool, snap, thin; [pool_tdata], [pool_tmeta] and
+	 * snapshot0 are hidden */
+	CHECK_INT(n, 4);
+	r = vol_named(v, n, "vgt/origin"); /* lvs: loop0:12-19 */
+	CHECK_STR(r->skip, "");
+	CHECK_INT(r->n, 1);
+	CHECK_INT(r->w[0].offset, 65536 + 12 * MIB);
+	CHECK_INT(r->size, 8 * MIB);
+	CHECK_STR(vol_named(v, n, "vgt/pool")->skip,
+		  "is a thin pool: it holds thin volumes, not a filesystem");
+	CHECK_STR(vol_named(v, n, "vgt/thin")->skip,
+		  "is a thin volume, not read yet");
+	CHECK_STR(vol_named(v, n, "vgt/snap")->skip,
+		  "is a snapshot, not read yet");
+	CHECK_INT(vol_named(v, n, "vgt/snap")->n, 0);
+	free(vg);
+	lvm_pv_free(&pv);
+	free(b);
+}
+
 TEST(newest_seqno_wins)
 {
 	struct lvm_pv p[3];
@@ -472,7 +508,7 @@ TEST(text_damage_names_the_line)
 
 TEST_MAIN("test_vol_lvm", crc_is_lvm2s, linear_label_and_wrapped_metadata,
 	  linear_windows, read_with_pread_matches_parse,
-	  two_pvs_span_and_stripe, missing_pv, newest_seqno_wins,
-	  damage_is_said, empty_area_is_nodata, text_kinds_skipped_with_reasons,
-	  text_too_many_segments_and_gaps, text_contiguous_segments_one_window,
-	  text_damage_names_the_line)
+	  two_pvs_span_and_stripe, missing_pv, thin_pool_and_snapshot_from_lvm2,
+	  newest_seqno_wins, damage_is_said, empty_area_is_nodata,
+	  text_kinds_skipped_with_reasons, text_too_many_segments_and_gaps,
+	  text_contiguous_segments_one_window, text_damage_names_the_line)
