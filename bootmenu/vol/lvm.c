@@ -786,7 +786,9 @@ int lvm_vols(const struct lvm_vg *vg, const char *const *pv_uuids, size_t n_pvs,
 
 	*n = 0;
 	for (size_t i = 0; i < vg->n_lv && i < LVM_LVS_MAX; i++) {
-		if (!vg->lv[i].visible)
+		/* lvm2 writes a snapshot's COW LV without VISIBLE, yet lvs
+		 * lists it under the snapshot's name (lv_is_visible()) */
+		if (!vg->lv[i].visible && !is_cow(vg, &vg->lv[i]))
 			continue;
 		if (*n == max) {
 			rc = -E2BIG;
