@@ -25,7 +25,7 @@ uint32_t lvm_crc(uint32_t crc, const uint8_t *buf, size_t len)
 }
 
 /* "abcdef-ghij-..." (text) or 32 characters (label) into 32 characters;
- * 0, or -EINVAL when it is not 32 letters and digits. */
+ * 0, or -EINVAL when it is not 32 of lvm2's characters. */
 static int uuid_norm(const char *in, size_t len, char *out)
 {
 	size_t k = 0;
@@ -35,9 +35,10 @@ static int uuid_norm(const char *in, size_t len, char *out)
 
 		if (c == '-')
 			continue;
+		/* lib/id/id.c: letters, digits, '!' and '#' */
 		if (k == LVM_UUID_LEN ||
 		    !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-		      (c >= 'A' && c <= 'Z')))
+		      (c >= 'A' && c <= 'Z') || c == '!' || c == '#'))
 			return -EINVAL;
 		out[k++] = c;
 	}
@@ -698,6 +699,13 @@ static int seg_window(const struct lvm_vg *vg, const struct lvm_seg *s,
 	int src = find_source(id, uuids, n_pvs);
 	struct vol_window *w = v->n ? &v->w[v->n - 1] : NULL;
 
+	if (src < 0 && !id[0]) {
+		snprintf(v->skip, sizeof(v->skip),
+			 "its volume group %.48s names physical volume %.48s "
+			 "without a valid id",
+			 vg->name, vg->pv[s->pv].name);
+		return -ENODEV;
+	}
 	if (src < 0) {
 		snprintf(
 		    v->skip, sizeof(v->skip),

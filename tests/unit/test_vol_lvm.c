@@ -357,7 +357,8 @@ static const char head[] =
     "vg1 {\nid = \"aaaaaa-bbbb-cccc-dddd-eeee-ffff-gggggg\"\nseqno = 5\n"
     "extent_size = 8192 # 4 MiB\nphysical_volumes {\npv0 {\n"
     "id = \"AAAAAA-BBBB-CCCC-DDDD-EEEE-FFFF-GGGGGG\"\n"
-    "device = \"/dev/with \\\"quote\\\" \\\\ }\"\npe_start = 2048\n}\n}\n"
+    "device = \"/dev/with \\\"quote\\\" \\\\ }\"\npe_start = 2048\n}\n"
+    "pv1 {\nid = \"short\"\npe_start = 1\n}\n}\n"
     "logical_volumes {\n";
 
 static const char *lv(const char *name, const char *seg)
@@ -452,11 +453,15 @@ TEST(text_too_many_segments_and_gaps)
 	p[15] = '1';
 	strcat(lvs, lv("nopv", "type = \"striped\"\nstripe_count = 1\n"
 			       "stripes = [\"pv9\", 0]"));
+	strcat(lvs, lv("badid", "type = \"striped\"\nstripe_count = 1\n"
+				"stripes = [\"pv1\", 0]"));
 	vols_of(lvs, v, 4, &n);
-	CHECK_INT(n, 3);
+	CHECK_INT(n, 4);
 	CHECK_STR(v[0].skip, "has 17 segments, more than bootmenu maps (16)");
 	CHECK_STR(v[1].skip, "has segments that do not follow each other");
 	CHECK_STR(v[2].skip, "names a physical volume its volume group lacks");
+	CHECK_STR(v[3].skip, "its volume group vg1 names physical volume pv1 "
+			     "without a valid id");
 }
 
 TEST(text_contiguous_segments_one_window)
