@@ -349,6 +349,36 @@ TEST(empty_area_is_nodata)
 	free(b);
 }
 
+TEST(second_area_when_the_first_fails)
+{
+	size_t n;
+	uint8_t *b = load(FIX "twopv/pv0.pv", &n);
+	struct lvm_pv pv;
+	char err[200] = "";
+	/* the label at 512, its pv_header at +32, the metadata area list
+	 * after the data area and its terminator: at 512 + 32 + 40 + 32 */
+	size_t mda = 512 + 32 + 40 + 32;
+
+	put_le64(b, n, mda, 8192); /* no area header there */
+	put_le64(b, n, mda + 8, 4096);
+	put_le64(b, n, mda + 16, 4096);
+	put_le64(b, n, mda + 24, 61440);
+	put_le64(b, n, mda + 32, 0);
+	put_le32(b, n, 512 + 16, lvm_crc(LVM_INITIAL_CRC, b + 512 + 20, 492));
+	CHECK_INT(lvm_pv_parse(b, n, &pv, err, sizeof(err)), 0);
+	CHECK_INT(pv.n_mda, 2);
+	CHECK_INT(pv.seqno, 3);
+	lvm_pv_free(&pv);
+	/* both fail: the last one's sentence */
+	put_le64(b, n, mda + 16, 12288);
+	put_le32(b, n, 512 + 16, lvm_crc(LVM_INITIAL_CRC, b + 512 + 20, 492));
+	CHECK_INT(lvm_pv_parse(b, n, &pv, err, sizeof(err)), -EINVAL);
+	CHECK_STR(err, "the LVM2 metadata area at byte 12288 fails its "
+		       "checksum");
+	CHECK(pv.text == NULL);
+	free(b);
+}
+
 /* --- the text, with what lvm2 writes for the kinds it cannot make here
  * without device-mapper (import_vsn1.c, the segtypes' text_import) */
 
@@ -516,5 +546,6 @@ TEST_MAIN("test_vol_lvm", crc_is_lvm2s, linear_label_and_wrapped_metadata,
 	  linear_windows, read_with_pread_matches_parse,
 	  two_pvs_span_and_stripe, missing_pv, thin_pool_and_snapshot_from_lvm2,
 	  newest_seqno_wins, damage_is_said, empty_area_is_nodata,
-	  text_kinds_skipped_with_reasons, text_too_many_segments_and_gaps,
-	  text_contiguous_segments_one_window, text_damage_names_the_line)
+	  second_area_when_the_first_fails, text_kinds_skipped_with_reasons,
+	  text_too_many_segments_and_gaps, text_contiguous_segments_one_window,
+	  text_damage_names_the_line)
