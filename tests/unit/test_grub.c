@@ -903,7 +903,9 @@ TEST(primary_config_locations)
 {
 	static const char *const paths[] = {
 	    "boot/grub/grub.cfg", "grub/grub.cfg", "boot/grub2/grub.cfg",
-	    "grub2/grub.cfg", "EFI/fedora/grub.cfg"};
+	    "grub2/grub.cfg", "EFI/fedora/grub.cfg",
+	    /* a standalone image built with -p /EFI/BOOT/grub (Tails) */
+	    "EFI/BOOT/grub/grub.cfg"};
 
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
 		struct trun r;
