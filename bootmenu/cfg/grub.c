@@ -194,7 +194,9 @@ static void grub_run_file(struct cfg_ctx *ctx, const char *path)
 	free(buf);
 }
 
-/* /EFI/<vendor>/grub.cfg: the stubs (and full configs) on an ESP. */
+/* /EFI/<vendor>/grub.cfg: the stubs (and full configs) on an ESP; else
+ * /EFI/<vendor>/grub/grub.cfg, the prefix of a standalone image made with
+ * `grub-mkimage -p /EFI/<vendor>/grub` (Tails' EFI/BOOT). */
 static void grub_scan_esp(struct cfg_ctx *ctx)
 {
 	char **names;
@@ -206,6 +208,9 @@ static void grub_scan_esp(struct cfg_ctx *ctx)
 		const char *p =
 		    arena_printf(ctx->a, "/EFI/%s/grub.cfg", names[i]);
 
+		if (!fs_is_file(ctx->fs, p))
+			p = arena_printf(ctx->a, "/EFI/%s/grub/grub.cfg",
+					 names[i]);
 		if (fs_is_file(ctx->fs, p))
 			grub_run_file(ctx, p);
 	}

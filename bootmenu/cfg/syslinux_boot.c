@@ -51,6 +51,10 @@ static const char *sl_disabled_reason(struct arena *a, enum sl_type t,
 		if (!strcasecmp(base, "chain.c32"))
 			return "chainloads another OS (chain.c32): not "
 			       "bootable with kexec";
+		/* mboot.c32 loads a multiboot kernel (Xen) and its modules:
+		 * the same reason as grub's multiboot entries give */
+		if (!strcasecmp(base, "mboot.c32"))
+			return "Xen (multiboot) is not bootable with kexec yet";
 		return arena_printf(a,
 				    "COM32 module %s: not a Linux kernel, "
 				    "not bootable with kexec",

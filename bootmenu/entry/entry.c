@@ -272,12 +272,29 @@ static bool fw_file_listed(const struct entry_list *l, const struct entry *opt)
 	return false;
 }
 
+/* Did grub's blscfg read @bls's file already? Its entries keep the BLS
+ * file's filesystem and path; the grub.cfg that ran blscfg may sit on
+ * another filesystem (RHEL 8 and Fedora on UEFI: grub.cfg and grubenv on
+ * the ESP, the entries on /boot), and GRUB lists each file once, through
+ * blscfg. */
+static bool read_by_blscfg(const struct entry_list *l, const struct entry *bls)
+{
+	for (const struct entry *e = l->head; e; e = e->next)
+		if (e->format == FMT_GRUB && e->fs == bls->fs && e->source &&
+		    bls->source && !strcmp(e->source, bls->source))
+			return true;
+	return false;
+}
+
 /* An entry that another one stands for: a bare kernel a config names, a
- * firmware option for a file an ESP's entry boots. */
+ * BLS file grub's blscfg listed, a firmware option for a file an ESP's
+ * entry boots. */
 static bool entry_repeats(const struct entry_list *l, const struct entry *e)
 {
 	if (e->format == FMT_BARE)
 		return named_elsewhere(l, e);
+	if (e->format == FMT_BLS)
+		return read_by_blscfg(l, e);
 	return e->fw_option && e->kernel.fs && e->kernel.path &&
 	       fw_file_listed(l, e);
 }

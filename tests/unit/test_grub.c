@@ -858,11 +858,54 @@ TEST(blscfg)
 	tend(&r);
 }
 
+/* RHEL 8 on UEFI: grub.cfg and grubenv on the ESP (A), the BLS entries on
+ * /boot (B), found by `search --set=root`. GRUB lists each entry once,
+ * through blscfg, with $kernelopts from the ESP's grubenv; B's own scan
+ * must not list the same files again as plain BLS entries (with a literal
+ * $kernelopts), whichever filesystem is parsed first. */
+TEST(blscfg_across_filesystems)
+{
+	struct trun r;
+	struct entry_list b_out;
+	struct cfg_ctx b;
+
+	tstart(&r, 2);
+	r.t[1].fs.uuid = "4f6e2a1c-8d3b-4e5f-9a7c-2b1d0e9f8a76";
+	tput(&r.t[0], "EFI/redhat/grubenv",
+	     "# GRUB Environment Block\nkernelopts=root=/dev/vg/root ro\n");
+	tput(&r.t[0], "EFI/redhat/grub.cfg",
+	     "load_env -f ${config_directory}/grubenv\n"
+	     "search --no-floppy --fs-uuid --set=root "
+	     "4f6e2a1c-8d3b-4e5f-9a7c-2b1d0e9f8a76\n"
+	     "insmod blscfg\nblscfg\n");
+	tput(&r.t[1], "loader/entries/m-4.18.conf",
+	     "title RHEL (4.18)\nversion 4.18\nlinux /vmlinuz-4.18\n"
+	     "initrd /initramfs-4.18.img $tuned_initrd\n"
+	     "options $kernelopts $tuned_params\n");
+	entry_list_init(&b_out, &r.a);
+	b = r.ctx;
+	b.fs = &r.t[1].fs;
+	b.out = &b_out;
+	bls_parse_fs(&b); /* /boot first, as a scan may */
+	grub_parse_fs(&r.ctx);
+	entry_list_splice(&r.out, &b_out);
+	entry_finish(&r.out, r.all, r.n);
+	CHECK_INT(r.out.count, 1);
+	CHECK_INT(nth(&r, 0) ? (int)nth(&r, 0)->format : -1, (int)FMT_GRUB);
+	CHECK_STR(E_CMD(&r, 0),
+		  "BOOT_IMAGE=(B)/vmlinuz-4.18 root=/dev/vg/root ro");
+	CHECK_INT(nth(&r, 0) ? (int)nth(&r, 0)->n_initrds : -1, 1);
+	CHECK(nth(&r, 0) && nth(&r, 0)->kernel.fs == &r.t[1].fs);
+	tend(&r);
+}
+
 TEST(primary_config_locations)
 {
 	static const char *const paths[] = {
 	    "boot/grub/grub.cfg", "grub/grub.cfg", "boot/grub2/grub.cfg",
-	    "grub2/grub.cfg", "EFI/fedora/grub.cfg"};
+	    "grub2/grub.cfg", "EFI/fedora/grub.cfg",
+	    /* a standalone image built with -p /EFI/BOOT/grub (Tails) */
+	    "EFI/BOOT/grub/grub.cfg"};
 
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
 		struct trun r;
@@ -928,7 +971,8 @@ TEST_MAIN("test_grub", quoting, comments_continuation_separators,
 	  default_saved_and_next_entry, grubenv_reader, timeout,
 	  source_and_configfile, include_depth_limit, include_read_budget,
 	  initrd_words_bounded, esp_stub_defers_to_the_real_config, step_limit,
-	  submenu_depth_limit, blscfg, primary_config_locations,
+	  submenu_depth_limit, blscfg, blscfg_across_filesystems,
+	  primary_config_locations,
 	  xen_multiboot_listed_disabled_without_warnings,
 	  module_needs_a_multiboot_kernel, repeated_warning_once_with_count,
 	  chainloader_efi_through_the_firmware)

@@ -347,6 +347,24 @@ TEST(localboot_and_modules_disabled)
 	tfs_done(&t);
 }
 
+/* Xen through mboot.c32 (Qubes' installer, Alpine's xen_params): listed,
+ * disabled with the reason grub's multiboot entries carry; another COM32
+ * module keeps the generic one. */
+TEST(mboot_xen_disabled_as_xen)
+{
+	struct tfs t;
+
+	parse(&t, "LABEL q\nKERNEL mboot.c32\nAPPEND xen.gz --- vmlinuz "
+		  "quiet --- initrd.img\nLABEL m\nCOM32 MBOOT.C32\n"
+		  "APPEND xen.gz --- vmlinuz\n");
+	CHECK_INT(t.out.count, 2);
+	CHECK_STR(nth(&t, 0)->disabled,
+		  "Xen (multiboot) is not bootable with kexec yet");
+	CHECK_STR(nth(&t, 1)->disabled,
+		  "Xen (multiboot) is not bootable with kexec yet");
+	tfs_done(&t);
+}
+
 /* --- where the config is (issue 17, class 2) */
 
 /* `extlinux --install /boot` (Alpine): ldlinux.sys and extlinux.conf in
@@ -802,13 +820,14 @@ TEST_MAIN("test_syslinux", label_kernel_append, keywords_ignore_case,
 	  menu_title_and_passwd, timeout_tenths, include_relative_to_config_dir,
 	  include_loop_and_depth, include_fan_out_is_bounded,
 	  menu_include_with_tag_is_submenu, menu_begin_end_groups,
-	  localboot_and_modules_disabled, extlinux_installed_in_boot,
-	  sys_search_order, sys_install_dir_by_ldlinux_c32,
-	  isolinux_search_order, tree_variant_by_loader_files,
-	  config_replaces_the_configuration, config_label_in_a_menu_and_loops,
-	  whichsys_follows_the_variant, ifcpu64_takes_the_64bit_branch,
-	  ifcpu_features, pxelinux_double_colon_paths,
-	  menu_module_label_is_the_menu, menu_separator_ends_label,
-	  fdt_and_devicetree, text_help_is_not_config,
-	  ignored_and_unknown_keywords, pxelinux_default_only,
-	  same_config_twice_read_once, buffer_entry_point)
+	  localboot_and_modules_disabled, mboot_xen_disabled_as_xen,
+	  extlinux_installed_in_boot, sys_search_order,
+	  sys_install_dir_by_ldlinux_c32, isolinux_search_order,
+	  tree_variant_by_loader_files, config_replaces_the_configuration,
+	  config_label_in_a_menu_and_loops, whichsys_follows_the_variant,
+	  ifcpu64_takes_the_64bit_branch, ifcpu_features,
+	  pxelinux_double_colon_paths, menu_module_label_is_the_menu,
+	  menu_separator_ends_label, fdt_and_devicetree,
+	  text_help_is_not_config, ignored_and_unknown_keywords,
+	  pxelinux_default_only, same_config_twice_read_once,
+	  buffer_entry_point)
