@@ -56,6 +56,7 @@
 #define SB1_MAX_DEV_LIMIT ((MD_SB_BYTES - SB1_ROLES) / 2) /* super_1_load */
 #define MD_FEATURE_RECOVERY_OFFSET 2u
 #define MD_FEATURE_RESHAPE_ACTIVE 4u
+#define MD_FEATURE_ALL 0x1fffu /* bits 0 (bitmap) to 12 (raid0 layout) */
 #define MD_ROLE_SPARE 0xffffu
 #define MD_ROLE_FAULTY 0xfffeu
 #define MD_ROLE_JOURNAL 0xfffdu
@@ -106,6 +107,12 @@ static uint32_t md_csum(const uint8_t *buf, size_t n, size_t csum_off)
 	return (uint32_t)((sum & 0xffffffffu) + (sum >> 32));
 }
 
+static uint32_t fold16(uint32_t c)
+{
+	c = (c & 0xffff) + (c >> 16);
+	return (c & 0xffff) + (c >> 16);
+}
+
 static void uuid_words(struct md_member *m)
 {
 	snprintf(m->uuid_str, sizeof(m->uuid_str), "%08x:%08x:%08x:%08x",
@@ -139,9 +146,14 @@ static int sb0_parse(const uint8_t *b, size_t len, uint64_t sb_offset,
 			   "md superblock version 0.%u is not one bootmenu "
 			   "knows",
 			   minor);
-	if (md_csum(b, MD_SB_BYTES, SB0_CSUM) != csum)
+	/* super_90_load compares the sums folded to 16 bits (md_csum_fold,
+	 * for old Alpha kernels that wrote them so) */
+	if (fold16(md_csum(b, MD_SB_BYTES, SB0_CSUM)) != fold16(csum))
 		return say(err, errlen, -EINVAL,
 			   "the md 0.90 superblock's checksum is wrong");
+	if (le32(b, len, SB0_RAID_DISKS) == 0)
+		return say(err, errlen, -EINVAL,
+			   "the md 0.90 superblock lists no devices");
 	strcpy(m->version, "0.90");
 	memcpy(m->uuid, b + SB0_UUID0, 4);
 	memcpy(m->uuid + 4, b + SB0_UUID1, 12);
@@ -228,12 +240,13 @@ static int sb1_check_area(const struct md_member *m, uint64_t sb_end,
 	return 0;
 }
 
-static int sb1_parse(const uint8_t *b, size_t len, uint64_t sb_offset,
-		     uint64_t dev_size, struct md_member *m, char *err,
-		     size_t errlen)
+/* super_1_load's checks: size, checksum, place, features, data size */
+static int sb1_check(const uint8_t *b, size_t len, uint64_t sb_offset,
+		     char *err, size_t errlen)
 {
-	uint32_t max_dev = le32(b, len, SB1_MAX_DEV), feature;
-	uint64_t at = le64(b, len, SB1_SUPER_OFFSET), sz = 512;
+	uint32_t max_dev = le32(b, len, SB1_MAX_DEV);
+	uint32_t feature = le32(b, len, SB1_FEATURE);
+	uint64_t at = le64(b, len, SB1_SUPER_OFFSET);
 	size_t n = SB1_ROLES + 2 * (size_t)max_dev;
 
 	if (len < SB1_ROLES || max_dev > SB1_MAX_DEV_LIMIT || n > len)
@@ -249,13 +262,33 @@ static int sb1_parse(const uint8_t *b, size_t len, uint64_t sb_offset,
 			   "was found at byte %llu",
 			   (unsigned long long)at,
 			   (unsigned long long)sb_offset);
+	if (feature & ~MD_FEATURE_ALL)
+		return say(err, errlen, -EINVAL,
+			   "the md superblock uses features bootmenu does not "
+			   "know (0x%x)",
+			   feature & ~MD_FEATURE_ALL);
+	if (le64(b, len, SB1_DATA_SIZE) < 10)
+		return say(err, errlen, -EINVAL,
+			   "the md member's data area is too small");
+	return 0;
+}
+
+static int sb1_parse(const uint8_t *b, size_t len, uint64_t sb_offset,
+		     uint64_t dev_size, struct md_member *m, char *err,
+		     size_t errlen)
+{
+	uint32_t feature = le32(b, len, SB1_FEATURE);
+	uint64_t sz = 512;
+	int rc = sb1_check(b, len, sb_offset, err, errlen);
+
+	if (rc < 0)
+		return rc;
 	strcpy(m->version, sb_offset == 0      ? "1.1"
 			   : sb_offset == 4096 ? "1.2"
 					       : "1.0");
 	memcpy(m->uuid, b + SB1_UUID, 16);
 	uuid_bytes(m);
 	sb1_names(b, m);
-	feature = le32(b, len, SB1_FEATURE);
 	m->level = (int32_t)le32(b, len, SB1_LEVEL);
 	m->raid_disks = le32(b, len, SB1_RAID_DISKS);
 	m->reshape = !!(feature & MD_FEATURE_RESHAPE_ACTIVE);
@@ -269,7 +302,9 @@ static int sb1_parse(const uint8_t *b, size_t len, uint64_t sb_offset,
 	m->data_offset = le64(b, len, SB1_DATA_OFFSET) * sz;
 	m->data_size = le64(b, len, SB1_DATA_SIZE) * sz;
 	m->array_size = le64(b, len, SB1_SIZE) * sz;
-	return sb1_check_area(m, sb_offset + n, dev_size, err, errlen);
+	return sb1_check_area(
+	    m, sb_offset + SB1_ROLES + 2 * (size_t)le32(b, len, SB1_MAX_DEV),
+	    dev_size, err, errlen);
 }
 
 int md_sb_parse(const uint8_t *buf, size_t len, uint64_t sb_offset,

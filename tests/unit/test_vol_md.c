@@ -138,6 +138,7 @@ TEST(checksum_flipped_byte)
 	uint8_t *b = image("v12-a.img");
 	struct md_member m;
 	char err[160] = "";
+	uint32_t sum;
 
 	CHECK_INT(md_sb_parse(b + 4096, 4096, 4096, DEV, &m, err, 160), 0);
 	b[4096 + 40] ^= 0x20; /* a letter of the name */
@@ -152,6 +153,15 @@ TEST(checksum_flipped_byte)
 	CHECK_INT(md_sb_parse(b + 65536, 4096, 65536, DEV, &m, err, 160),
 		  -EINVAL);
 	CHECK_STR(err, "the md 0.90 superblock's checksum is wrong");
+	b[65536 + 3968 + 12] ^= 1;
+	/* md_csum_fold: the kernel compares 16-bit folds, and adding
+	 * 0xffff leaves the fold as it was */
+	sum = (uint32_t)b[65536 + 152] | (uint32_t)b[65536 + 153] << 8 |
+	      (uint32_t)b[65536 + 154] << 16 | (uint32_t)b[65536 + 155] << 24;
+	CHECK(sum < 0xffff0000u);
+	sum += 0xffff;
+	memcpy(b + 65536 + 152, &sum, 4);
+	CHECK_INT(md_sb_parse(b + 65536, 4096, 65536, DEV, &m, err, 160), 0);
 	free(b);
 }
 
@@ -291,6 +301,14 @@ TEST(no_healthy_member_and_reshape)
 	CHECK_INT(md_volume(&m, 1, &v, NULL, 0), 0);
 	CHECK_STR(v.skip, "mirror is being reshaped: bootmenu reads only a "
 			  "mirror at rest");
+
+	b[4096 + 10] = 1; /* feature bit 16: none the kernel knows */
+	resign1(b + 4096);
+	CHECK_INT(md_sb_parse(b + 4096, 4096, 4096, DEV, &m, err, 160),
+		  -EINVAL);
+	CHECK_STR(err, "the md superblock uses features bootmenu does not "
+		       "know (0x10000)");
+	b[4096 + 10] = 0;
 
 	b[4096 + 8] = 2; /* MD_FEATURE_RECOVERY_OFFSET: being rebuilt */
 	resign1(b + 4096);
