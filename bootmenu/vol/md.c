@@ -191,8 +191,12 @@ static void sb1_names(const uint8_t *b, struct md_member *m)
 	}
 	m->set_name[i] = 0;
 	colon = strchr(m->set_name, ':');
-	snprintf(m->name, sizeof(m->name), "%s",
-		 colon ? colon + 1 : m->set_name);
+	colon = colon ? colon + 1 : m->set_name;
+	/* mdadm --create /dev/md0 names the array "host:0" */
+	if (colon[0] && strspn(colon, "0123456789") == strlen(colon))
+		snprintf(m->name, sizeof(m->name), "md%.30s", colon);
+	else
+		snprintf(m->name, sizeof(m->name), "%s", colon);
 	if (!m->name[0])
 		snprintf(m->name, sizeof(m->name), "md-%.8s", m->uuid_str);
 }
@@ -332,7 +336,7 @@ int md_sb_parse(const uint8_t *buf, size_t len, uint64_t sb_offset,
 		rc = sb1_parse(buf, len, sb_offset, dev_size, m, err, errlen);
 	else
 		rc = sb0_parse(buf, len, sb_offset, dev_size, m, err, errlen);
-	if (rc == 0 && m->level == 1 && m->array_size > m->data_size)
+	if (rc == 0 && m->array_size > m->data_size)
 		rc = say(err, errlen, -EINVAL,
 			 "the md member is smaller than its array");
 	return rc;

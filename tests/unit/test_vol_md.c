@@ -302,6 +302,16 @@ TEST(no_healthy_member_and_reshape)
 	CHECK_STR(v.skip, "mirror is being reshaped: bootmenu reads only a "
 			  "mirror at rest");
 
+	memcpy(b + 4096 + 32, "fixture:7\0\0\0\0\0", 14);
+	resign1(b + 4096);
+	CHECK_INT(md_sb_parse(b + 4096, 4096, 4096, DEV, &m, err, 160), 0);
+	CHECK_STR(m.set_name, "fixture:7");
+	CHECK_STR(m.name, "md7"); /* mdadm --create /dev/md7 */
+	memset(b + 4096 + 32, 0, 32);
+	resign1(b + 4096);
+	CHECK_INT(md_sb_parse(b + 4096, 4096, 4096, DEV, &m, err, 160), 0);
+	CHECK_STR(m.name, "md-30313233");
+
 	b[4096 + 10] = 1; /* feature bit 16: none the kernel knows */
 	resign1(b + 4096);
 	CHECK_INT(md_sb_parse(b + 4096, 4096, 4096, DEV, &m, err, 160),
