@@ -131,11 +131,26 @@ static void uuid_bytes(struct md_member *m)
 	}
 }
 
+/* this_disk: in the array only when active and in sync; a disk being
+ * recovered stays a spare in 0.90 until it is in sync */
+static void sb0_role(const uint8_t *b, size_t len, struct md_member *m)
+{
+	uint32_t st = le32(b, len, SB0_THIS_DISK + SB0_DISK_STATE);
+	uint32_t slot = le32(b, len, SB0_THIS_DISK + SB0_DISK_RAID_DISK);
+
+	m->state = st & MD_DISK_FAULTY ? MD_FAULTY : MD_SPARE;
+	if (m->state == MD_SPARE && (st & MD_DISK_ACTIVE) &&
+	    (st & MD_DISK_SYNC) && slot < m->raid_disks) {
+		m->state = MD_ACTIVE;
+		m->role = (int)slot;
+	}
+}
+
 static int sb0_parse(const uint8_t *b, size_t len, uint64_t sb_offset,
 		     uint64_t dev_size, struct md_member *m, char *err,
 		     size_t errlen)
 {
-	uint32_t minor = le32(b, len, SB0_MINOR), st, slot;
+	uint32_t minor = le32(b, len, SB0_MINOR);
 	uint32_t csum = le32(b, len, SB0_CSUM);
 
 	if (len < MD_SB_BYTES)
@@ -164,14 +179,7 @@ static int sb0_parse(const uint8_t *b, size_t len, uint64_t sb_offset,
 	m->reshape = minor == 91; /* md_p.h: 0.91 marks a reshape */
 	m->events = (uint64_t)le32(b, len, SB0_EVENTS_HI) << 32 |
 		    le32(b, len, SB0_EVENTS_LO);
-	st = le32(b, len, SB0_THIS_DISK + SB0_DISK_STATE);
-	slot = le32(b, len, SB0_THIS_DISK + SB0_DISK_RAID_DISK);
-	m->state = st & MD_DISK_FAULTY ? MD_FAULTY : MD_SPARE;
-	if (m->state == MD_SPARE && (st & MD_DISK_ACTIVE) &&
-	    (st & MD_DISK_SYNC) && slot < m->raid_disks) {
-		m->state = MD_ACTIVE;
-		m->role = (int)slot;
-	}
+	sb0_role(b, len, m);
 	/* md.c super_90_load: data from sector 0 up to the superblock */
 	m->data_offset = 0;
 	m->data_size = sb_offset;
