@@ -78,7 +78,7 @@ int md_volume(const struct md_member *members, size_t n, struct vol *v,
  * fill vols[0..max) with one volume per array, in order of first
  * appearance; window sources index members. @notes, when not NULL,
  * holds max strings of 160 bytes for the degraded notes. Returns the
- * number of arrays (at most max), or -EINVAL. */
+ * number of arrays filled (at most max; arrays beyond are left out). */
 int md_group(const struct md_member *members, size_t n, struct vol *vols,
 	     char (*notes)[160], size_t max);
 
