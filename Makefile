@@ -184,6 +184,16 @@ uninstall:
 		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man8/,$(notdir $(MAN8))) \
 		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man5/,$(notdir $(MAN5)))
 	-rmdir $(DESTDIR)$(LIBDIR)
+# make deb: those files under /usr in a Debian package, build/bootmenu_V_amd64.deb
+# (no maintainer scripts: installing the package touches no firmware, no disk)
+VERSION := $(shell cat VERSION)
+DEB := $(B)/bootmenu_$(VERSION)_amd64.deb
+deb: $(EFI)
+	$(Q)$(MAKE) --no-print-directory deb-package
+deb-package:
+	$(Q)$(MAKE) --no-print-directory PREFIX=/usr $(B)/host/bootmenu-install
+	$(Q)rm -rf $(B)/deb && $(MAKE) --no-print-directory -s PREFIX=/usr DESTDIR=$(abspath $(B)/deb/root) install-files
+	$(Q)bash scripts/deb.sh $(B)/deb/root $(VERSION) $(DEB)
 
 # --- demo disk and the test targets
 TESTINIT_CPIO := $(B)/target-initrd.cpio.gz
@@ -249,5 +259,5 @@ clean:
 distclean:
 	rm -rf $(B)
 
-.PHONY: all host target run test unit bench fuzz clean distclean sign install install-files uninstall deb FORCE
+.PHONY: all host target run test unit bench fuzz clean distclean sign install install-files uninstall deb deb-package FORCE
 FORCE:
