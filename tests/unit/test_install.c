@@ -452,6 +452,30 @@ TEST(install_again)
 	uninstall_ends_as(&s, before);
 }
 
+/* An empty ESP (no EFI directory): EFI, EFI/bootmenu and EFI/BOOT are
+ * made, each listed once under --print, and --uninstall removes them. */
+TEST(install_empty_esp)
+{
+	struct scratch s;
+	char *before, *first, path[PATH_MAX];
+
+	scratch_make(&s);
+	snprintf(path, sizeof(path), "%s/EFI", s.esp);
+	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	before = snapshot(&s);
+	s.o.removable = s.o.print = true;
+	CHECK_INT(run(&s), 0);
+	CHECK(printed(&s, "mkdir:    EFI\nmkdir:    EFI/bootmenu\n"));
+	CHECK(printed(&s, "mkdir:    EFI/BOOT\n"));
+	first = strstr(s.printed, "mkdir:    EFI\n");
+	CHECK(first && !strstr(first + 1, "mkdir:    EFI\n"));
+	s.o.print = false;
+	CHECK_INT(run(&s), 0);
+	CHECK(esp_file_is(&s, "EFI/bootmenu/bootmenu.efi", "bootmenu.efi"));
+	CHECK(esp_file_is(&s, "EFI/BOOT/BOOTX64.EFI", "bootmenu.efi"));
+	uninstall_ends_as(&s, before);
+}
+
 /* --print lists every change and makes none. */
 TEST(print_changes_nothing)
 {
@@ -665,9 +689,10 @@ REFUSAL(failure_halfway_rolls_back, set_bootorder_dir, -EISDIR, "BootOrder",
 	"rmdir:    EFI/bootmenu\n")
 
 TEST_MAIN("test_install", install_default_removable, install_not_default,
-	  install_reuses_option, install_again, print_changes_nothing,
-	  no_nvram_plain_directory, secure_boot_picks_signed,
-	  refuse_unsigned_under_secure_boot, refuse_no_image, refuse_no_efivars,
-	  refuse_not_uefi, refuse_not_a_partition, refuse_backup_in_the_way,
-	  refuse_no_record, refuse_bad_record, refuse_read_only_esp,
-	  refuse_no_room, failure_halfway_rolls_back)
+	  install_reuses_option, install_again, install_empty_esp,
+	  print_changes_nothing, no_nvram_plain_directory,
+	  secure_boot_picks_signed, refuse_unsigned_under_secure_boot,
+	  refuse_no_image, refuse_no_efivars, refuse_not_uefi,
+	  refuse_not_a_partition, refuse_backup_in_the_way, refuse_no_record,
+	  refuse_bad_record, refuse_read_only_esp, refuse_no_room,
+	  failure_halfway_rolls_back)
