@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""The installer in QEMU under OVMF (issue #20); never this machine's disks,
+firmware or variables.
+
+The disk, made here without mounting: GPT, an empty ESP (vda1, vfat) and
+an ext4 /boot (vda2) holding the test kernel and initrd and a
+grub/grub.cfg whose one entry boots them. A second disk, an ext4 stick,
+holds build/bootmenu.efi for the installer to copy. The firmware's
+variables are a writable copy of OVMF_VARS_4M.fd.
+
+1. bootmenu.efi started with -kernel into its rescue shell mounts the ESP
+   at /boot/efi and runs `bootmenu install --default` (the ESP found by
+   itself); the printed list names the file, a Boot#### "bootmenu" and
+   BootOrder with it first. Then OVMF starts from that disk alone, with
+   those variables: it loads Boot#### "bootmenu", bootmenu's menu shows
+   the grub.cfg entry, and choosing it boots the target (its marker).
+2. `--removable` with --no-nvram, then the variables reset to a blank
+   copy: the firmware finds \\EFI\\BOOT\\BOOTX64.EFI by itself and bootmenu
+   comes up and boots the grub.cfg entry.
+4. `--print --default --removable`: the disk image is byte-identical
+   afterwards (sha256), and so is every variable as the guest sees it
+   (the firmware rewrites its own store on each boot, so the variables
+   are compared inside the guest, before and after).
+INSTALL_ESP_EFI_DIR=1 in the environment puts an \\EFI directory on the
+ESP first, for an image whose installer did not make it yet."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from qemu import OVMF_VARS, Qemu, check, need  # noqa: E402
+from screen import ScreenGuest  # noqa: E402
+from disks import sha256, stick_ext4  # noqa: E402
+import test_menu_faults as mf  # noqa: E402
+
+B = os.path.abspath(sys.argv[1])
+EFI = os.path.join(B, "bootmenu.efi")
+KERNEL = os.path.join(B, "kernel", "bzImage")
+INITRD = os.path.join(B, "target-initrd.cpio.gz")
+W = os.path.join(B, "e2e-install")
+DOWN, ENTER = "\x1b[B", "\r"
+TITLE = "Installed Linux (test target)"
+GRUB_CFG = """set default=0
+set timeout=5
+menuentry '%s' {
+	linux /vmlinuz-6.1-test console=ttyS0,115200 no_timer_check demo.entry=install-grub target.poweroff
+	initrd /initrd.img-6.1-test
+}
+""" % TITLE
+MARKER = r"BOOTMENU-TARGET: booted entry=install-grub "
+
+
+def run(*cmd, **kw):
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, **kw)
+
+
+def make_disk(name):
+    """W/@name: GPT, vda1 an empty 32 MiB ESP, vda2 a 24 MiB ext4 /boot."""
+    os.makedirs(W, exist_ok=True)
+    esp, boot, img = (os.path.join(W, name + s) for s in (".esp", ".boot", ""))
+    for p in (esp, boot, img):
+        if os.path.exists(p):
+            os.unlink(p)
+    run("mkfs.vfat", "-C", "-n", "INSTESP", esp, str(32 * 1024))
+    if os.environ.get("INSTALL_ESP_EFI_DIR") == "1":
+        # for an image built before the installer made \EFI itself
+        run("mmd", "-i", esp, "::/EFI", env=dict(os.environ, MTOOLS_SKIP_CHECK="1"))
+    tree = os.path.join(W, name + ".tree")
+    shutil.rmtree(tree, ignore_errors=True)
+    os.makedirs(os.path.join(tree, "grub"))
+    shutil.copy(need(KERNEL), os.path.join(tree, "vmlinuz-6.1-test"))
+    shutil.copy(need(INITRD), os.path.join(tree, "initrd.img-6.1-test"))
+    with open(os.path.join(tree, "grub", "grub.cfg"), "w") as f:
+        f.write(GRUB_CFG)
+    run("mkfs.ext4", "-q", "-F", "-L", "INSTBOOT", "-d", tree, boot, "24M")
+    shutil.rmtree(tree)
+    run("truncate", "-s", "60M", img)
+    subprocess.run(["sfdisk", "-q", img], check=True, text=True, input=(
+        "label: gpt\n"
+        "start=1MiB, size=32MiB, type=U, name=\"EFI system partition\"\n"
+        "start=33MiB, size=24MiB, type=L, name=boot\n"))
+    run("dd", "if=" + esp, "of=" + img, "bs=1M", "seek=1", "conv=notrunc",
+        "status=none")
+    run("dd", "if=" + boot, "of=" + img, "bs=1M", "seek=33", "conv=notrunc",
+        "status=none")
+    os.unlink(esp)
+    os.unlink(boot)
+    return img
+
+
+def make_stick():
+    path = os.path.join(W, "stick.img")
+    stick_ext4(path, os.path.join(W, "stick-tree"),
+               {"/bootmenu.efi": need(EFI)}, label="INSTSTICK", size="16M")
+    return path
+
+
+def blank_vars(name):
+    path = os.path.join(W, name)
+    shutil.copy(OVMF_VARS, path)
+    return path
+
+
+def shell_run(q, cmd, timeout=180):
+    """@cmd in the rescue shell; its output (up to a marker) and status."""
+    start = len(q.output())
+    q.send("%s; echo CMD-RC=$?\n" % cmd)
+    m = q.expect(r"CMD-RC=(\d+)", timeout)
+    return q.output()[start:m.start()].replace("\r", ""), int(m.group(1))
+
+
+def installer_guest(name, disk, vars_file, args, before_after=""):
+    """bootmenu.efi by -kernel into its rescue shell, the ESP of @disk
+    mounted at /boot/efi, `bootmenu install @args` run; the QEMU quits
+    after the ESP is unmounted. Returns (its output, its status,
+    @before_after's output before and after the install)."""
+    q = Qemu(B, name, kernel=need(EFI), append="bootmenu.shell", uefi=True,
+             vars_file=vars_file,
+             disks=[{"file": disk, "snapshot": False}, make_stick()],
+             extra=["-nic", "none"])
+    try:
+        q.expect(r"rescue shell", 120)
+        out, rc = shell_run(q, "mkdir -p /boot/efi /mnt/stick && "
+                            "mount -o ro /dev/vdb /mnt/stick && "
+                            "mount -t vfat -o rw,noatime /dev/vda1 /boot/efi")
+        if rc:
+            raise AssertionError("cannot mount in the guest:\n" + out[-800:])
+        seen = []
+        if before_after:
+            seen.append(shell_run(q, before_after)[0])
+        out, rc = shell_run(q, "bootmenu install --image "
+                            "/mnt/stick/bootmenu.efi " + args)
+        if before_after:
+            seen.append(shell_run(q, before_after)[0])
+        _, urc = shell_run(q, "umount /boot/efi && sync")
+        if urc:
+            raise AssertionError("cannot unmount the ESP")
+        q.monitor("quit")
+        q.wait_exit(60)
+    finally:
+        q.close()
+    return out, rc, seen
+
+
+def boots_from_disk(name, disk, vars_file, loads):
+    """OVMF from @disk alone: the firmware loads @loads (a regex), the menu
+    shows the grub.cfg entry, choosing it boots the target."""
+    g = mf.Guest.__new__(mf.Guest)
+    ScreenGuest.__init__(g, Qemu(B, name, uefi=True, vars_file=vars_file,
+                                 disks=[disk], extra=["-nic", "none"]))
+    try:
+        g.q.expect(loads, 300)
+        g.wait_screen(re.escape(TITLE), 300)
+        g.keys(DOWN)  # the countdown stops
+        g.select(TITLE)
+        g.keys(ENTER)
+        g.q.expect(MARKER, 300)
+    finally:
+        g.close()
+
+
+def want_lines(out, *patterns):
+    for p in patterns:
+        if not re.search(p, out, re.M):
+            raise AssertionError("no /%s/ in the installer's output:\n%s"
+                                 % (p, out[-2000:]))
+
+
+def default_entry():
+    disk = make_disk("default.img")
+    vars_file = blank_vars("default.vars.fd")
+    out, rc, _ = installer_guest("install-default", disk, vars_file,
+                                 "--default")
+    if rc != 0:
+        raise AssertionError("bootmenu install exited %d:\n%s" % (rc, out))
+    want_lines(out, r"^esp: +/boot/efi \(partition 1 of /dev/vda",
+               r"^write: +EFI/bootmenu/bootmenu\.efi \(\d+ bytes",
+               r"^variable: Boot([0-9A-F]{4}) \"bootmenu\" HD\(1,GPT,",
+               r"^variable: BootOrder ([0-9A-F]{4}),",
+               r"^write: +EFI/bootmenu/install\.rec")
+    num = re.search(r"variable: (Boot[0-9A-F]{4}) \"bootmenu\"", out).group(1)
+    first = re.search(r"variable: BootOrder ([0-9A-F]{4})", out).group(1)
+    if num != "Boot" + first:
+        raise AssertionError("%s is not first in BootOrder:\n%s" % (num, out))
+    boots_from_disk("install-default-boot", disk, vars_file,
+                    r"BdsDxe: loading %s \"bootmenu\"" % num)
+
+
+def removable_blank_vars():
+    disk = make_disk("removable.img")
+    vars_file = blank_vars("removable.vars.fd")
+    out, rc, _ = installer_guest("install-removable", disk, vars_file,
+                                 "--removable --no-nvram")
+    if rc != 0:
+        raise AssertionError("bootmenu install exited %d:\n%s" % (rc, out))
+    want_lines(out, r"^write: +EFI/BOOT/BOOTX64\.EFI \(\d+ bytes")
+    if "variable:" in out:
+        raise AssertionError("--no-nvram changed a variable:\n" + out)
+    boots_from_disk("install-removable-boot", disk,
+                    blank_vars("removable.vars.fd"),
+                    r"BdsDxe: starting Boot[0-9A-F]{4} \"UEFI Misc Device\"")
+
+
+def print_changes_nothing():
+    disk = make_disk("print.img")
+    vars_file = blank_vars("print.vars.fd")
+    before = sha256(disk)
+    out, rc, seen = installer_guest(
+        "install-print", disk, vars_file, "--print --default --removable",
+        before_after="cd /sys/firmware/efi/efivars && sha256sum * && "
+        "ls /boot/efi/EFI 2>&1; cd /")
+    if rc != 0:
+        raise AssertionError("bootmenu install --print exited %d:\n%s" % (rc, out))
+    want_lines(out, r"^write: +EFI/BOOT/BOOTX64\.EFI",
+               r"^variable: BootOrder", r"^nothing was changed \(--print\)")
+    sums = [re.findall(r"^[0-9a-f]{64}  \S+", s, re.M) for s in seen]
+    if not sums[0] or sums[0] != sums[1]:
+        raise AssertionError("the variables changed under --print:\n%s\n---\n%s"
+                             % ("\n".join(sums[0]), "\n".join(sums[1])))
+    if sha256(disk) != before:
+        raise AssertionError("the disk image changed under --print")
+
+
+if __name__ == "__main__":
+    only = sys.argv[2] if len(sys.argv) > 2 else ""
+    ok = True
+    if only in "print":
+        ok &= check("e2e.install.print_changes_nothing", print_changes_nothing)
+    if only in "default":
+        ok &= check("e2e.install.default_boots_from_disk", default_entry)
+    if only in "removable":
+        ok &= check("e2e.install.removable_blank_vars", removable_blank_vars)
+    sys.exit(0 if ok else 1)
