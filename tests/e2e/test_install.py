@@ -144,12 +144,19 @@ def installer_guest(name, disk, vars_file, args, before_after=""):
     return out, rc, seen
 
 
+class DiskGuest(mf.Guest):
+    """OVMF starting from @disk alone, its menu driven by keys."""
+
+    def __init__(self, name, disk, vars_file):
+        ScreenGuest.__init__(self, Qemu(B, name, uefi=True,
+                                        vars_file=vars_file, disks=[disk],
+                                        extra=["-nic", "none"]))
+
+
 def boots_from_disk(name, disk, vars_file, loads):
     """OVMF from @disk alone: the firmware loads @loads (a regex), the menu
     shows the grub.cfg entry, choosing it boots the target."""
-    g = mf.Guest.__new__(mf.Guest)
-    ScreenGuest.__init__(g, Qemu(B, name, uefi=True, vars_file=vars_file,
-                                 disks=[disk], extra=["-nic", "none"]))
+    g = DiskGuest(name, disk, vars_file)
     try:
         g.q.expect(loads, 300)
         g.wait_screen(re.escape(TITLE), 300)
