@@ -175,13 +175,26 @@ def want_lines(out, *patterns):
                                  % (p, out[-2000:]))
 
 
+class Installed:
+    """A fresh disk and blank variables, `bootmenu install @args` run on
+    them in the guest, which must succeed: .disk, .vars_file, .disk_sha
+    (the disk's hash before the guest), .out (the installer's output),
+    .seen (@before_after's outputs before and after it)."""
+
+    def __init__(self, name, args, before_after=""):
+        self.disk = make_disk(name + ".img")
+        self.disk_sha = sha256(self.disk)
+        self.vars_file = blank_vars(name + ".vars.fd")
+        self.out, rc, self.seen = installer_guest(
+            "install-" + name, self.disk, self.vars_file, args, before_after)
+        if rc != 0:
+            raise AssertionError("bootmenu install %s exited %d:\n%s"
+                                 % (args, rc, self.out))
+
+
 def default_entry():
-    disk = make_disk("default.img")
-    vars_file = blank_vars("default.vars.fd")
-    out, rc, _ = installer_guest("install-default", disk, vars_file,
-                                 "--default")
-    if rc != 0:
-        raise AssertionError("bootmenu install exited %d:\n%s" % (rc, out))
+    i = Installed("default", "--default")
+    out = i.out
     want_lines(out, r"^esp: +/boot/efi \(partition 1 of /dev/vda",
                r"^write: +EFI/bootmenu/bootmenu\.efi \(\d+ bytes",
                r"^variable: Boot([0-9A-F]{4}) \"bootmenu\" HD\(1,GPT,",
@@ -191,42 +204,33 @@ def default_entry():
     first = re.search(r"variable: BootOrder ([0-9A-F]{4})", out).group(1)
     if num != "Boot" + first:
         raise AssertionError("%s is not first in BootOrder:\n%s" % (num, out))
-    boots_from_disk("install-default-boot", disk, vars_file,
+    boots_from_disk("install-default-boot", i.disk, i.vars_file,
                     r"BdsDxe: loading %s \"bootmenu\"" % num)
 
 
 def removable_blank_vars():
-    disk = make_disk("removable.img")
-    vars_file = blank_vars("removable.vars.fd")
-    out, rc, _ = installer_guest("install-removable", disk, vars_file,
-                                 "--removable --no-nvram")
-    if rc != 0:
-        raise AssertionError("bootmenu install exited %d:\n%s" % (rc, out))
+    i = Installed("removable", "--removable --no-nvram")
+    out = i.out
     want_lines(out, r"^write: +EFI/BOOT/BOOTX64\.EFI \(\d+ bytes")
     if "variable:" in out:
         raise AssertionError("--no-nvram changed a variable:\n" + out)
-    boots_from_disk("install-removable-boot", disk,
+    boots_from_disk("install-removable-boot", i.disk,
                     blank_vars("removable.vars.fd"),
                     r"BdsDxe: starting Boot[0-9A-F]{4} \"UEFI Misc Device\"")
 
 
 def print_changes_nothing():
-    disk = make_disk("print.img")
-    vars_file = blank_vars("print.vars.fd")
-    before = sha256(disk)
-    out, rc, seen = installer_guest(
-        "install-print", disk, vars_file, "--print --default --removable",
-        before_after="cd /sys/firmware/efi/efivars && sha256sum * && "
-        "ls /boot/efi/EFI 2>&1; cd /")
-    if rc != 0:
-        raise AssertionError("bootmenu install --print exited %d:\n%s" % (rc, out))
+    i = Installed("print", "--print --default --removable",
+                  before_after="cd /sys/firmware/efi/efivars && "
+                  "sha256sum * && ls /boot/efi/EFI 2>&1; cd /")
+    out = i.out
     want_lines(out, r"^write: +EFI/BOOT/BOOTX64\.EFI",
                r"^variable: BootOrder", r"^nothing was changed \(--print\)")
-    sums = [re.findall(r"^[0-9a-f]{64}  \S+", s, re.M) for s in seen]
+    sums = [re.findall(r"^[0-9a-f]{64}  \S+", s, re.M) for s in i.seen]
     if not sums[0] or sums[0] != sums[1]:
         raise AssertionError("the variables changed under --print:\n%s\n---\n%s"
                              % ("\n".join(sums[0]), "\n".join(sums[1])))
-    if sha256(disk) != before:
+    if sha256(i.disk) != i.disk_sha:
         raise AssertionError("the disk image changed under --print")
 
 
