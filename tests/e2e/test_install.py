@@ -20,7 +20,8 @@ variables are a writable copy of OVMF_VARS_4M.fd.
 4. `--print --default --removable`: the disk image is byte-identical
    afterwards (sha256), and so is every variable as the guest sees it
    (the firmware rewrites its own store on each boot, so the variables
-   are compared inside the guest, before and after).
+   are compared inside the guest, before and after). The same for a
+   refusal: the ESP mounted read-only.
 INSTALL_ESP_EFI_DIR=1 in the environment puts an \\EFI directory on the
 ESP first, for an image whose installer did not make it yet."""
 import os
@@ -111,7 +112,8 @@ def shell_run(q, cmd, timeout=180):
     return q.output()[start:m.start()].replace("\r", ""), int(m.group(1))
 
 
-def installer_guest(name, disk, vars_file, args, before_after=""):
+def installer_guest(name, disk, vars_file, args, before_after="",
+                    esp_opts="rw,noatime"):
     """bootmenu.efi by -kernel into its rescue shell, the ESP of @disk
     mounted at /boot/efi, `bootmenu install @args` run; the QEMU quits
     after the ESP is unmounted. Returns (its output, its status,
@@ -124,7 +126,7 @@ def installer_guest(name, disk, vars_file, args, before_after=""):
         q.expect(r"rescue shell", 120)
         out, rc = shell_run(q, "mkdir -p /boot/efi /mnt/stick && "
                             "mount -o ro /dev/vdb /mnt/stick && "
-                            "mount -t vfat -o rw,noatime /dev/vda1 /boot/efi")
+                            "mount -t vfat -o %s /dev/vda1 /boot/efi" % esp_opts)
         if rc:
             raise AssertionError("cannot mount in the guest:\n" + out[-800:])
         seen = []
@@ -175,6 +177,22 @@ def want_lines(out, *patterns):
                                  % (p, out[-2000:]))
 
 
+# every variable's hash, as the guest sees them, and what the ESP holds
+VAR_SUMS = ("cd /sys/firmware/efi/efivars && sha256sum * && "
+            "ls /boot/efi/EFI 2>&1; cd /")
+
+
+def unchanged(disk, disk_sha, seen, what):
+    """The variables (@seen: VAR_SUMS before and after) and @disk as they
+    were."""
+    sums = [re.findall(r"^[0-9a-f]{64}  \S+", s, re.M) for s in seen]
+    if not sums[0] or sums[0] != sums[1]:
+        raise AssertionError("the variables changed under %s:\n%s\n---\n%s"
+                             % (what, "\n".join(sums[0]), "\n".join(sums[1])))
+    if sha256(disk) != disk_sha:
+        raise AssertionError("the disk image changed under %s" % what)
+
+
 class Installed:
     """A fresh disk and blank variables, `bootmenu install @args` run on
     them in the guest, which must succeed: .disk, .vars_file, .disk_sha
@@ -221,17 +239,22 @@ def removable_blank_vars():
 
 def print_changes_nothing():
     i = Installed("print", "--print --default --removable",
-                  before_after="cd /sys/firmware/efi/efivars && "
-                  "sha256sum * && ls /boot/efi/EFI 2>&1; cd /")
+                  before_after=VAR_SUMS)
     out = i.out
     want_lines(out, r"^write: +EFI/BOOT/BOOTX64\.EFI",
                r"^variable: BootOrder", r"^nothing was changed \(--print\)")
-    sums = [re.findall(r"^[0-9a-f]{64}  \S+", s, re.M) for s in i.seen]
-    if not sums[0] or sums[0] != sums[1]:
-        raise AssertionError("the variables changed under --print:\n%s\n---\n%s"
-                             % ("\n".join(sums[0]), "\n".join(sums[1])))
-    if sha256(i.disk) != i.disk_sha:
-        raise AssertionError("the disk image changed under --print")
+    unchanged(i.disk, i.disk_sha, i.seen, "--print")
+
+
+def read_only_esp_refused():
+    disk = make_disk("ro.img")
+    disk_sha = sha256(disk)
+    out, rc, seen = installer_guest("install-ro", disk, blank_vars("ro.vars.fd"),
+                                    "--default --removable", VAR_SUMS, "ro")
+    if rc != 1 or "remount,rw" not in out:
+        raise AssertionError("a read-only ESP: status %d, no advice to "
+                             "remount it:\n%s" % (rc, out))
+    unchanged(disk, disk_sha, seen, "a refusal")
 
 
 if __name__ == "__main__":
@@ -241,6 +264,8 @@ if __name__ == "__main__":
         ok &= check("e2e.install.print_changes_nothing", print_changes_nothing)
     if only in "default":
         ok &= check("e2e.install.default_boots_from_disk", default_entry)
+    if only in "readonly":
+        ok &= check("e2e.install.read_only_esp_refused", read_only_esp_refused)
     if only in "removable":
         ok &= check("e2e.install.removable_blank_vars", removable_blank_vars)
     sys.exit(0 if ok else 1)
