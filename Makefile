@@ -46,7 +46,7 @@ define host_variant
 $(B)/$(1)/obj/%.c.o: %.c $(HDRS) | $(DEPS)
 	@mkdir -p $$(@D)
 	@echo "  CC [$(1)] $$<"
-	$(Q)$(2) $(CSTD) $(WARN) $(CPPFLAGS_COMMON) $(3) -c $$< -o $$@
+	$(Q)$(2) $(CSTD) $(WARN) $(CPPFLAGS_COMMON) $$(OBJ_DEFS) $(3) -c $$< -o $$@
 $(B)/$(1)/obj/%.S.o: %.S | $(DEPS)
 	@mkdir -p $$(@D)
 	@echo "  AS [$(1)] $$<"
@@ -66,7 +66,17 @@ $(B)/host/kexload: $(B)/host/obj/bootmenu/kexload.c.o $(B)/host/libbootmenu.a
 $(B)/host/init: $(B)/host/obj/bootmenu/init/init.c.o $(B)/host/libbootmenu.a
 	$(Q)$(HOST_CC) -o $@ $^ $(HOST_LIBS)
 
-# the installer (bootmenu/install/); the same code is `bootmenu install`
+# the installer (bootmenu/install/); the same code is `bootmenu install`.
+# Its default image is where `make install` puts it: PREFIX is compiled
+# into cli.c (the stamp is rewritten only when PREFIX changes)
+PREFIX ?= /usr/local
+LIBDIR := $(PREFIX)/lib/bootmenu
+PREFIX_STAMP := $(B)/host/prefix
+$(PREFIX_STAMP): FORCE
+	@mkdir -p $(@D)
+	$(Q)[ "$$(cat $@ 2>/dev/null)" = "$(LIBDIR)" ] || echo "$(LIBDIR)" > $@
+$(B)/host/obj/bootmenu/install/cli.c.o: $(PREFIX_STAMP)
+$(B)/host/obj/bootmenu/install/cli.c.o: OBJ_DEFS = -DBOOTMENU_LIBDIR=\"$(LIBDIR)\"
 $(B)/host/bootmenu-install: $(B)/host/obj/bootmenu/installer.c.o $(B)/host/libbootmenu.a
 	$(Q)$(HOST_CC) -o $@ $^ $(HOST_LIBS)
 
@@ -153,6 +163,38 @@ SIGN_CERT ?=
 sign: $(SB_EFI)
 	$(Q)bash scripts/sign.sh $(SB_EFI) $(B)/bootmenu.signed.efi "$(SIGN_KEY)" "$(SIGN_CERT)"
 
+# --- install: the images, the installer, the man pages under
+# $(DESTDIR)$(PREFIX); install-files copies what is built and builds nothing
+MAN8 := $(wildcard man/*.8)
+MAN5 := $(wildcard man/*.5)
+SIGNED_EFI := $(B)/bootmenu.signed.efi
+install: $(EFI) $(B)/host/bootmenu-install
+	$(Q)$(MAKE) --no-print-directory install-files
+install-files:
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PREFIX)/sbin \
+		$(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(PREFIX)/share/man/man5
+	install -m 0644 $(EFI) $(DESTDIR)$(LIBDIR)/bootmenu.efi
+	$(if $(wildcard $(SIGNED_EFI)),install -m 0644 $(SIGNED_EFI) $(DESTDIR)$(LIBDIR)/bootmenu.signed.efi)
+	install -m 0755 $(B)/host/bootmenu-install $(DESTDIR)$(PREFIX)/sbin/bootmenu-install
+	install -m 0644 $(MAN8) $(DESTDIR)$(PREFIX)/share/man/man8/
+	install -m 0644 $(MAN5) $(DESTDIR)$(PREFIX)/share/man/man5/
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/bootmenu.efi $(DESTDIR)$(LIBDIR)/bootmenu.signed.efi \
+		$(DESTDIR)$(PREFIX)/sbin/bootmenu-install \
+		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man8/,$(notdir $(MAN8))) \
+		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man5/,$(notdir $(MAN5)))
+	-rmdir $(DESTDIR)$(LIBDIR)
+# make deb: those files under /usr in a Debian package, build/bootmenu_V_amd64.deb
+# (no maintainer scripts: installing the package touches no firmware, no disk)
+VERSION := $(shell cat VERSION)
+DEB := $(B)/bootmenu_$(VERSION)_amd64.deb
+deb: $(EFI)
+	$(Q)$(MAKE) --no-print-directory deb-package
+deb-package:
+	$(Q)$(MAKE) --no-print-directory PREFIX=/usr $(B)/host/bootmenu-install
+	$(Q)rm -rf $(B)/deb && $(MAKE) --no-print-directory -s PREFIX=/usr DESTDIR=$(abspath $(B)/deb/root) install-files
+	$(Q)bash scripts/deb.sh $(B)/deb/root $(VERSION) $(DEB)
+
 # --- demo disk and the test targets
 TESTINIT_CPIO := $(B)/target-initrd.cpio.gz
 $(TESTINIT_CPIO): $(B)/target/testinit images/target-initrd.sh $(GEN_INIT_CPIO)
@@ -217,5 +259,5 @@ clean:
 distclean:
 	rm -rf $(B)
 
-.PHONY: all host target run test unit bench fuzz clean distclean sign FORCE
+.PHONY: all host target run test unit bench fuzz clean distclean sign install install-files uninstall deb deb-package FORCE
 FORCE:

@@ -10,7 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Where `make install` puts the image ($(PREFIX)/lib/bootmenu). */
+/* Where `make install` puts the image: the Makefile passes
+ * $(PREFIX)/lib/bootmenu for the host build; the static binary keeps this. */
 #ifndef BOOTMENU_LIBDIR
 #define BOOTMENU_LIBDIR "/usr/local/lib/bootmenu"
 #endif

@@ -154,7 +154,8 @@ static int inst_dir(struct inst *in, const char *dir)
 {
 	int rc;
 
-	if (file_exists(in, dir))
+	/* made already, or (with --print) listed already */
+	if (file_exists(in, dir) || rec_has(&in->done, REC_DIR, dir, 0))
 		return 0;
 	inst_say(in, "mkdir", dir, NULL);
 	rc = in->o->print ? 0 : file_mkdir(in, dir);
@@ -162,6 +163,24 @@ static int inst_dir(struct inst *in, const char *dir)
 		return say(in->err, in->errlen, rc, "cannot make %s/%s: %s",
 			   in->esp, dir, strerror(-rc));
 	return rec_add(&in->done, REC_DIR, dir, 0, -1);
+}
+
+/* @dir and each missing directory above it, "EFI" first: an empty ESP
+ * has none of them. */
+static int inst_dirs(struct inst *in, const char *dir)
+{
+	char part[REC_PATH_MAX];
+	const char *slash = dir;
+	int rc;
+
+	do {
+		slash = strchr(slash + 1, '/');
+		snprintf(part, sizeof(part), "%.*s",
+			 (int)(slash ? (size_t)(slash - dir) : strlen(dir)),
+			 dir);
+		rc = inst_dir(in, part);
+	} while (rc == 0 && slash);
+	return rc;
 }
 
 static int inst_file(struct inst *in, const char *path)
@@ -205,7 +224,7 @@ static int inst_apply(struct inst *in, size_t n_targets)
 	int rc = 0;
 
 	for (size_t i = 0; rc == 0 && i < n_targets; i++) {
-		rc = inst_dir(in, targets[i][0]);
+		rc = inst_dirs(in, targets[i][0]);
 		if (rc == 0)
 			rc = inst_file(in, targets[i][1]);
 	}

@@ -321,6 +321,25 @@ static const char *option_text(struct scratch *s, uint16_t num, char *out,
 	return out;
 }
 
+/* The tree is now as @before says (which is freed); the scratch goes. */
+static void ends_as(struct scratch *s, char *before)
+{
+	char *after = snapshot(s);
+
+	CHECK_STR(after, before);
+	free(before);
+	free(after);
+	scratch_remove(s);
+}
+
+/* --uninstall succeeds and gives back the tree @before. */
+static void uninstall_ends_as(struct scratch *s, char *before)
+{
+	s->o.uninstall = true;
+	CHECK_INT(run(s), 0);
+	ends_as(s, before);
+}
+
 #define OUR_OPTION                                                             \
 	"bootmenu|HD(1,GPT," PARTUUID ",0x800,0x186a0)/"                       \
 	"File(\\EFI\\bootmenu\\bootmenu.efi)|1"
@@ -331,7 +350,7 @@ static const char *option_text(struct scratch *s, uint16_t num, char *out,
 TEST(install_default_removable)
 {
 	struct scratch s;
-	char *before, *after, text[512];
+	char *before, text[512];
 
 	scratch_make(&s);
 	before = snapshot(&s);
@@ -369,18 +388,14 @@ TEST(install_default_removable)
 	CHECK_INT(run(&s), 0);
 	CHECK(printed(&s, "restore:  EFI/BOOT/BOOTX64.EFI"));
 	CHECK(printed(&s, "delete:   Boot0001\n"));
-	after = snapshot(&s);
-	CHECK_STR(after, before);
-	free(before);
-	free(after);
-	scratch_remove(&s);
+	ends_as(&s, before);
 }
 
 /* Without --default the entry goes last; the fallback is not touched. */
 TEST(install_not_default)
 {
 	struct scratch s;
-	char *before, *after, text[512], path[PATH_MAX];
+	char *before, text[512], path[PATH_MAX];
 	size_t len;
 	char *b;
 
@@ -392,13 +407,7 @@ TEST(install_not_default)
 	b = test_slurp(path, &len);
 	CHECK(b && len == strlen(OLD_LOADER));
 	free(b);
-	s.o.uninstall = true;
-	CHECK_INT(run(&s), 0);
-	after = snapshot(&s);
-	CHECK_STR(after, before);
-	free(before);
-	free(after);
-	scratch_remove(&s);
+	uninstall_ends_as(&s, before);
 }
 
 /* An option already pointing at our file is reused (not made again, not
@@ -407,7 +416,7 @@ TEST(install_reuses_option)
 {
 	static const uint16_t order[] = {0, 4, 3};
 	struct scratch s;
-	char *before, *after, text[512];
+	char *before, text[512];
 
 	scratch_make(&s);
 	put_option(&s, 3, "mine", "\\EFI\\bootmenu\\bootmenu.efi");
@@ -419,13 +428,7 @@ TEST(install_reuses_option)
 	CHECK(printed(&s, "keep:     Boot0003 (it points at "));
 	CHECK_STR(order_text(&s, text, sizeof(text)), "0003,0000,0004");
 	CHECK_STR(option_text(&s, 1, text, sizeof(text)), "-");
-	s.o.uninstall = true;
-	CHECK_INT(run(&s), 0);
-	after = snapshot(&s);
-	CHECK_STR(after, before);
-	free(before);
-	free(after);
-	scratch_remove(&s);
+	uninstall_ends_as(&s, before);
 }
 
 /* Installed twice (the second time with --removable): one record with
@@ -433,7 +436,7 @@ TEST(install_reuses_option)
 TEST(install_again)
 {
 	struct scratch s;
-	char *before, *after, text[512];
+	char *before, text[512];
 
 	scratch_make(&s);
 	before = snapshot(&s);
@@ -446,13 +449,31 @@ TEST(install_again)
 			  "EFI/bootmenu/bootmenu.efi already)\n"));
 	CHECK_STR(order_text(&s, text, sizeof(text)), "0001,0000");
 	CHECK_STR(option_text(&s, 2, text, sizeof(text)), "-");
-	s.o.uninstall = true;
+	uninstall_ends_as(&s, before);
+}
+
+/* An empty ESP (no EFI directory): EFI, EFI/bootmenu and EFI/BOOT are
+ * made, each listed once under --print, and --uninstall removes them. */
+TEST(install_empty_esp)
+{
+	struct scratch s;
+	char *before, *first, path[PATH_MAX];
+
+	scratch_make(&s);
+	snprintf(path, sizeof(path), "%s/EFI", s.esp);
+	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	before = snapshot(&s);
+	s.o.removable = s.o.print = true;
 	CHECK_INT(run(&s), 0);
-	after = snapshot(&s);
-	CHECK_STR(after, before);
-	free(before);
-	free(after);
-	scratch_remove(&s);
+	CHECK(printed(&s, "mkdir:    EFI\nmkdir:    EFI/bootmenu\n"));
+	CHECK(printed(&s, "mkdir:    EFI/BOOT\n"));
+	first = strstr(s.printed, "mkdir:    EFI\n");
+	CHECK(first && !strstr(first + 1, "mkdir:    EFI\n"));
+	s.o.print = false;
+	CHECK_INT(run(&s), 0);
+	CHECK(esp_file_is(&s, "EFI/bootmenu/bootmenu.efi", "bootmenu.efi"));
+	CHECK(esp_file_is(&s, "EFI/BOOT/BOOTX64.EFI", "bootmenu.efi"));
+	uninstall_ends_as(&s, before);
 }
 
 /* --print lists every change and makes none. */
@@ -483,11 +504,7 @@ TEST(print_changes_nothing)
 	CHECK_INT(run(&s), 0);
 	CHECK(printed(&s, "remove:   EFI/bootmenu/bootmenu.efi\n"));
 	CHECK(printed(&s, "delete:   Boot0001\n"));
-	after = snapshot(&s);
-	CHECK_STR(after, before);
-	free(before);
-	free(after);
-	scratch_remove(&s);
+	ends_as(&s, before);
 }
 
 /* --no-nvram on a plain directory: files only, no variable read for the
@@ -495,7 +512,7 @@ TEST(print_changes_nothing)
 TEST(no_nvram_plain_directory)
 {
 	struct scratch s;
-	char *before, *after;
+	char *before;
 
 	scratch_make(&s);
 	s.o.part = NULL;
@@ -504,13 +521,7 @@ TEST(no_nvram_plain_directory)
 	CHECK_INT(run(&s), 0);
 	CHECK(esp_file_is(&s, "EFI/BOOT/BOOTX64.EFI", "bootmenu.efi"));
 	CHECK(!strstr(s.printed, "variable:"));
-	s.o.uninstall = true;
-	CHECK_INT(run(&s), 0);
-	after = snapshot(&s);
-	CHECK_STR(after, before);
-	free(before);
-	free(after);
-	scratch_remove(&s);
+	uninstall_ends_as(&s, before);
 }
 
 /* --- Secure Boot */
@@ -538,98 +549,77 @@ TEST(secure_boot_picks_signed)
 
 /* --- Refusals: each leaves the whole tree as it was */
 
-static void refused(struct scratch *s, int want_rc, const char *want_words,
-		    const char *want_printed)
+/* A fresh tree changed by @setup, then a run that must fail with @want_rc,
+ * a sentence holding @want_words and (unless NULL) @want_printed in the
+ * list, and the tree byte-identical afterwards. */
+static void refused(void (*setup)(struct scratch *), int want_rc,
+		    const char *want_words, const char *want_printed)
 {
-	char *before = snapshot(s), *after;
+	struct scratch s;
+	char *before;
 
-	CHECK_INT(run(s), want_rc);
-	if (!strstr(s->err, want_words))
-		printf("  sentence \"%s\" lacks \"%s\"\n", s->err, want_words);
-	CHECK(strstr(s->err, want_words) != NULL);
-	CHECK(!want_printed || printed(s, want_printed));
-	after = snapshot(s);
-	CHECK_STR(after, before);
-	free(before);
-	free(after);
-	scratch_remove(s);
+	scratch_make(&s);
+	setup(&s);
+	before = snapshot(&s);
+	CHECK_INT(run(&s), want_rc);
+	if (!strstr(s.err, want_words))
+		printf("  sentence \"%s\" lacks \"%s\"\n", s.err, want_words);
+	CHECK(strstr(s.err, want_words) != NULL);
+	CHECK(!want_printed || printed(&s, want_printed));
+	ends_as(&s, before);
 }
 
-TEST(refuse_unsigned_under_secure_boot)
+static void set_secure_boot_unsigned(struct scratch *s)
 {
 	static const uint8_t on = 1;
-	struct scratch s;
-	char img[PATH_MAX];
+	static char img[PATH_MAX];
 
-	scratch_make(&s);
-	put_var(&s, SB_NAME, &on, 1);
-	snprintf(img, sizeof(img), "%s/bootmenu.efi", s.img);
-	s.o.image = img;
-	refused(&s, -EPERM, "Secure Boot is on", NULL);
+	put_var(s, SB_NAME, &on, 1);
+	snprintf(img, sizeof(img), "%s/bootmenu.efi", s->img);
+	s->o.image = img;
 }
 
-TEST(refuse_no_image)
+static void set_no_image(struct scratch *s)
 {
-	struct scratch s;
-
-	scratch_make(&s);
-	s.dirs[0] = s.esp;
-	refused(&s, -ENOENT, "no bootmenu.efi found", NULL);
+	s->dirs[0] = s->esp;
 }
 
-TEST(refuse_not_uefi)
+static void set_no_efivars(struct scratch *s)
 {
-	struct scratch s;
-
-	scratch_make(&s);
-	s.o.efi_dir = s.img; /* exists, but no efivars in it */
-	s.o.vars = NULL;
-	refused(&s, -EOPNOTSUPP, "efivarfs", NULL);
-	scratch_make(&s);
-	s.o.efi_dir = "/nonexistent-firmware";
-	refused(&s, -EOPNOTSUPP, "did not boot through UEFI", NULL);
+	s->o.efi_dir = s->img; /* exists, but no efivars in it */
+	s->o.vars = NULL;
 }
 
-TEST(refuse_not_a_partition)
+static void set_no_firmware(struct scratch *s)
 {
-	struct scratch s;
-
-	scratch_make(&s);
-	s.o.part = NULL;
-	refused(&s, -ENXIO, "--no-nvram", NULL);
+	s->o.efi_dir = "/nonexistent-firmware";
 }
 
-TEST(refuse_backup_in_the_way)
+static void set_no_partition(struct scratch *s)
 {
-	struct scratch s;
-
-	scratch_make(&s);
-	put_fmt(&s, "esp/EFI/BOOT/BOOTX64.EFI.bootmenu-old", "MZ older");
-	s.o.removable = true;
-	refused(&s, -EEXIST, "BOOTX64.EFI.bootmenu-old is in the way", NULL);
+	s->o.part = NULL;
 }
 
-TEST(refuse_no_record)
+static void set_backup_in_the_way(struct scratch *s)
 {
-	struct scratch s;
-
-	scratch_make(&s);
-	s.o.uninstall = true;
-	refused(&s, -ENOENT, "no install record", NULL);
+	put_fmt(s, "esp/EFI/BOOT/BOOTX64.EFI.bootmenu-old", "MZ older");
+	s->o.removable = true;
 }
 
-TEST(refuse_bad_record)
+static void set_uninstall(struct scratch *s)
 {
-	struct scratch s;
+	s->o.uninstall = true;
+}
+
+static void set_bad_record(struct scratch *s)
+{
 	char path[PATH_MAX];
 
-	scratch_make(&s);
-	snprintf(path, sizeof(path), "%s/EFI/bootmenu", s.esp);
+	snprintf(path, sizeof(path), "%s/EFI/bootmenu", s->esp);
 	mkdirs(path);
-	put_fmt(&s, "esp/EFI/bootmenu/install.rec",
+	put_fmt(s, "esp/EFI/bootmenu/install.rec",
 		"bootmenu-install 1\nnew ../../etc/passwd\n");
-	s.o.uninstall = true;
-	refused(&s, -EINVAL, "line 2", NULL);
+	s->o.uninstall = true;
 }
 
 /* A read-only ESP, and a full one: tmpfs mounts over the ESP. */
@@ -643,52 +633,66 @@ static bool mount_esp(struct scratch *s, const char *opts)
 	return rc == 0;
 }
 
-TEST(refuse_read_only_esp)
+static void set_read_only_esp(struct scratch *s)
 {
-	struct scratch s;
-
-	scratch_make(&s);
-	CHECK(mount_esp(&s, "size=1m"));
-	CHECK_INT(mount("none", s.esp, NULL, MS_REMOUNT | MS_RDONLY, NULL), 0);
-	refused(&s, -EROFS, "mount -o remount,rw", NULL);
+	CHECK(mount_esp(s, "size=1m"));
+	CHECK_INT(mount("none", s->esp, NULL, MS_REMOUNT | MS_RDONLY, NULL), 0);
 }
 
-TEST(refuse_no_room)
+static void set_small_esp(struct scratch *s)
 {
-	struct scratch s;
-
-	scratch_make(&s);
-	CHECK(mount_esp(&s, "size=8k"));
-	refused(&s, -ENOSPC, "KiB free", NULL);
+	CHECK(mount_esp(s, "size=8k"));
 }
 
-/* A change fails halfway (BootOrder cannot be read: a directory stands
- * in its place): the files and Boot#### written before it are taken
- * back. */
-TEST(failure_halfway_rolls_back)
+/* BootOrder cannot be read (a directory stands in its place), with
+ * --removable: the change fails halfway. */
+static void set_bootorder_dir(struct scratch *s)
 {
-	struct scratch s;
 	char path[PATH_MAX];
 
-	scratch_make(&s);
-	snprintf(path, sizeof(path), "%s/BootOrder-%s", s.vars,
+	snprintf(path, sizeof(path), "%s/BootOrder-%s", s->vars,
 		 EFI_GLOBAL_GUID);
 	CHECK_INT(unlink(path), 0);
 	CHECK_INT(mkdir(path, 0755), 0);
-	s.o.removable = true;
-	refused(&s, -EISDIR, "BootOrder",
-		"failed:   taking back what was changed\n"
-		"delete:   Boot0001\n"
-		"restore:  EFI/BOOT/BOOTX64.EFI from "
-		"EFI/BOOT/BOOTX64.EFI.bootmenu-old\n"
-		"remove:   EFI/bootmenu/bootmenu.efi\n"
-		"rmdir:    EFI/bootmenu\n");
+	s->o.removable = true;
 }
 
+/* One refusal case: a TEST that runs refused() with these arguments. */
+#define REFUSAL(name, setup, rc, words, printed)                               \
+	TEST(name)                                                             \
+	{                                                                      \
+		refused(setup, rc, words, printed);                            \
+	}
+
+REFUSAL(refuse_unsigned_under_secure_boot, set_secure_boot_unsigned, -EPERM,
+	"Secure Boot is on", NULL)
+REFUSAL(refuse_no_image, set_no_image, -ENOENT, "no bootmenu.efi found", NULL)
+REFUSAL(refuse_no_efivars, set_no_efivars, -EOPNOTSUPP, "efivarfs", NULL)
+REFUSAL(refuse_not_uefi, set_no_firmware, -EOPNOTSUPP,
+	"did not boot through UEFI", NULL)
+REFUSAL(refuse_not_a_partition, set_no_partition, -ENXIO, "--no-nvram", NULL)
+REFUSAL(refuse_backup_in_the_way, set_backup_in_the_way, -EEXIST,
+	"BOOTX64.EFI.bootmenu-old is in the way", NULL)
+REFUSAL(refuse_no_record, set_uninstall, -ENOENT, "no install record", NULL)
+REFUSAL(refuse_bad_record, set_bad_record, -EINVAL, "line 2", NULL)
+REFUSAL(refuse_read_only_esp, set_read_only_esp, -EROFS, "mount -o remount,rw",
+	NULL)
+REFUSAL(refuse_no_room, set_small_esp, -ENOSPC, "KiB free", NULL)
+/* A change fails halfway: the files and Boot#### written before it are
+ * taken back. */
+REFUSAL(failure_halfway_rolls_back, set_bootorder_dir, -EISDIR, "BootOrder",
+	"failed:   taking back what was changed\n"
+	"delete:   Boot0001\n"
+	"restore:  EFI/BOOT/BOOTX64.EFI from "
+	"EFI/BOOT/BOOTX64.EFI.bootmenu-old\n"
+	"remove:   EFI/bootmenu/bootmenu.efi\n"
+	"rmdir:    EFI/bootmenu\n")
+
 TEST_MAIN("test_install", install_default_removable, install_not_default,
-	  install_reuses_option, install_again, print_changes_nothing,
-	  no_nvram_plain_directory, secure_boot_picks_signed,
-	  refuse_unsigned_under_secure_boot, refuse_no_image, refuse_not_uefi,
+	  install_reuses_option, install_again, install_empty_esp,
+	  print_changes_nothing, no_nvram_plain_directory,
+	  secure_boot_picks_signed, refuse_unsigned_under_secure_boot,
+	  refuse_no_image, refuse_no_efivars, refuse_not_uefi,
 	  refuse_not_a_partition, refuse_backup_in_the_way, refuse_no_record,
 	  refuse_bad_record, refuse_read_only_esp, refuse_no_room,
 	  failure_halfway_rolls_back)
