@@ -22,8 +22,7 @@ variables are a writable copy of OVMF_VARS_4M.fd.
    (the firmware rewrites its own store on each boot, so the variables
    are compared inside the guest, before and after). The same for a
    refusal: the ESP mounted read-only.
-INSTALL_ESP_EFI_DIR=1 in the environment puts an \\EFI directory on the
-ESP first, for an image whose installer did not make it yet."""
+The ESP starts empty: the installer makes \\EFI itself."""
 import os
 import re
 import shutil
@@ -65,9 +64,6 @@ def make_disk(name):
         if os.path.exists(p):
             os.unlink(p)
     run("mkfs.vfat", "-C", "-n", "INSTESP", esp, str(32 * 1024))
-    if os.environ.get("INSTALL_ESP_EFI_DIR") == "1":
-        # for an image built before the installer made \EFI itself
-        run("mmd", "-i", esp, "::/EFI", env=dict(os.environ, MTOOLS_SKIP_CHECK="1"))
     tree = os.path.join(W, name + ".tree")
     shutil.rmtree(tree, ignore_errors=True)
     os.makedirs(os.path.join(tree, "grub"))
