@@ -7,9 +7,9 @@
 #include "vol/md.h"
 
 #include "util/le.h"
+#include "util/say.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -60,21 +60,6 @@
 #define MD_ROLE_SPARE 0xffffu
 #define MD_ROLE_FAULTY 0xfffeu
 #define MD_ROLE_JOURNAL 0xfffdu
-
-static int say(char *err, size_t errlen, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int say(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
 
 static uint32_t le32(const uint8_t *buf, size_t len, size_t off)
 {
