@@ -301,7 +301,6 @@ static void sl_include(struct sl_parse *s, const char *file, int line,
 	size_t wn, rn;
 	bool net = false;
 	char *path;
-	int rc;
 
 	cfg_text_split_word(arg, n, &w, &wn, &r, &rn);
 	if (!wn)
@@ -325,10 +324,9 @@ static void sl_include(struct sl_parse *s, const char *file, int line,
 		return;
 	if (tag)
 		menu_begin(s, tag, strlen(tag));
-	rc = sl_read_file(s, path);
-	if (rc == -ENOENT)
-		sl_warn(s, file, line, "INCLUDE: no such file", path,
-			strlen(path));
+	/* a missing file is skipped without a word, as syslinux does:
+	 * d-i's text netboot menu.cfg names the gtk variant's files */
+	sl_read_file(s, path);
 	if (tag)
 		menu_end(s);
 }

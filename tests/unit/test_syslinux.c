@@ -264,6 +264,21 @@ TEST(include_loop_and_depth)
 	tfs_done(&t);
 }
 
+/* syslinux skips an INCLUDE whose file is missing without a word (d-i's
+ * text netboot menu.cfg names the gtk variant's files): no warning. */
+TEST(include_missing_is_silent)
+{
+	struct tfs t;
+
+	tfs_init(&t);
+	tfs_write(&t, "/syslinux.cfg",
+		  "INCLUDE gtk.cfg\nLABEL top\nLINUX k\nINCLUDE absent.cfg\n");
+	syslinux_parse_fs(&t.ctx);
+	CHECK_INT(t.out.count, 1);
+	CHECK_INT(n_warn(&t), 0);
+	tfs_done(&t);
+}
+
 /* Eight files that each include the next ten times would be 10^7 reads;
  * the budget stops it after CFG_FILES_MAX, with one warning, keeping the
  * labels read before. */
@@ -818,16 +833,16 @@ TEST_MAIN("test_syslinux", label_kernel_append, keywords_ignore_case,
 	  default_names_label, default_with_options_and_ui_module, menu_default,
 	  ontimeout_wins, menu_label_strips_caret, menu_hide,
 	  menu_title_and_passwd, timeout_tenths, include_relative_to_config_dir,
-	  include_loop_and_depth, include_fan_out_is_bounded,
-	  menu_include_with_tag_is_submenu, menu_begin_end_groups,
-	  localboot_and_modules_disabled, mboot_xen_disabled_as_xen,
-	  extlinux_installed_in_boot, sys_search_order,
-	  sys_install_dir_by_ldlinux_c32, isolinux_search_order,
-	  tree_variant_by_loader_files, config_replaces_the_configuration,
-	  config_label_in_a_menu_and_loops, whichsys_follows_the_variant,
-	  ifcpu64_takes_the_64bit_branch, ifcpu_features,
-	  pxelinux_double_colon_paths, menu_module_label_is_the_menu,
-	  menu_separator_ends_label, fdt_and_devicetree,
-	  text_help_is_not_config, ignored_and_unknown_keywords,
-	  pxelinux_default_only, same_config_twice_read_once,
-	  buffer_entry_point)
+	  include_loop_and_depth, include_missing_is_silent,
+	  include_fan_out_is_bounded, menu_include_with_tag_is_submenu,
+	  menu_begin_end_groups, localboot_and_modules_disabled,
+	  mboot_xen_disabled_as_xen, extlinux_installed_in_boot,
+	  sys_search_order, sys_install_dir_by_ldlinux_c32,
+	  isolinux_search_order, tree_variant_by_loader_files,
+	  config_replaces_the_configuration, config_label_in_a_menu_and_loops,
+	  whichsys_follows_the_variant, ifcpu64_takes_the_64bit_branch,
+	  ifcpu_features, pxelinux_double_colon_paths,
+	  menu_module_label_is_the_menu, menu_separator_ends_label,
+	  fdt_and_devicetree, text_help_is_not_config,
+	  ignored_and_unknown_keywords, pxelinux_default_only,
+	  same_config_twice_read_once, buffer_entry_point)
