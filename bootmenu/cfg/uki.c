@@ -12,6 +12,7 @@
 #include "cfg/cfg_text.h"
 #include "scan/fs.h"
 #include "util/arena.h"
+#include "util/file.h"
 #include "util/pe.h"
 
 #include <errno.h>
@@ -193,20 +194,9 @@ int uki_parse_mem(struct cfg_ctx *ctx, const char *path, const void *buf,
 
 static int uki_fd_read(void *p, uint64_t off, void *buf, size_t n)
 {
-	int fd = *(int *)p;
+	ssize_t got = util_pread_full(*(int *)p, buf, n, off);
 
-	while (n) {
-		ssize_t r = pread(fd, buf, n, (off_t)off);
-
-		if (r < 0)
-			return -errno;
-		if (r == 0)
-			return -EIO;
-		buf = (char *)buf + r;
-		n -= (size_t)r;
-		off += (uint64_t)r;
-	}
-	return 0;
+	return got < 0 ? (int)got : (size_t)got < n ? -EIO : 0;
 }
 
 static int uki_parse_file(struct cfg_ctx *ctx, const char *path,

@@ -48,3 +48,22 @@ ssize_t util_read_full(int fd, void *buf, size_t cap)
 	}
 	return (ssize_t)got;
 }
+
+ssize_t util_pread_full(int fd, void *buf, size_t cap, uint64_t off)
+{
+	size_t got = 0;
+
+	while (got < cap) {
+		ssize_t n =
+		    pread(fd, (char *)buf + got, cap - got, (off_t)(off + got));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}

@@ -6,6 +6,7 @@
 #define BM_UTIL_FILE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* Read the file @path (relative to the directory fd @dirfd, or to the
@@ -20,5 +21,10 @@ int util_read_small(int dirfd, const char *path, char *buf, size_t cap);
  * file, going on after EINTR and short reads. Returns the bytes read, or
  * -errno. */
 ssize_t util_read_full(int fd, void *buf, size_t cap);
+
+/* The same with pread() from byte @off of @fd: the file position is left
+ * alone. Returns the bytes read (fewer than @cap only at the end), or
+ * -errno. */
+ssize_t util_pread_full(int fd, void *buf, size_t cap, uint64_t off);
 
 #endif

@@ -1,6 +1,8 @@
 /* lvm.c - see lvm.h. Layouts: lvm2 lib/label/label.h (label_header),
  * lib/format_text/layout.h (pv_header, mda_header, raw_locn). */
 #include "vol/lvm.h"
+#include "util/file.h"
+#include "util/inflate.h"
 #include "util/le.h"
 #include "util/say.h"
 
@@ -8,20 +10,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* layout.h: FMTT_MAGIC, FMTT_VERSION, MDA_HEADER_SIZE */
 static const char mda_magic[16] = " LVM2 x[5A%r0N*>";
 #define MDA_HEADER 512
 
+/* inflate_crc32 is the same CRC with the value inverted on the way in
+ * and out (gzip's convention); lvm2 inverts neither */
 uint32_t lvm_crc(uint32_t crc, const uint8_t *buf, size_t len)
 {
-	for (size_t i = 0; i < len; i++) {
-		crc ^= buf[i];
-		for (int k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0xedb88320u & -(crc & 1));
-	}
-	return crc;
+	return ~inflate_crc32(~crc, buf, len);
 }
 
 /* "abcdef-ghij-..." (text) or 32 characters (label) into 32 characters;
@@ -568,41 +566,24 @@ int lvm_pv_parse(const uint8_t *buf, size_t len, struct lvm_pv *pv, char *err,
 	return rc;
 }
 
-static int read_all(int fd, void *buf, size_t n, uint64_t off, size_t *got)
-{
-	ssize_t r = 0;
-
-	for (*got = 0; *got < n; *got += (size_t)r) {
-		r = pread(fd, (char *)buf + *got, n - *got,
-			  (off_t)(off + *got));
-		if (r < 0 && errno == EINTR)
-			r = 0;
-		else if (r < 0)
-			return -errno;
-		else if (r == 0)
-			break;
-	}
-	return 0;
-}
-
 static int read_mda(int fd, struct lvm_pv *pv, size_t i, char *err,
 		    size_t errlen)
 {
 	uint64_t size = pv->mda[i].size;
 	size_t n = size < LVM_MDA_READ_MAX ? (size_t)size : LVM_MDA_READ_MAX;
 	uint8_t *buf = malloc(n ? n : 1);
-	size_t got;
+	ssize_t got;
 	int rc;
 
 	if (!buf)
 		return say(err, errlen, -ENOMEM, "out of memory");
-	rc = read_all(fd, buf, n, pv->mda[i].offset, &got);
-	if (rc < 0)
-		rc = mda_say(err, errlen, rc, pv->mda[i].offset,
+	got = util_pread_full(fd, buf, n, pv->mda[i].offset);
+	if (got < 0)
+		rc = mda_say(err, errlen, (int)got, pv->mda[i].offset,
 			     "cannot be read");
 	else
-		rc =
-		    lvm_mda_parse(buf, got, pv->mda[i].offset, pv, err, errlen);
+		rc = lvm_mda_parse(buf, (size_t)got, pv->mda[i].offset, pv, err,
+				   errlen);
 	if (rc == -ERANGE && size > LVM_MDA_READ_MAX)
 		rc = say(err, errlen, rc,
 			 "the LVM2 metadata area is %llu bytes, more than "
@@ -615,15 +596,16 @@ static int read_mda(int fd, struct lvm_pv *pv, size_t i, char *err,
 int lvm_pv_read(int fd, struct lvm_pv *pv, char *err, size_t errlen)
 {
 	uint8_t lab[LVM_LABEL_SCAN];
-	size_t got;
-	int rc = read_all(fd, lab, sizeof(lab), 0, &got);
+	ssize_t got = util_pread_full(fd, lab, sizeof(lab), 0);
+	int rc;
 
-	if (rc < 0) {
+	if (got < 0) {
 		memset(pv, 0, sizeof(*pv));
-		return say(err, errlen, rc, "the device cannot be read: %s",
-			   strerror(-rc));
+		return say(err, errlen, (int)got,
+			   "the device cannot be read: %s",
+			   strerror((int)-got));
 	}
-	rc = lvm_label_parse(lab, got, pv, err, errlen);
+	rc = lvm_label_parse(lab, (size_t)got, pv, err, errlen);
 	for (size_t i = 0; rc == 0 && i < pv->n_mda; i++) {
 		rc = read_mda(fd, pv, i, err, errlen);
 		if (rc == 0 || i + 1 == pv->n_mda)

@@ -6,13 +6,14 @@
  * mdadm --examine (tests/fixtures/md/README). */
 #include "vol/md.h"
 
+#include "util/file.h"
 #include "util/le.h"
 #include "util/say.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #define MD_MAGIC 0xa92b4efcu
 #define MD_MAGIC_SWAPPED 0xfc4e2ba9u
@@ -335,30 +336,13 @@ int md_sb_parse(const uint8_t *buf, size_t len, uint64_t sb_offset,
 	return rc;
 }
 
-static int read_at(int fd, uint64_t off, uint8_t *buf, size_t n)
-{
-	size_t got = 0;
-
-	while (got < n) {
-		ssize_t r = pread(fd, buf + got, n - got, (off_t)(off + got));
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		if (r == 0)
-			return -EIO;
-		got += (size_t)r;
-	}
-	return 0;
-}
-
 int md_member_read(int fd, uint64_t dev_size, struct md_member *m, char *err,
 		   size_t errlen)
 {
 	uint8_t buf[MD_SB_BYTES];
 	uint64_t at[4] = {0, 4096, 0, 0};
 	char why[160];
+	ssize_t got;
 	int first = -ENOENT, rc;
 	size_t n = 2;
 
@@ -372,7 +356,8 @@ int md_member_read(int fd, uint64_t dev_size, struct md_member *m, char *err,
 	for (size_t i = 0; i < n; i++) {
 		if (at[i] > dev_size || MD_SB_BYTES > dev_size - at[i])
 			continue;
-		rc = read_at(fd, at[i], buf, sizeof(buf));
+		got = util_pread_full(fd, buf, sizeof(buf), at[i]);
+		rc = got < 0 ? (int)got : got < (ssize_t)sizeof(buf) ? -EIO : 0;
 		if (rc < 0)
 			return say(err, errlen, rc,
 				   "cannot read the md superblock: %s",
@@ -404,29 +389,19 @@ static const char *level_name(int level, char *buf, size_t n)
 	return buf;
 }
 
-/* The healthy active member of the array to read: the highest events
- * count; -1 when there is none. */
-static int pick(const struct md_member *ms, size_t n, const uint8_t *uuid)
+/* The member of the array with the highest events count among the
+ * healthy active ones (@active), or among all but the faulty, whose
+ * superblock stops at the failure (the newest says what the array is
+ * now); -1 when there is none. */
+static int newest(const struct md_member *ms, size_t n, const uint8_t *uuid,
+		  bool active)
 {
 	int best = -1;
 
 	for (size_t i = 0; i < n; i++) {
-		if (memcmp(ms[i].uuid, uuid, 16) || ms[i].state != MD_ACTIVE)
-			continue;
-		if (best < 0 || ms[i].events > ms[best].events)
-			best = (int)i;
-	}
-	return best;
-}
-
-/* The newest superblock of the array (any state but faulty, whose
- * superblock stops at the failure): it says what the array is now. */
-static int newest(const struct md_member *ms, size_t n, const uint8_t *uuid)
-{
-	int best = -1;
-
-	for (size_t i = 0; i < n; i++) {
-		if (memcmp(ms[i].uuid, uuid, 16) || ms[i].state == MD_FAULTY)
+		if (memcmp(ms[i].uuid, uuid, 16) ||
+		    (active ? ms[i].state != MD_ACTIVE
+			    : ms[i].state == MD_FAULTY))
 			continue;
 		if (best < 0 || ms[i].events > ms[best].events)
 			best = (int)i;
@@ -461,7 +436,7 @@ static void volume_of(const struct md_member *ms, size_t n, size_t first,
 		      struct vol *v, char *note, size_t notelen)
 {
 	const struct md_member *top;
-	int b, t = newest(ms, n, ms[first].uuid);
+	int b, t = newest(ms, n, ms[first].uuid, false);
 	uint32_t have;
 	char lv[24];
 
@@ -482,7 +457,7 @@ static void volume_of(const struct md_member *ms, size_t n, size_t first,
 		    v->name);
 		return;
 	}
-	b = pick(ms, n, ms[first].uuid);
+	b = newest(ms, n, ms[first].uuid, true);
 	if (b < 0 || ms[b].events < top->events) {
 		say(v->skip, sizeof(v->skip), 0,
 		    "%s has no healthy, up-to-date member to read", v->name);
