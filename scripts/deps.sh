@@ -13,6 +13,8 @@ pkgs=(
 	# disk images without mounting, and the filesystems the tests probe
 	fdisk e2fsprogs dosfstools mtools xorriso xfsprogs btrfs-progs squashfs-tools
 	cryptsetup-bin
+	# LVM2 physical volumes for the volume tests (written without device-mapper)
+	lvm2
 	# guests: QEMU under TCG, OVMF for UEFI (and Secure Boot); sbsign and
 	# sbverify for `make sign` and the Secure Boot tests; gnu-efi for the
 	# tests' stand-in EFI application

@@ -65,3 +65,100 @@ def stick_ext4(path, root, files, label="stick", size="16M", big=None):
         os.unlink(path)
     subprocess.run(["mke2fs", "-q", "-F", "-t", "ext4", "-L", label,
                     "-d", root, path, size], check=True, stdout=subprocess.DEVNULL)
+
+
+def ext4_image(path, root, files, label, size_mib):
+    """A plain ext4 of @size_mib MiB at @path holding @files."""
+    fill_tree(root, files)
+    if os.path.exists(path):
+        os.unlink(path)
+    subprocess.run(["mke2fs", "-q", "-F", "-t", "ext4", "-L", label, "-d", root,
+                    path, "%dM" % size_mib], check=True, stdout=subprocess.DEVNULL)
+
+
+def put_at(dst, src, offset):
+    """Copy file @src into file @dst at byte @offset, in place."""
+    with open(src, "rb") as s, open(dst, "r+b") as d:
+        d.seek(offset)
+        shutil.copyfileobj(s, d, 1 << 20)
+
+
+LVM_CONF = ('devices{filter=["a|^/dev/loop|","r|.*|"] use_devicesfile=0 '
+            'obtain_device_list_from_udev=0} '
+            'activation{udev_sync=0 udev_rules=0 monitoring=0}')
+
+
+def _lvm(*args):
+    """One lvm2 command that needs no device-mapper driver."""
+    env = dict(os.environ, LVM_SUPPRESS_FD_WARNINGS="1")
+    r = subprocess.run(list(args) + ["--driverloaded", "n", "--config", LVM_CONF],
+                       capture_output=True, text=True, env=env)
+    if r.returncode != 0:
+        raise AssertionError("%s failed: %s" % (args[0], r.stderr.strip()))
+    return r.stdout
+
+
+def lvm_disk(path, vg, lvs, size_mib=64):
+    """A whole disk at @path that is one LVM2 physical volume of volume
+    group @vg, written by Debian's lvm2 on a loop device without a
+    device-mapper driver. @lvs: [(name, MiB, ext4 image or None)]; each
+    image is copied in at its LV's first extent (every LV here is one
+    linear run). Needs root and /dev/loop-control."""
+    if os.path.exists(path):
+        os.unlink(path)
+    with open(path, "wb") as f:
+        f.truncate(size_mib << 20)
+    dev = subprocess.run(["losetup", "-f", "--show", path], check=True,
+                         capture_output=True, text=True).stdout.strip()
+    try:
+        _lvm("pvcreate", "--metadatasize", "1m", "--dataalignment", "1m", dev)
+        _lvm("vgcreate", "-s", "1m", vg, dev)
+        for name, mib, _ in lvs:
+            _lvm("lvcreate", "-an", "-Zn", "-L", "%dM" % mib, "-n", name, vg)
+        pe_start = int(_lvm("pvs", "--noheadings", "--units", "b", "--nosuffix",
+                            "-o", "pe_start", dev).split()[0])
+        starts = {}
+        for line in _lvm("lvs", "--noheadings", "-o", "lv_name,seg_pe_ranges",
+                         vg).splitlines():
+            name, ranges = line.split()
+            first = ranges.split(":")[1].split("-")[0]
+            starts[name] = pe_start + int(first) * (1 << 20)
+    finally:
+        subprocess.run(["losetup", "-d", dev], check=False)
+    for name, _, image in lvs:
+        if image:
+            put_at(path, image, starts[name])
+    return starts
+
+
+def md_member(path, image, version, index, uuid, name="e2e:boot",
+              roles=(0, 1), events=20):
+    """Member @index of a two-disk md RAID1 at @path, written from the
+    documented superblock layout (tests/fixtures/md/make.py), holding the
+    bytes of @image as the array's data. @version "1.2" (superblock 4 KiB
+    in, data at 1 MiB) or "0.90" (superblock in the last 64 KiB-aligned
+    64 KiB, data at 0)."""
+    import importlib.util
+    here = os.path.dirname(os.path.abspath(__file__))
+    spec = importlib.util.spec_from_file_location(
+        "md_make", os.path.join(here, "..", "fixtures", "md", "make.py"))
+    mk = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mk)
+    data = os.path.getsize(image)
+    if version == "1.2":
+        doff, dsize = 2048, data // 512
+        dev = (doff + dsize) * 512
+        sb = mk.sb1(8, uuid, name, 1, 2, dsize, doff, dsize, index,
+                    list(roles), events)
+        sb_at = 8 * 512
+    else:
+        dev = data + 128 * 1024
+        sb_at = (dev & ~0xFFFF) - 0x10000
+        words = [int.from_bytes(uuid[i:i + 4], "little") for i in range(0, 16, 4)]
+        sb = mk.sb0(words, 0, 1, 2, sb_at // 1024, events, index)
+        doff = 0
+    with open(path, "wb") as f:
+        f.truncate(dev)
+        f.seek(sb_at)
+        f.write(sb)
+    put_at(path, image, doff * 512)

@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""/boot on volumes: an LVM2 logical volume and md RAID1 mirrors.
+
+Disks are written by Debian's lvm2 (without a device-mapper driver) and
+from md's documented superblock layout, with an ext4 /boot copied in at
+the volume's first byte. bootmenu reads each volume through a read-only
+loop device: the volume's default entry boots, a volume group with a
+missing physical volume and a thin LV are listed with their reasons, a
+RAID1 mirror with one member missing still boots, and every member image
+is byte-identical afterwards (sha256)."""
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from qemu import Qemu, check, need  # noqa: E402
+from disks import sha256, ext4_image, lvm_disk, md_member  # noqa: E402
+
+B = os.path.abspath(sys.argv[1])
+EFI = os.path.join(B, "bootmenu.efi")
+W = os.path.join(B, "e2e-volumes")
+FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "lvm")
+CON = "console=ttyS0,115200"
+
+
+def boot_fs(path, entry):
+    """A 16 MiB ext4 /boot whose grub.cfg boots the test target as @entry."""
+    ext4_image(path, os.path.join(W, "root-" + entry), {
+        "/vmlinuz": need(os.path.join(B, "kernel", "bzImage")),
+        "/initrd.gz": need(os.path.join(B, "target-initrd.cpio.gz")),
+        "/grub/grub.cfg": "set timeout=5\nmenuentry '%s' {\n  linux /vmlinuz %s demo.entry=%s target.poweroff\n"
+                          "  initrd /initrd.gz\n}\n" % (entry, CON, entry),
+    }, entry, 16)
+
+
+def padded(src, dst, mib=64):
+    """A whole disk from a fixture PV's first 64 KiB: zeros after."""
+    with open(src, "rb") as s, open(dst, "wb") as d:
+        d.write(s.read())
+        d.truncate(mib << 20)
+    return dst
+
+
+def boots(name, disks, entry):
+    """Boot bootmenu with @disks (written in place); the default must be
+    @entry, reached with no key; each disk unchanged afterwards."""
+    before = {p: sha256(p) for p in disks}
+    q = Qemu(B, name, kernel=need(EFI), append="bootmenu.timeout=0",
+             disks=[{"file": p, "snapshot": False} for p in disks], snapshot=False)
+    try:
+        got = q.expect(r"BOOTMENU-TARGET: booted entry=(\S+)", 240).group(1)
+        q.expect(r"BOOTMENU-TARGET: done", 30)
+    finally:
+        q.close()
+    if got != entry:
+        raise AssertionError("booted %s, want %s" % (got, entry))
+    changed = [os.path.basename(p) for p in disks if sha256(p) != before[p]]
+    if changed:
+        raise AssertionError("changed: " + ", ".join(changed))
+
+
+def listing(name, disks):
+    """`bootmenu --list` in the rescue shell over @disks: its text."""
+    q = Qemu(B, name, kernel=need(EFI), append="bootmenu.shell",
+             disks=[{"file": p, "snapshot": False} for p in disks], snapshot=False)
+    try:
+        q.expect(r"rescue shell", 90)
+        q.send("bootmenu --list > /tmp/l.txt 2>&1; echo RC=$?; "
+               "echo LIST-BEGIN; cat /tmp/l.txt; echo LIST-END\n")
+        rc = q.expect(r"RC=(\d+)", 180).group(1)
+        q.expect(r"LIST-BEGIN\r?\n", 10)
+        start = q.pos
+        q.expect(r"LIST-END", 30)
+        text = q.output()[start:q.pos - len("LIST-END")].replace("\r", "")
+    finally:
+        q.close()
+    if rc != "0":
+        raise AssertionError("bootmenu --list exited %s: %s" % (rc, text[-600:]))
+    return text
+
+
+def want_lines(text, patterns):
+    for p in patterns:
+        if not re.search(p, text, re.M):
+            raise AssertionError("no line /%s/ in:\n%s" % (p, text))
+
+
+def lvm_boot():
+    os.makedirs(W, exist_ok=True)
+    fs = os.path.join(W, "lvm-boot.ext4")
+    boot_fs(fs, "lvm-boot")
+    disk = os.path.join(W, "lvm.img")
+    lvm_disk(disk, "vgsys", [("root", 8, None), ("boot", 16, fs), ("home", 4, None)])
+    boots("volumes-lvm-boot", [disk], "lvm-boot")
+
+
+def lvm_reasons():
+    """The LVM boot disk beside a VG missing one of its two PVs and a VG
+    with a thin LV: the LV is read, the others listed with reasons."""
+    disk = os.path.join(W, "lvm.img")
+    need(disk)
+    half = padded(os.path.join(FIX, "twopv", "pv0.pv"), os.path.join(W, "pv0-only.img"))
+    thin = padded(os.path.join(FIX, "thinsnap", "thinsnap.pv"), os.path.join(W, "thin.img"))
+    disks = [disk, half, thin]
+    before = {p: sha256(p) for p in disks}
+    text = listing("volumes-lvm-list", disks)
+    want_lines(text, [r"vgsys/boot.*lvm-boot",
+                      r"vgdata/\S+.*skipped:.*missing",
+                      r"vgt/thin.*skipped:.*thin"])
+    changed = [os.path.basename(p) for p in disks if sha256(p) != before[p]]
+    if changed:
+        raise AssertionError("changed: " + ", ".join(changed))
+
+
+def md_degraded():
+    """RAID1 (1.2 metadata) with its second member missing boots."""
+    fs = os.path.join(W, "md-boot.ext4")
+    boot_fs(fs, "md-boot")
+    a = os.path.join(W, "md12-a.img")
+    md_member(a, fs, "1.2", 0, bytes(range(0x40, 0x50)))
+    boots("volumes-md-degraded", [a], "md-boot")
+
+
+def md_090_pair():
+    """RAID1 with 0.90 metadata, both members: one volume, it boots."""
+    fs = os.path.join(W, "md090-boot.ext4")
+    boot_fs(fs, "md090-boot")
+    disks = [os.path.join(W, "md090-%s.img" % c) for c in "ab"]
+    for i, p in enumerate(disks):
+        md_member(p, fs, "0.90", i, bytes(range(0x60, 0x70)))
+    boots("volumes-md-090", disks, "md090-boot")
+
+
+def cleanup():
+    for f in os.listdir(W):
+        if f.endswith(".img") or f.endswith(".ext4"):
+            os.unlink(os.path.join(W, f))
+
+
+ok = True
+for name, fn in (("e2e.volumes.lvm_boot_lv_boots", lvm_boot),
+                 ("e2e.volumes.lvm_missing_pv_and_thin_listed", lvm_reasons),
+                 ("e2e.volumes.md_raid1_12_one_member_missing_boots", md_degraded),
+                 ("e2e.volumes.md_raid1_090_boots", md_090_pair)):
+    ok = check(name, fn) and ok
+if os.path.isdir(W):
+    cleanup()
+sys.exit(0 if ok else 1)
