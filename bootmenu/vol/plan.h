@@ -37,7 +37,7 @@ struct vol_member {
 /* One volume to show now: v's windows (sources index the members) or
  * v.skip; @group says which VG or array it belongs to. */
 struct vol_plan_item {
-	char group[VOL_GROUP_ID_MAX]; /* the VG id or the md UUID */
+	char group[VOL_GROUP_ID_MAX];  /* the VG id or the md UUID */
 	char group_name[VOL_NAME_MAX]; /* "vgsys", "md0", "md/boot" */
 	struct vol v;
 	char note[160]; /* "md/boot is degraded (1 of 2 ...)", or "" */
