@@ -22,7 +22,8 @@
 #include <unistd.h>
 
 #define MSG(s) s, sizeof(s) - 1 /* a literal with its inner NULs */
-#define NIMG 6
+#define NIMG 7
+#define LATE 6 /* imgs[LATE] comes by hotplug */
 
 static char top[64], sys_dir[128], dev_dir[128], mnt_dir[128];
 static bool can_run;
@@ -40,7 +41,8 @@ static const struct img {
     {"vdc", "md/v12-a.img", "4M", "MDMIRROR", 8, 64},
     {"vdd", "md/v12-b.img", "4M", "MDMIRROR", 8, 64},
     {"vde", "md/r5-a.img", "4M", "", 0, 0},
-    {"vdf", "md/deg-a.img", "4M", "", 0, 0}, /* held by md127 */
+    {"vdf", "md/deg-a.img", "4M", "", 0, 0},	 /* held by md127 */
+    {"vdh", "lvm/twopv/pv1.pv", "2M", "", 0, 0}, /* vgdata's other PV */
 };
 static char *before[NIMG];
 static size_t before_len[NIMG];
@@ -193,7 +195,8 @@ TEST(setup)
 		img_path(i, p, sizeof(p));
 		before[i] = test_slurp(p, &before_len[i]);
 		CHECK(before[i] != NULL);
-		fake_disk(imgs[i].disk, p, i == 5 ? "md127" : "");
+		if (i != LATE)
+			fake_disk(imgs[i].disk, p, i == 5 ? "md127" : "");
 	}
 	can_run = test_failures == 0;
 }
@@ -248,6 +251,9 @@ static void check_mounted(const struct scan_dev *d, const char *label,
 	free(buf);
 }
 
+static const char add_vdh[] = "add@/devices/virtual/block/vdh\0ACTION=add\0"
+			      "DEVPATH=/devices/virtual/block/vdh\0"
+			      "SUBSYSTEM=block\0DEVNAME=vdh\0DEVTYPE=disk\0";
 static const char rm_vda[] =
     "remove@/devices/virtual/block/vda\0ACTION=remove\0"
     "DEVPATH=/devices/virtual/block/vda\0"
@@ -264,6 +270,7 @@ TEST(volumes_found_mapped_and_gone)
 	struct scan *s;
 	struct scan_dev v[32];
 	int added = 0, removed = 0;
+	char p[PATH_MAX];
 	size_t n;
 
 	if (!can_run)
@@ -275,7 +282,7 @@ TEST(volumes_found_mapped_and_gone)
 	CHECK_INT(scan_settle(s, 10), 0);
 	pump(s, &added, &removed);
 	n = scan_devices(s, v, 32);
-	CHECK_INT(n, NIMG + 7);
+	CHECK_INT(n, NIMG - 1 + 7);
 	CHECK_STR(reason(v, n, "vda"),
 		  "LVM physical volume: volume group vgsys");
 	CHECK_STR(reason(v, n, "vdc"), "RAID member: member of mirror (1.2)");
@@ -298,6 +305,24 @@ TEST(volumes_found_mapped_and_gone)
 	CHECK_INT(added, 2);
 	CHECK_INT(loops_on_ours(), 2); /* vgsys/home's went after its probe */
 
+	/* vgdata's missing PV comes: its LVs are planned again, and now
+	 * say what keeps them from a loop device */
+	img_path(LATE, p, sizeof(p));
+	fake_disk("vdh", p, "");
+	CHECK_INT(scan_inject_uevent(s, MSG(add_vdh)), 0);
+	usleep(100 * 1000);
+	CHECK_INT(scan_settle(s, 5), 0);
+	pump(s, &added, &removed);
+	n = scan_devices(s, v, 32);
+	CHECK_INT(n, NIMG + 7);
+	CHECK_STR(reason(v, n, "vdh"),
+		  "LVM physical volume: volume group vgdata");
+	CHECK_STR(reason(v, n, "vgdata/span"),
+		  "spans 2 runs; needs device-mapper (not yet)");
+	CHECK_STR(reason(v, n, "vgdata/stripe"),
+		  "is striped over 2 volumes, not read yet");
+	CHECK_INT(added, 2);
+
 	/* its PV goes: vgsys's volumes and their mapping with it */
 	CHECK_INT(scan_inject_uevent(s, MSG(rm_vda)), 0);
 	CHECK_INT(scan_settle(s, 5), 0);
@@ -306,6 +331,8 @@ TEST(volumes_found_mapped_and_gone)
 	CHECK_INT(removed, 1);
 	n = scan_devices(s, v, 32);
 	CHECK_INT(n, NIMG - 1 + 4);
+	for (size_t i = 0; i < n; i++) /* vgsys's volumes went with vda */
+		CHECK(strncmp(v[i].name, "vgsys/", 6) != 0);
 	CHECK_INT(loops_on_ours(), 1);
 
 	CHECK_INT(scan_unmount_all(s), 0);
