@@ -568,6 +568,18 @@ static int sd_run(const struct sd_job *j, char *err, size_t errlen)
 	return rc ? rc : rc2;
 }
 
+/* A volume the scan mapped (LVM, md) is read through a read-only loop
+ * device over its members: writing there would mean writing to member
+ * devices bootmenu does not manage, so it is never done. */
+static int refuse_volume(const struct fs_root *fs, char *err, size_t errlen)
+{
+	snprintf(err, errlen,
+		 "%s is a logical volume or RAID mirror, which bootmenu only "
+		 "reads: the default is not saved there",
+		 fs->name);
+	return -EROFS;
+}
+
 /* The job for saving @e; its strings live in the scan's arena or @val. */
 static int save_job(const struct session *s, const struct conf *c,
 		    const struct entry *e, struct sd_job *j, char *val,
@@ -591,6 +603,8 @@ static int save_job(const struct session *s, const struct conf *c,
 	fs = savedef_target(s, c, &j->envpath, err, errlen);
 	if (!fs)
 		return -ENOENT;
+	if (fs->volume)
+		return refuse_volume(fs, err, errlen);
 	if (fs->device && !remount_supported(fs->fstype)) {
 		snprintf(err, errlen,
 			 "%s: %s filesystems are not written (ext4 and "
@@ -678,6 +692,8 @@ int savedef_clear_once(struct session *s, const struct conf *c, char *err,
 	}
 	if (!cur[0])
 		return 0;
+	if (fs->volume)
+		return refuse_volume(fs, err, errlen);
 	if (fs->device && !remount_supported(fs->fstype)) {
 		snprintf(err, errlen, "%s: %s filesystems are not written",
 			 fs->name, fs->fstype ? fs->fstype : "unknown");

@@ -14,8 +14,10 @@
  * size is rewritten in place and fsynced instead, allocating nothing;
  * only creating it goes through the rename. Never on a filesystem whose journal
  * needs recovery (or a FAT whose dirty bit is set), never on one that is not
- * the user's choice, only ext2/3/4 and vfat. A --root directory (no device) is
- * written in place with the same steps and no mount (the unit tests use that).
+ * the user's choice, only ext2/3/4 and vfat, never on a volume the scan
+ * mapped (fs->volume: an LVM logical volume or md mirror, -EROFS). A --root
+ * directory (no device) is written in place with the same steps and no mount
+ * (the unit tests use that).
  *
  * The value for a grub entry inside a submenu is GRUB's path form,
  * "Submenu title>entry id", so GRUB itself boots the same entry with

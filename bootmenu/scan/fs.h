@@ -64,7 +64,10 @@ struct fs_root {
 	unsigned partno;
 	unsigned long long part_start, part_size;
 	bool removable; /* removable or USB media: last in the default rule */
-	void *priv;	/* the scan room's; parsers leave it alone */
+	/* an LVM logical volume or md mirror the scan mapped read-only from
+	 * its member devices: nothing may write to it */
+	bool volume;
+	void *priv; /* the scan room's; parsers leave it alone */
 };
 
 /* Open @path (absolute or relative to the root; both mean the same) for

@@ -221,6 +221,7 @@ void scan_free(struct scan *s)
 		close(s->ev_fd);
 	if (s->wake_fd >= 0)
 		close(s->wake_fd);
+	scan_vol_free(s);
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->cond);
 	arena_free(&s->a);

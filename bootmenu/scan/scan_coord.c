@@ -57,7 +57,7 @@ static void step_resync(struct scan *s, int64_t now)
 		return;
 	}
 	for (struct scan_rec *r = s->recs; r; r = r->next) {
-		bool present = false;
+		bool present = r->vol != NULL; /* volumes go with members */
 
 		for (size_t i = 0; i < n && !present; i++)
 			present = !strcmp(devs[i].name, r->pub.name);
@@ -166,6 +166,12 @@ static void step_settle(struct scan *s, int64_t now)
 		     now - s->last_activity_ms >= SCAN_QUIET_MS &&
 		     !uevent_pending(s);
 
+	/* the members that came have come: incomplete volumes now */
+	if ((quiet || now >= s->settle_deadline_ms) && !s->vol_settled) {
+		s->vol_settled = true;
+		if (scan_vol_update(s, now) > 0)
+			quiet = false;
+	}
 	if (quiet && !s->quiet)
 		pthread_cond_broadcast(&s->cond);
 	s->quiet = quiet;

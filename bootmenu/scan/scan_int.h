@@ -18,6 +18,7 @@
  *	scan_worker.c	the jobs: probe and mount in a worker thread
  *	scan_usb.c	USB storage hosts that have not reported disks yet
  *	scan_unmount.c	unmounting one device's filesystem, or all of them
+ *	scan_vol.c	LVM2 and md members read, their volumes mapped
  */
 #ifndef BM_SCAN_INT_H
 #define BM_SCAN_INT_H
@@ -27,6 +28,7 @@
 #include "scan/scan.h"
 #include "scan/uevent.h"
 #include "util/arena.h"
+#include "vol/plan.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -52,6 +54,11 @@ struct scan_job {
 	char devnode[PROBE_PATH_MAX];
 	char target[PATH_MAX];
 	bool no_mount, set_ro;
+	uint64_t dev_size;
+	char holders[PATH_MAX]; /* sysfs: who uses the device (md, dm) */
+	bool is_vol;		/* a volume's window: map it first */
+	char member[PROBE_PATH_MAX];
+	struct vol_window win;
 	int (*mount_fn)(void *, const char *, const char *, const char *);
 	void *mount_ctx;
 	const char *(*filter_fn)(void *, const char *, const char *,
@@ -66,17 +73,47 @@ struct scan_job {
 	int root_fd;
 	char detail[MOUNT_DETAIL_MAX];
 	char sub[MOUNT_DETAIL_MAX];
+	/* a member device's reading (kind VOL_LVM: pv, VOL_MD: md) */
+	bool member_read;
+	enum vol_kind kind;
+	struct lvm_pv pv; /* its text is the job's until reaped */
+	struct md_member md;
+	/* a volume's mapping, while the job holds it */
+	bool mapped;
+	char map_dev[PROBE_PATH_MAX];
+};
+
+/* What makes a record a volume's rather than a block device's. */
+struct scan_recvol {
+	char group[VOL_GROUP_ID_MAX];	  /* the VG id or md UUID */
+	char member[PROBE_PATH_MAX];	  /* the window's member device node */
+	char member_name[PROBE_NAME_MAX]; /* and its kernel name */
+	struct vol_window win;
+	char skip[160];		      /* planned not to map: why */
+	char note[160];		      /* degraded: said when mounted */
+	char map_dev[PROBE_PATH_MAX]; /* the loop device while mounted */
+};
+
+/* A member device read (an LVM2 PV or an md member), for the plan. */
+struct scan_volmem {
+	struct scan_volmem *next;
+	char dev[PROBE_NAME_MAX];
+	char devnode[PROBE_PATH_MAX];
+	enum vol_kind kind;
+	struct lvm_pv pv; /* owns its text */
+	struct md_member md;
 };
 
 struct scan_rec {
 	struct scan_rec *next;
 	struct scan_dev pub;
 	struct probe_dev sys;
-	struct fs_root *fs;   /* while mounted */
-	struct scan_job *job; /* running, or abandoned and maybe running */
-	int64_t deadline_ms;  /* of the running job */
-	int64_t pending_ms;   /* a probe is due then; 0: none */
-	bool removed;	      /* gone: hidden from the views */
+	struct fs_root *fs;	 /* while mounted */
+	struct scan_job *job;	 /* running, or abandoned and maybe running */
+	int64_t deadline_ms;	 /* of the running job */
+	int64_t pending_ms;	 /* a probe is due then; 0: none */
+	bool removed;		 /* gone: hidden from the views */
+	struct scan_recvol *vol; /* a volume's record; NULL: a device's */
 };
 
 struct scan_fsnode {
@@ -119,6 +156,8 @@ struct scan {
 	bool quiet, settled_sent;
 	struct scan_host hosts[SCAN_HOSTS_MAX]; /* USB hosts with no disk yet */
 	size_t n_hosts;
+	struct scan_volmem *vmembers; /* LVM2 and md members read */
+	bool vol_settled;	      /* incomplete volumes are planned now */
 };
 
 /* --- scan.c: clock, eventfds, the event queue */
@@ -214,5 +253,47 @@ void scan_target(const struct scan *s, const char *name, char target[PATH_MAX]);
  * queue FS_REMOVED; its root fd is closed by scan_next(). Under s->lock;
  * no-op without one. */
 void scan_rec_drop_fs(struct scan *s, struct scan_rec *r, bool lazy);
+
+/* --- scan_vol.c: volumes (s->lock held unless said otherwise) */
+
+/* In the worker: @j's device is an LVM2 PV or md member (the probe said
+ * so): unless the kernel already uses it (sysfs holders), read it with
+ * pread() only. What it found goes into j->res.detail for the device
+ * list; j->member_read says whether there is a reading to plan with. */
+void scan_vol_job_read(struct scan_job *j);
+
+/* In the worker: map @j's window (a volume's job) as a read-only loop
+ * device and make it the device probed. Returns 0, or -errno with
+ * j->res filled as a failure. */
+int scan_vol_job_map(struct scan_job *j);
+
+/* Set up @j for @r's volume (job_new()'s part for volume records). */
+void scan_vol_job_init(const struct scan_rec *r, struct scan_job *j);
+
+/* @r's job finished: the record takes a mapping that got mounted (before
+ * the result is taken: @before) and a member's reading; a mapping that
+ * did not get mounted is removed (after: !@before), and the volumes
+ * are planned again. */
+void scan_vol_reaped(struct scan *s, struct scan_rec *r, struct scan_job *j,
+		     bool before);
+
+/* Device @name (a member, maybe) went away or changed: its reading is
+ * forgotten, the volumes of its group are removed, the rest planned
+ * again. */
+void scan_vol_member_gone(struct scan *s, const char *name);
+
+/* Plan the volumes from the members read (vol_plan()) and make, redo or
+ * keep their records. Returns how many records were scheduled for a
+ * probe. */
+int scan_vol_update(struct scan *s, int64_t now);
+
+/* True when /dev/@name is a loop device the scan made for a volume. */
+bool scan_vol_owns(struct scan *s, const char *name);
+
+/* Remove @r's mapping, if it has one (after its filesystem is gone). */
+void scan_vol_unmap(struct scan_rec *r);
+
+/* Free the member readings (scan_free()). */
+void scan_vol_free(struct scan *s);
 
 #endif

@@ -55,6 +55,8 @@ void scan_rec_remove(struct scan *s, struct scan_rec *r)
 		scan_job_abandon(s, r->job);
 	scan_rec_drop_fs(s, r, true);
 	r->removed = true;
+	if (!r->vol) /* its volumes go with it */
+		scan_vol_member_gone(s, r->pub.name);
 	log_info("scan: %s removed", r->pub.name);
 	scan_ev_push(s, SCAN_EV_DEVICE, NULL, r->pub.name);
 }
@@ -115,6 +117,7 @@ static struct fs_root *rec_make_fs(struct scan *s, struct scan_rec *r,
 	fs->part_size = r->sys.size / 512;
 	fs->xbootldr = d->xbootldr;
 	fs->removable = d->removable;
+	fs->volume = r->vol != NULL;
 	fs->priv = r;
 	n->fs = fs;
 	n->next = s->all_fs;
@@ -130,6 +133,7 @@ void scan_rec_reap(struct scan *s, struct scan_rec *r)
 
 	s->running--;
 	r->job = NULL;
+	scan_vol_reaped(s, r, j, true);
 	rec_take_probe(s, r, p);
 	snprintf(why, sizeof(why), "%s%s%s", p->skip ? p->skip : j->detail,
 		 p->skip && p->detail[0] ? ": " : "", p->skip ? p->detail : "");
@@ -160,6 +164,7 @@ void scan_rec_reap(struct scan *s, struct scan_rec *r)
 		log_info("scan: %s: %s: %s", r->pub.name,
 			 scan_state_name(r->pub.state),
 			 r->pub.reason ? r->pub.reason : "");
+	scan_vol_reaped(s, r, j, false);
 	scan_job_unref(j);
 }
 
@@ -187,10 +192,33 @@ static const char *rec_unprobed(struct scan *s, const struct scan_rec *r)
 	return NULL;
 }
 
-bool scan_rec_start(struct scan *s, struct scan_rec *r, int64_t now)
+/* A device record's sysfs side, before its job: false when there is to
+ * be no job (gone, or skipped with its reason set). */
+static bool rec_ready(struct scan *s, struct scan_rec *r)
 {
 	unsigned flags = s->o.loop ? PROBE_SYSFS_LOOP : 0;
 	const char *why;
+	int rc;
+
+	scan_vol_member_gone(s, r->pub.name); /* read again from scratch */
+	rc = probe_sysfs_dev(s->o.sysfs, s->o.devdir, r->pub.name, flags,
+			     &r->sys);
+	if (rc < 0 || scan_vol_owns(s, r->pub.name)) {
+		r->removed = true; /* gone, or a volume's own loop device */
+		scan_ev_push(s, SCAN_EV_DEVICE, NULL, r->pub.name);
+		return false;
+	}
+	rec_take_sys(s, r);
+	why = rec_unprobed(s, r);
+	if (why) {
+		scan_rec_set_state(s, r, SCAN_DEV_SKIPPED, why);
+		return false;
+	}
+	return true;
+}
+
+bool scan_rec_start(struct scan *s, struct scan_rec *r, int64_t now)
+{
 	int rc;
 
 	if (r->job) {
@@ -201,19 +229,8 @@ bool scan_rec_start(struct scan *s, struct scan_rec *r, int64_t now)
 	}
 	r->pending_ms = 0;
 	scan_rec_drop_fs(s, r, false); /* a change: probe again from scratch */
-	rc = probe_sysfs_dev(s->o.sysfs, s->o.devdir, r->pub.name, flags,
-			     &r->sys);
-	if (rc < 0) {
-		r->removed = true;
-		scan_ev_push(s, SCAN_EV_DEVICE, NULL, r->pub.name);
+	if (!r->vol && !rec_ready(s, r))
 		return true;
-	}
-	rec_take_sys(s, r);
-	why = rec_unprobed(s, r);
-	if (why) {
-		scan_rec_set_state(s, r, SCAN_DEV_SKIPPED, why);
-		return true;
-	}
 	rc = scan_job_start(s, r);
 	if (rc < 0) {
 		scan_rec_set_state(s, r, SCAN_DEV_FAILED, strerror(-rc));

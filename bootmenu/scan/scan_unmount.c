@@ -6,10 +6,17 @@
 #include "scan/scan_int.h"
 
 #include <stdio.h>
+#include <string.h>
 
 void scan_target(const struct scan *s, const char *name, char target[PATH_MAX])
 {
-	snprintf(target, PATH_MAX, "%s/%s", s->o.mount_base, name);
+	char *p;
+	int n = snprintf(target, PATH_MAX, "%s/", s->o.mount_base);
+
+	/* a volume's "vgsys/boot" is one directory, "vgsys:boot" */
+	snprintf(target + n, PATH_MAX - (size_t)n, "%s", name);
+	while ((p = strchr(target + n, '/')))
+		*p = ':';
 }
 
 void scan_rec_drop_fs(struct scan *s, struct scan_rec *r, bool lazy)
@@ -22,6 +29,7 @@ void scan_rec_drop_fs(struct scan *s, struct scan_rec *r, bool lazy)
 	scan_target(s, r->pub.name, target);
 	if (!s->o.mount_fn)
 		mount_release(target, lazy);
+	scan_vol_unmap(r); /* a volume's loop device: the mount is gone */
 	r->fs = NULL;
 	r->pub.fs = NULL;
 	scan_ev_push(s, SCAN_EV_FS_REMOVED, fs, r->pub.name);
@@ -57,6 +65,7 @@ static int release_all(struct scan *s)
 		e = s->o.mount_fn ? 0 : mount_release(target, false);
 		if (e < 0 && !rc)
 			rc = e;
+		scan_vol_unmap(r);
 		r->fs = NULL;
 		r->pub.fs = NULL;
 	}

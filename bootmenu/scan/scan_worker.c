@@ -4,6 +4,7 @@
  */
 #include "scan/scan_int.h"
 #include "util/log.h"
+#include "vol/map.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +30,7 @@ void scan_job_unref(struct scan_job *j)
 	if (atomic_fetch_sub(&j->refs, 1) != 1)
 		return;
 	pthread_mutex_destroy(&j->lock);
+	lvm_pv_free(&j->pv);
 	free(j);
 }
 
@@ -39,6 +41,10 @@ void scan_job_release(struct scan_job *j)
 	j->root_fd = -1;
 	if (j->mounted && !j->mount_fn)
 		mount_release(j->target, true);
+	j->mounted = false;
+	if (j->mapped && vol_unmap(j->map_dev) < 0)
+		log_warn("scan: cannot remove the mapping %s", j->map_dev);
+	j->mapped = false;
 }
 
 /* The root to hand on: the mount itself, or the subvolume that
@@ -109,7 +115,11 @@ static void *job_main(void *arg)
 	struct scan_job *j = arg;
 	bool undo;
 
-	probe_path(j->devnode, 0, 0, &j->res);
+	if (!j->is_vol || scan_vol_job_map(j) == 0)
+		probe_path(j->devnode, 0, 0, &j->res);
+	if (!j->is_vol &&
+	    (j->res.skip == probe_skip_lvm || j->res.skip == probe_skip_raid))
+		scan_vol_job_read(j);
 	job_filter(j);
 	if (!j->res.skip && !j->hidden && !j->no_mount)
 		job_mount(j);
@@ -134,7 +144,7 @@ void scan_job_abandon(struct scan *s, struct scan_job *j)
 	pthread_mutex_lock(&j->lock);
 	was_running = !j->finished && !j->abandoned;
 	j->abandoned = true;
-	if (j->finished && j->root_fd >= 0) /* done but not reaped */
+	if (j->finished && (j->root_fd >= 0 || j->mapped)) /* not reaped */
 		scan_job_release(j);
 	pthread_mutex_unlock(&j->lock);
 	if (was_running)
@@ -153,14 +163,19 @@ static struct scan_job *job_new(struct scan *s, const struct scan_rec *r)
 	j->s = s;
 	j->root_fd = -1;
 	snprintf(j->devnode, sizeof(j->devnode), "%s", r->sys.devnode);
-	scan_target(s, r->sys.name, j->target);
+	j->dev_size = r->sys.size;
+	snprintf(j->holders, sizeof(j->holders), "%s/class/block/%s/holders",
+		 s->o.sysfs, r->pub.name);
+	if (r->vol)
+		scan_vol_job_init(r, j);
+	scan_target(s, r->pub.name, j->target);
 	j->no_mount = s->o.no_mount;
 	j->set_ro = !s->o.keep_writable;
 	j->mount_fn = s->o.mount_fn;
 	j->mount_ctx = s->o.mount_ctx;
 	j->filter_fn = s->o.filter_fn;
 	j->filter_ctx = s->o.filter_ctx;
-	snprintf(j->name, sizeof(j->name), "%s", r->sys.name);
+	snprintf(j->name, sizeof(j->name), "%s", r->pub.name);
 	return j;
 }
 

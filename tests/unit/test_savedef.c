@@ -453,6 +453,28 @@ TEST(clear_once)
 	fix_done(&f);
 }
 
+/* A logical volume or RAID mirror the scan mapped is only read: neither
+ * a save nor clearing boot-once writes there, and the file stays. */
+TEST(volume_refused)
+{
+	struct sd_fix f;
+	char b[BLOCK + 1], err[256];
+
+	fix_init(&f);
+	mkblock(b, BLOCK, "saved_entry=a\nnext_entry=demo-bls-6.1\n");
+	b[BLOCK] = '\0';
+	tfs_write(&f.t, "/boot/grub/grubenv", b);
+	f.t.fs.name = "vgsys/boot";
+	f.t.fs.volume = true;
+	CHECK_INT(savedef_save(&f.s, &f.c, f.bls, err, sizeof(err)), -EROFS);
+	CHECK_STR(err, "vgsys/boot is a logical volume or RAID mirror, which "
+		       "bootmenu only reads: the default is not saved there");
+	CHECK_INT(savedef_clear_once(&f.s, &f.c, err, sizeof(err)), -EROFS);
+	CHECK_STR(file_text(&f.t, "/boot/grub/grubenv"), b);
+	CHECK_STR(file_text(&f.t, "/boot/grub/grubenv.new"), "(missing)");
+	fix_done(&f);
+}
+
 /* save_default_on by every kind of name; the first grubenv without one. */
 TEST(targets)
 {
@@ -549,7 +571,7 @@ TEST(superblocks)
 	CHECK_STR(err, "xfs filesystems are not written (ext4 and vfat are)");
 }
 
-TEST_MAIN("test_savedef", env_replace_keeps_others, env_add_to_empty_block,
-	  env_escapes, env_full_refused, env_bad_blocks, state_file,
-	  value_and_find, save_into_grubenv, save_refusals, save_state_file,
-	  in_place_on_fat, clear_once, targets, superblocks)
+TEST_MAIN("test_savedef", volume_refused, env_replace_keeps_others,
+	  env_add_to_empty_block, env_escapes, env_full_refused, env_bad_blocks,
+	  state_file, value_and_find, save_into_grubenv, save_refusals,
+	  save_state_file, in_place_on_fat, clear_once, targets, superblocks)

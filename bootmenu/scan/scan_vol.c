@@ -1,0 +1,353 @@
+/* scan_vol.c - LVM2 logical volumes and md RAID1 mirrors in the scan.
+ *
+ * A device the probe calls an LVM2 PV or a RAID member is read (pread()
+ * only, never written) by its job, unless the running kernel already
+ * uses it: a device with holders in sysfs is dm's or md's, and the
+ * volume on it shows up as that kernel device. The readings are planned
+ * (vol/plan.h); each volume becomes a record of its own, named as lvs or
+ * mdadm would ("vgsys/boot", "md0", "md/boot"), whose job maps its one
+ * window as a read-only loop device, then probes and mounts that like a
+ * partition. The mapping lives as long as the mount: it goes with the
+ * record, its member, and in scan_unmount_all().
+ */
+#include "scan/scan_int.h"
+#include "util/log.h"
+#include "vol/map.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SCAN_VOL_ITEMS_MAX 256 /* volumes planned at once */
+
+/* --- in the worker */
+
+/* The first entry of the sysfs holders directory @dir into @out: 0, or
+ * -ENOENT when nothing holds the device. */
+static int first_holder(const char *dir, char *out, size_t len)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int rc = -ENOENT;
+
+	if (!d)
+		return -ENOENT;
+	while (rc < 0 && (de = readdir(d)))
+		if (de->d_name[0] != '.') {
+			snprintf(out, len, "%.*s", (int)len - 1, de->d_name);
+			rc = 0;
+		}
+	closedir(d);
+	return rc;
+}
+
+/* What the device list says of a member that was read. */
+static void member_detail(struct scan_job *j)
+{
+	char *d = j->res.detail;
+	size_t n = sizeof(j->res.detail);
+
+	if (j->kind == VOL_MD)
+		snprintf(d, n, "member of %s (%s)", j->md.name, j->md.version);
+	else if (j->pv.text)
+		snprintf(d, n, "volume group %.100s", j->pv.vg_name);
+	else
+		snprintf(d, n, "holds no copy of its volume group's metadata");
+}
+
+void scan_vol_job_read(struct scan_job *j)
+{
+	char err[160] = "", holder[NAME_MAX + 1];
+	uint64_t size = j->dev_size;
+	int fd, rc;
+
+	if (first_holder(j->holders, holder, sizeof(holder)) == 0) {
+		snprintf(j->res.detail, sizeof(j->res.detail),
+			 "in use by %.60s", holder);
+		return;
+	}
+	fd = open(j->devnode, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(j->res.detail, sizeof(j->res.detail),
+			 "cannot be opened: %s", strerror(errno));
+		return;
+	}
+	j->kind = j->res.skip == probe_skip_lvm ? VOL_LVM : VOL_MD;
+	if (!size) {
+		off_t end = lseek(fd, 0, SEEK_END);
+
+		size = end > 0 ? (uint64_t)end : 0;
+	}
+	if (j->kind == VOL_LVM)
+		rc = lvm_pv_read(fd, &j->pv, err, sizeof(err));
+	else
+		rc = md_member_read(fd, size, &j->md, err, sizeof(err));
+	close(fd);
+	if (rc < 0) {
+		lvm_pv_free(&j->pv);
+		snprintf(j->res.detail, sizeof(j->res.detail), "%.120s", err);
+		return;
+	}
+	j->member_read = true;
+	member_detail(j);
+}
+
+int scan_vol_job_map(struct scan_job *j)
+{
+	char err[PROBE_DETAIL_MAX] = "", dev[PROBE_PATH_MAX] = "";
+	int rc = vol_map_window(j->member, &j->win, dev, sizeof(dev), err,
+				sizeof(err));
+
+	if (rc < 0) {
+		memset(&j->res, 0, sizeof(j->res));
+		j->res.rc = rc;
+		j->res.skip = probe_skip_error;
+		snprintf(j->res.detail, sizeof(j->res.detail), "%s", err);
+		return rc;
+	}
+	pthread_mutex_lock(&j->lock); /* scan_vol_owns() looks */
+	snprintf(j->map_dev, sizeof(j->map_dev), "%s", dev);
+	j->mapped = true;
+	pthread_mutex_unlock(&j->lock);
+	snprintf(j->devnode, sizeof(j->devnode), "%s", dev);
+	return 0;
+}
+
+/* --- in the coordinator */
+
+void scan_vol_job_init(const struct scan_rec *r, struct scan_job *j)
+{
+	j->is_vol = true;
+	j->devnode[0] = '\0'; /* the loop device, once mapped */
+	snprintf(j->member, sizeof(j->member), "%s", r->vol->member);
+	j->win = r->vol->win;
+}
+
+void scan_vol_unmap(struct scan_rec *r)
+{
+	int rc;
+
+	if (!r->vol || !r->vol->map_dev[0])
+		return;
+	rc = vol_unmap(r->vol->map_dev);
+	if (rc < 0)
+		log_warn("scan: %s: cannot remove the mapping %s: %s",
+			 r->pub.name, r->vol->map_dev, strerror(-rc));
+	r->vol->map_dev[0] = '\0';
+	r->pub.devnode = "";
+}
+
+/* Keep @j's reading of @r's device for the plan (replacing an older). */
+static void member_keep(struct scan *s, const struct scan_rec *r,
+			struct scan_job *j)
+{
+	struct scan_volmem *m, **pp = &s->vmembers;
+
+	while (*pp && strcmp((*pp)->dev, r->pub.name))
+		pp = &(*pp)->next;
+	m = *pp ? *pp : calloc(1, sizeof(*m));
+	if (!m) {
+		log_err("scan: %s: out of memory for its volumes", r->pub.name);
+		return;
+	}
+	lvm_pv_free(&m->pv);
+	snprintf(m->dev, sizeof(m->dev), "%s", r->pub.name);
+	snprintf(m->devnode, sizeof(m->devnode), "%s", r->sys.devnode);
+	m->kind = j->kind;
+	m->pv = j->pv;
+	j->pv.text = NULL; /* the reading's now */
+	m->md = j->md;
+	if (!*pp)
+		*pp = m;
+}
+
+void scan_vol_reaped(struct scan *s, struct scan_rec *r, struct scan_job *j,
+		     bool before)
+{
+	if (before) {
+		if (r->vol && j->mapped) { /* the record holds it now */
+			snprintf(r->vol->map_dev, sizeof(r->vol->map_dev), "%s",
+				 j->map_dev);
+			r->pub.devnode = arena_strdup(&s->a, j->map_dev);
+			j->mapped = false;
+		}
+		return;
+	}
+	if (r->vol && r->pub.state != SCAN_DEV_MOUNTED)
+		scan_vol_unmap(r);
+	else if (r->vol && r->vol->note[0])
+		r->pub.reason = arena_strdup(&s->a, r->vol->note);
+	if (j->member_read) {
+		member_keep(s, r, j);
+		scan_vol_update(s, scan_now_ms());
+	}
+}
+
+/* The group a member's reading belongs to ("" when it has no VG text). */
+static const char *member_group(const struct scan_volmem *m)
+{
+	if (m->kind == VOL_MD)
+		return m->md.uuid_str;
+	return m->pv.text ? m->pv.vg_id : "";
+}
+
+void scan_vol_member_gone(struct scan *s, const char *name)
+{
+	struct scan_volmem *m, **pp = &s->vmembers;
+	const char *group;
+
+	while (*pp && strcmp((*pp)->dev, name))
+		pp = &(*pp)->next;
+	m = *pp;
+	if (!m)
+		return;
+	*pp = m->next;
+	group = member_group(m);
+	for (struct scan_rec *r = s->recs; r; r = r->next)
+		if (r->vol && !r->removed &&
+		    ((group[0] && !strcmp(r->vol->group, group)) ||
+		     !strcmp(r->vol->member_name, name)))
+			scan_rec_remove(s, r);
+	lvm_pv_free(&m->pv);
+	free(m);
+	scan_vol_update(s, scan_now_ms());
+}
+
+/* --- the plan into records */
+
+/* Does @r's volume stand as planned in @it (its window on @src)? */
+static bool rec_as_planned(const struct scan_rec *r,
+			   const struct vol_plan_item *it,
+			   const struct scan_volmem *src)
+{
+	const struct scan_recvol *v = r->vol;
+
+	if (strcmp(v->group, it->group) || strcmp(v->skip, it->v.skip))
+		return false;
+	return !src || (!strcmp(v->member, src->devnode) &&
+			v->win.offset == it->v.w[0].offset &&
+			v->win.size == it->v.w[0].size);
+}
+
+/* @r (fresh or removed) as the volume @it says. */
+static void rec_fill(struct scan *s, struct scan_rec *r,
+		     const struct vol_plan_item *it,
+		     const struct scan_volmem *src)
+{
+	struct scan_recvol *v = r->vol;
+
+	if (!v)
+		v = r->vol = arena_alloc(&s->a, sizeof(*v));
+	memset(v, 0, sizeof(*v));
+	snprintf(v->group, sizeof(v->group), "%s", it->group);
+	snprintf(v->skip, sizeof(v->skip), "%s", it->v.skip);
+	snprintf(v->note, sizeof(v->note), "%s", it->note);
+	if (src) {
+		snprintf(v->member, sizeof(v->member), "%s", src->devnode);
+		snprintf(v->member_name, sizeof(v->member_name), "%s",
+			 src->dev);
+		v->win = it->v.w[0];
+		v->win.source = 0;
+	}
+	r->pub.disk = r->pub.name;
+	r->pub.devnode = r->pub.fstype = r->pub.uuid = r->pub.label = "";
+	r->pub.partuuid = r->pub.partlabel = r->pub.pttype = "";
+	r->pub.partno = 0;
+	r->pub.size = it->v.size;
+	r->pub.removable = false;
+}
+
+/* Make, redo or keep the record of @it. Returns 1 when a probe of it
+ * was scheduled. */
+static int vol_record(struct scan *s, const struct vol_plan_item *it,
+		      struct scan_volmem *const *mems, int64_t now)
+{
+	const struct scan_volmem *src =
+	    it->v.n ? mems[it->v.w[0].source] : NULL;
+	struct scan_rec *r = scan_rec_find(s, it->v.name);
+
+	if (r && !r->vol && !r->removed) {
+		log_warn("scan: volume %s: a device of that name is there: "
+			 "not shown",
+			 it->v.name);
+		return 0;
+	}
+	if (r && !r->removed && rec_as_planned(r, it, src))
+		return 0;
+	if (r)
+		scan_rec_remove(s, r); /* planned otherwise now: again */
+	r = scan_rec_get(s, it->v.name);
+	rec_fill(s, r, it, src);
+	if (it->v.skip[0]) {
+		r->removed = false;
+		r->pending_ms = 0;
+		scan_rec_set_state(s, r, SCAN_DEV_SKIPPED, it->v.skip);
+		log_info("scan: %s: skipped: %s", it->v.name, it->v.skip);
+		return 0;
+	}
+	if (it->note[0])
+		log_warn("scan: %s", it->note);
+	scan_rec_schedule(r, now);
+	return 1;
+}
+
+int scan_vol_update(struct scan *s, int64_t now)
+{
+	struct scan_volmem *mems[VOL_PLAN_MEMBERS_MAX];
+	struct vol_member vm[VOL_PLAN_MEMBERS_MAX];
+	struct vol_plan_item *items =
+	    calloc(SCAN_VOL_ITEMS_MAX, sizeof(*items));
+	size_t n = 0, count = 0;
+	int rc, scheduled = 0;
+
+	if (!items) {
+		log_err("scan: out of memory for the volumes");
+		return 0;
+	}
+	for (struct scan_volmem *m = s->vmembers; m && n < VOL_PLAN_MEMBERS_MAX;
+	     m = m->next, n++) {
+		mems[n] = m;
+		vm[n] = (struct vol_member){m->dev, m->kind, &m->pv, &m->md};
+	}
+	rc = vol_plan(vm, n, s->vol_settled, items, SCAN_VOL_ITEMS_MAX, &count);
+	if (rc < 0)
+		log_warn("scan: volumes: %s", strerror(-rc));
+	for (size_t i = 0; i < count; i++)
+		scheduled += vol_record(s, &items[i], mems, now);
+	free(items);
+	return scheduled;
+}
+
+bool scan_vol_owns(struct scan *s, const char *name)
+{
+	bool owns = false;
+
+	for (struct scan_rec *r = s->recs; r && !owns; r = r->next) {
+		const char *dev = r->vol ? r->vol->map_dev : "";
+		struct scan_job *j = r->vol ? r->job : NULL;
+
+		owns = dev[0] && !strcmp(strrchr(dev, '/') + 1, name);
+		if (j && !owns) {
+			pthread_mutex_lock(&j->lock);
+			dev = strrchr(j->map_dev, '/');
+			owns = j->mapped && dev && !strcmp(dev + 1, name);
+			pthread_mutex_unlock(&j->lock);
+		}
+	}
+	return owns;
+}
+
+void scan_vol_free(struct scan *s)
+{
+	while (s->vmembers) {
+		struct scan_volmem *m = s->vmembers;
+
+		s->vmembers = m->next;
+		lvm_pv_free(&m->pv);
+		free(m);
+	}
+}
