@@ -299,6 +299,19 @@ static bool entry_repeats(const struct entry_list *l, const struct entry *e)
 	       fw_file_listed(l, e);
 }
 
+/* bootmenu itself as a kernel: bootmenu-install --bios puts it at
+ * <boot>/bootmenu/bootmenu.efi, with an extlinux.conf beside it that
+ * syslinux reads; a config (that one, or a user's chaining it) booting
+ * that file would only start this menu again. */
+static bool entry_is_self(const struct entry *e)
+{
+	size_t n = e->kernel.path ? strlen(e->kernel.path) : 0;
+	size_t k = sizeof(ENTRY_SELF_SUFFIX) - 1;
+
+	return e->method == ENTRY_KEXEC && n >= k &&
+	       !strcasecmp(e->kernel.path + n - k, ENTRY_SELF_SUFFIX);
+}
+
 void entry_finish(struct entry_list *l, const struct fs_root *const *fss,
 		  size_t n_fss)
 {
@@ -317,7 +330,7 @@ void entry_finish(struct entry_list *l, const struct fs_root *const *fss,
 	l->tail = &l->head;
 	l->count = 0;
 	while ((e = *pp)) {
-		if (entry_repeats(l, e)) {
+		if (entry_repeats(l, e) || entry_is_self(e)) {
 			*pp = e->next;
 			continue;
 		}

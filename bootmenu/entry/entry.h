@@ -138,9 +138,14 @@ void entry_list_splice(struct entry_list *to, struct entry_list *from);
 /* Most entries one scan keeps; more are dropped with a warning. */
 #define ENTRY_MAX 20000
 
+/* Where bootmenu-install --bios puts bootmenu (under the boot
+ * directory): an entry booting a kernel there is bootmenu itself. */
+#define ENTRY_SELF_SUFFIX "/bootmenu/bootmenu.efi"
+
 /* Resolve every entry_file.dev against @fss (by UUID, LABEL, PARTUUID,
  * PARTLABEL, device path), drop entries of format FMT_BARE whose kernel an
- * entry of another format already boots or loads as a module, and keep
+ * entry of another format already boots or loads as a module, drop a
+ * kexec entry whose kernel is ENTRY_SELF_SUFFIX (bootmenu), and keep
  * the first is_default of each filesystem (later ones are cleared): which
  * one boots is the policy's (choose.h). */
 void entry_finish(struct entry_list *l, const struct fs_root *const *fss,

@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 static const char usage_text[] =
     "usage: %s [options]\n"
     "  put bootmenu.efi on the EFI system partition and add a boot entry\n"
+    "  (or with --bios, make syslinux start it on a BIOS machine)\n"
     "  --esp DIR       the ESP's mount point (default: the mounted ESP,\n"
     "                  /efi, /boot/efi or /boot first); a plain directory\n"
     "                  too, with --no-nvram\n"
@@ -32,11 +34,21 @@ static const char usage_text[] =
     "  --default       the boot entry first in BootOrder (else last)\n"
     "  --print         list every change, make none\n"
     "  --uninstall     take back what the install recorded on the ESP\n"
-    "  --bios DISK     (not yet: BIOS machines chain bootmenu.efi from\n"
-    "                  their loader, see the README)\n"
-    "  --version, --help\n";
+    "  --bios DISK     a BIOS machine instead: syslinux's mbr.bin (or\n"
+    "                  gptmbr.bin) into DISK's first 440 bytes, the\n"
+    "                  partition of --boot-dir marked to boot, and\n"
+    "                  extlinux there starting bootmenu.efi; DISK is a\n"
+    "                  whole disk (/dev/sda, not /dev/sda1)\n"
+    "  --boot-dir DIR  with --bios: the mounted directory holding /boot\n"
+    "                  (ext2/3/4, vfat, xfs, btrfs); files go to\n"
+    "                  DIR/bootmenu/; with --uninstall: take that back\n"
+    "  --force-bios    --bios on a machine booted through UEFI (a disk\n"
+    "                  for another machine)\n"
+    "  --version, --help\n"
+    "environment: BOOTMENU_EXTLINUX (extlinux), BOOTMENU_SYSLINUX_MBR\n"
+    "  (the directory of mbr.bin, default " INSTALL_SYSLINUX_MBR_DIR ")\n";
 
-enum { OPT_BIOS = 256, OPT_VERSION };
+enum { OPT_BIOS = 256, OPT_BOOT_DIR, OPT_FORCE_BIOS, OPT_VERSION };
 
 static const struct option long_opts[] = {
     {"esp", required_argument, NULL, 'e'},
@@ -48,6 +60,8 @@ static const struct option long_opts[] = {
     {"print", no_argument, NULL, 'p'},
     {"uninstall", no_argument, NULL, 'u'},
     {"bios", required_argument, NULL, OPT_BIOS},
+    {"boot-dir", required_argument, NULL, OPT_BOOT_DIR},
+    {"force-bios", no_argument, NULL, OPT_FORCE_BIOS},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -83,12 +97,14 @@ static int cli_opt(struct install_opts *o, int c, const char *arg,
 		o->uninstall = true;
 		return 0;
 	case OPT_BIOS:
-		fprintf(stderr,
-			"%s: --bios is not built yet: on a BIOS machine, "
-			"chain bootmenu.efi from the loader already there "
-			"(the README says how)\n",
-			prog);
-		return -EINVAL;
+		o->bios_disk = arg;
+		return 0;
+	case OPT_BOOT_DIR:
+		o->boot_dir = arg;
+		return 0;
+	case OPT_FORCE_BIOS:
+		o->force_bios = true;
+		return 0;
 	case 'h':
 		printf(usage_text, prog);
 		return 1;
@@ -132,6 +148,8 @@ int install_main(int argc, char **argv)
 		return 2;
 	}
 	cli_build_dir(build, sizeof(build));
+	o.extlinux = getenv("BOOTMENU_EXTLINUX");
+	o.mbr_dir = getenv("BOOTMENU_SYSLINUX_MBR");
 	rc = install_run(&o, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "%s: %s\n", prog, err[0] ? err : strerror(-rc));

@@ -8,8 +8,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -127,8 +129,30 @@ int file_rename(struct inst *in, const char *from, const char *to)
 	return file_sync_dir(in, to);
 }
 
+/* extlinux makes ldlinux.sys immutable on ext2/3/4 (chattr +i), so
+ * nothing moves the sectors its boot sector points at. */
+static void file_mutable(struct inst *in, const char *path)
+{
+	int fd = openat(in->espfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	int flags;
+
+	if (fd < 0)
+		return;
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0 &&
+	    (flags & FS_IMMUTABLE_FL)) {
+		flags &= ~FS_IMMUTABLE_FL;
+		ioctl(fd, FS_IOC_SETFLAGS, &flags);
+	}
+	close(fd);
+}
+
 int file_unlink(struct inst *in, const char *path)
 {
+	if (unlinkat(in->espfd, path, 0) == 0)
+		return 0;
+	if (errno != EPERM)
+		return -errno;
+	file_mutable(in, path);
 	return unlinkat(in->espfd, path, 0) < 0 ? -errno : 0;
 }
 

@@ -167,7 +167,7 @@ static int inst_dir(struct inst *in, const char *dir)
 
 /* @dir and each missing directory above it, "EFI" first: an empty ESP
  * has none of them. */
-static int inst_dirs(struct inst *in, const char *dir)
+int inst_dirs(struct inst *in, const char *dir)
 {
 	char part[REC_PATH_MAX];
 	const char *slash = dir;
@@ -183,7 +183,8 @@ static int inst_dirs(struct inst *in, const char *dir)
 	return rc;
 }
 
-static int inst_file(struct inst *in, const char *path)
+int inst_file(struct inst *in, const char *path, const void *buf, size_t len,
+	      const char *from)
 {
 	char old[REC_PATH_MAX], more[PATH_MAX + 64];
 	bool keep = !inst_ours(in, path) && file_exists(in, path);
@@ -193,12 +194,9 @@ static int inst_file(struct inst *in, const char *path)
 	snprintf(more, sizeof(more), " as %s", old);
 	if (keep)
 		inst_say(in, "keep", path, more);
-	snprintf(more, sizeof(more), " (%zu bytes, from %s)", in->len,
-		 in->image);
+	snprintf(more, sizeof(more), " (%zu bytes, from %s)", len, from);
 	inst_say(in, "write", path, more);
-	rc = in->o->print
-		 ? 0
-		 : file_put(in, path, keep ? old : NULL, in->data, in->len);
+	rc = in->o->print ? 0 : file_put(in, path, keep ? old : NULL, buf, len);
 	if (rc < 0 || inst_ours(in, path))
 		return rc;
 	return rec_add(&in->done, keep ? REC_BACKUP : REC_NEW, path, 0, -1);
@@ -211,12 +209,12 @@ static int inst_record(struct inst *in)
 
 	if (!in->done.n)
 		return 0;
-	inst_say(in, "write", INSTALL_RECORD, " (what --uninstall takes back)");
+	inst_say(in, "write", in->rec_path, " (what --uninstall takes back)");
 	if (n < 0)
 		return say(in->err, in->errlen, n,
 			   "the install record is "
 			   "too long");
-	return in->o->print ? 0 : file_put(in, INSTALL_RECORD, NULL, text, n);
+	return in->o->print ? 0 : file_put(in, in->rec_path, NULL, text, n);
 }
 
 static int inst_apply(struct inst *in, size_t n_targets)
@@ -226,10 +224,25 @@ static int inst_apply(struct inst *in, size_t n_targets)
 	for (size_t i = 0; rc == 0 && i < n_targets; i++) {
 		rc = inst_dirs(in, targets[i][0]);
 		if (rc == 0)
-			rc = inst_file(in, targets[i][1]);
+			rc = inst_file(in, targets[i][1], in->data, in->len,
+				       in->image);
 	}
 	if (rc == 0 && in->nvram)
 		rc = nvram_install(in);
+	return rc ? rc : inst_record(in);
+}
+
+/* The BIOS mode's changes: the image beside extlinux's files, then the
+ * disk (bios.c). */
+static int inst_apply_bios(struct inst *in)
+{
+	int rc = inst_dirs(in, INSTALL_BIOS_DIR);
+
+	if (rc == 0)
+		rc = inst_file(in, INSTALL_BIOS_DIR "/bootmenu.efi", in->data,
+			       in->len, in->image);
+	if (rc == 0)
+		rc = bios_apply(in);
 	return rc ? rc : inst_record(in);
 }
 
@@ -252,32 +265,46 @@ static int inst_rollback(struct inst *in, int rc)
 
 /* --- The run */
 
-static int inst_open(struct inst *in)
+/* The directory the files go to: the ESP, or in BIOS mode --boot-dir. */
+static int inst_root(struct inst *in)
 {
-	char text[RECORD_TEXT_MAX];
-	ssize_t n;
-	int rc = esp_find(in);
+	int rc = in->bios ? 0 : esp_find(in);
 
 	if (rc < 0)
 		return rc;
+	if (in->bios)
+		snprintf(in->esp, sizeof(in->esp), "%s", in->o->boot_dir);
 	in->espfd = open(in->esp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (in->espfd < 0)
 		return say(in->err, in->errlen, -errno,
-			   "the ESP %s cannot be opened: %s; name its mount "
-			   "point with --esp",
-			   in->esp, strerror(errno));
-	fprintf(in->out, "esp:      %s", in->esp);
+			   "%s cannot be opened: %s; name %s", in->esp,
+			   strerror(errno),
+			   in->bios ? "the directory holding /boot with "
+				      "--boot-dir"
+				    : "the ESP's mount point with --esp");
+	fprintf(in->out, "%-9s %s", in->bios ? "boot-dir:" : "esp:", in->esp);
 	if (in->on_part)
 		fprintf(in->out, " (partition %u of %s, PARTUUID %s)",
 			in->part.num, in->part.disk, in->part.partuuid);
 	fputc('\n', in->out);
-	n = file_get(in, INSTALL_RECORD, text, sizeof(text));
+	return 0;
+}
+
+static int inst_open(struct inst *in)
+{
+	char text[RECORD_TEXT_MAX];
+	ssize_t n;
+	int rc = inst_root(in);
+
+	if (rc < 0)
+		return rc;
+	n = file_get(in, in->rec_path, text, sizeof(text));
 	if (n == -ENOENT)
 		return 0;
 	if (n < 0)
 		return say(in->err, in->errlen, (int)n,
 			   "cannot read the install record %s/%s: %s", in->esp,
-			   INSTALL_RECORD, strerror((int)-n));
+			   in->rec_path, strerror((int)-n));
 	return rec_parse(text, (size_t)n, &in->old, in->err, in->errlen) < 0
 		   ? -EINVAL
 		   : 1;
@@ -285,7 +312,7 @@ static int inst_open(struct inst *in)
 
 static int inst_uninstall(struct inst *in, bool recorded)
 {
-	bool vars = false;
+	bool vars = false, disk = false;
 	int rc;
 
 	if (!recorded)
@@ -293,14 +320,18 @@ static int inst_uninstall(struct inst *in, bool recorded)
 			   "there is no install record at %s/%s: this "
 			   "installer did not install bootmenu there, so "
 			   "there is nothing to take back",
-			   in->esp, INSTALL_RECORD);
-	for (size_t i = 0; i < in->old.n; i++)
+			   in->esp, in->rec_path);
+	for (size_t i = 0; i < in->old.n; i++) {
 		vars |= in->old.it[i].kind == REC_BOOT ||
 			in->old.it[i].kind == REC_ORDER;
+		disk |= in->old.it[i].kind >= REC_CODE;
+	}
 	rc = vars ? nvram_begin(in) : 0;
+	if (rc == 0 && disk)
+		rc = bios_uninstall_check(in, &in->old);
 	if (rc == 0)
 		rc = file_room(in, 0);
-	return rc ? rc : rec_undo(in, &in->old, INSTALL_RECORD);
+	return rc ? rc : rec_undo(in, &in->old, in->rec_path);
 }
 
 static int inst_install(struct inst *in)
@@ -308,17 +339,46 @@ static int inst_install(struct inst *in)
 	size_t n_targets = in->o->removable ? 2 : 1;
 	int rc;
 
-	in->nvram = !in->o->no_nvram;
+	in->nvram = !in->bios && !in->o->no_nvram;
 	rc = in->nvram ? inst_check_nvram(in) : 0;
+	if (rc == 0 && in->bios)
+		rc = bios_check(in);
 	if (rc == 0)
 		rc = inst_image(in);
 	if (rc == 0)
-		rc = inst_check_files(in, n_targets);
+		rc = in->bios ? file_room(in, (uint64_t)in->len + SLACK)
+			      : inst_check_files(in, n_targets);
+	if (rc < 0)
+		return rc;
 	/* the checks passed: from here on each change is taken back when a
 	 * later one fails */
-	if (rc == 0 && (rc = inst_apply(in, n_targets)) < 0 && !in->o->print)
+	rc = in->bios ? inst_apply_bios(in) : inst_apply(in, n_targets);
+	if (rc < 0 && !in->o->print)
 		rc = inst_rollback(in, rc);
 	return rc;
+}
+
+/* What the options ask for makes sense together. */
+static int inst_usage(const struct install_opts *o, char *err, size_t len)
+{
+	if (!o->uninstall && !o->bios_disk != !o->boot_dir)
+		return say(err, len, -EINVAL,
+			   "%s: a BIOS install needs both the disk "
+			   "(--bios DISK) and the directory holding /boot "
+			   "(--boot-dir DIR)",
+			   o->bios_disk ? "--bios without --boot-dir"
+					: "--boot-dir without --bios");
+	if (o->bios_disk && o->uninstall && !o->boot_dir)
+		return say(err, len, -EINVAL,
+			   "--uninstall --bios needs the --boot-dir the "
+			   "install was made in: its record is there");
+	if ((o->bios_disk || o->boot_dir) &&
+	    (o->esp || o->removable || o->set_default || o->no_nvram))
+		return say(err, len, -EINVAL,
+			   "--bios and --boot-dir do not go with --esp, "
+			   "--removable, --default or --no-nvram: those are "
+			   "for a UEFI install");
+	return 0;
 }
 
 int install_run(const struct install_opts *o, char *err, size_t errlen)
@@ -329,9 +389,18 @@ int install_run(const struct install_opts *o, char *err, size_t errlen)
 	say(err, errlen, 0, "%s", "");
 	if (!in)
 		return say(err, errlen, -ENOMEM, "out of memory");
-	*in = (struct inst){.o = o, .err = err, .errlen = errlen, .espfd = -1};
+	*in = (struct inst){.o = o,
+			    .err = err,
+			    .errlen = errlen,
+			    .espfd = -1,
+			    .diskfd = -1,
+			    .bios = o->boot_dir != NULL,
+			    .rec_path = o->boot_dir ? INSTALL_BIOS_RECORD
+						    : INSTALL_RECORD};
 	in->out = o->out ? o->out : stdout;
-	rc = inst_open(in);
+	rc = inst_usage(o, err, errlen);
+	if (rc == 0)
+		rc = inst_open(in);
 	if (rc >= 0)
 		rc = o->uninstall ? inst_uninstall(in, rc == 1)
 				  : inst_install(in);
@@ -339,6 +408,8 @@ int install_run(const struct install_opts *o, char *err, size_t errlen)
 		fprintf(in->out, "nothing was changed (--print)\n");
 	if (in->espfd >= 0)
 		close(in->espfd);
+	if (in->diskfd >= 0)
+		close(in->diskfd);
 	free(in->data);
 	free(in);
 	return rc;

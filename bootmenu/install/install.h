@@ -12,10 +12,20 @@
  * what was done. Each change is printed before it is made; with --print
  * it is only printed.
  *
- * Files reach the ESP only through install/file.c; variables only through
- * the efi room. Everything a test must redirect is a field of
- * install_opts: the ESP, the firmware and variables directories, the
- * partition the ESP is on.
+ * On a BIOS machine (--bios DISK --boot-dir DIR) syslinux is the first
+ * stage instead: the image goes to DIR/bootmenu/bootmenu.efi beside an
+ * extlinux.conf that starts it as a Linux kernel, Debian's extlinux
+ * installs itself in DIR/bootmenu, syslinux's mbr.bin (gptmbr.bin on a
+ * GPT disk) goes into the first 440 bytes of DISK, and the partition
+ * holding DIR is made the one the boot code starts (the MBR's active
+ * flag, or GPT's legacy BIOS bootable attribute). The record is
+ * DIR/bootmenu/install.rec and holds the old 440 bytes and flags.
+ *
+ * Files reach the ESP (or DIR) only through install/file.c; variables
+ * only through the efi room; the disk only through install/disk.c.
+ * Everything a test must redirect is a field of install_opts: the ESP,
+ * the firmware and variables directories, the partition the ESP is on,
+ * extlinux and the directory of mbr.bin.
  */
 #ifndef BM_INSTALL_H
 #define BM_INSTALL_H
@@ -35,6 +45,10 @@
 #define INSTALL_OLD_SUFFIX ".bootmenu-old"
 #define INSTALL_LABEL "bootmenu" /* the Boot####'s description */
 #define INSTALL_PARTUUID_MAX 64
+#define INSTALL_BIOS_DIR "bootmenu" /* relative to --boot-dir */
+#define INSTALL_BIOS_RECORD INSTALL_BIOS_DIR "/install.rec"
+/* Where Debian's syslinux-common keeps mbr.bin and gptmbr.bin. */
+#define INSTALL_SYSLINUX_MBR_DIR "/usr/lib/syslinux/mbr"
 
 /* The partition an ESP directory is on, as the firmware names it. */
 struct install_part {
@@ -64,7 +78,18 @@ struct install_opts {
 	/* The partition the ESP is on; NULL: found from the mount. */
 	const struct install_part *part;
 	const char *mountinfo; /* NULL: /proc/self/mountinfo */
-	FILE *out;	       /* the list of changes; NULL: stdout */
+	/* BIOS: --bios DISK (a whole disk, or an image file), --boot-dir
+	 * DIR (a directory on a partition of DISK; with --uninstall alone
+	 * it names the install to take back). */
+	const char *bios_disk;
+	const char *boot_dir;
+	bool force_bios; /* --force-bios: BIOS code on a UEFI-booted host */
+	/* The number of the partition of DISK holding @boot_dir; 0: found
+	 * from the mount (and its filesystem checked). */
+	uint32_t bios_part;
+	const char *extlinux; /* NULL: /usr/bin/extlinux, /usr/sbin/... */
+	const char *mbr_dir;  /* NULL: INSTALL_SYSLINUX_MBR_DIR */
+	FILE *out;	      /* the list of changes; NULL: stdout */
 };
 
 /* Install (or with o->uninstall, uninstall) as @o says. Returns 0, or
@@ -72,8 +97,10 @@ struct install_opts {
  * err[0..errlen): -ENOENT (no image, no ESP, no record), -EROFS (a
  * read-only ESP), -ENOSPC (not enough room), -EOPNOTSUPP (not booted
  * through UEFI and variables asked for), -EPERM (an unsigned image under
- * Secure Boot), -EEXIST (a file in the way), or the -errno of a change
- * that failed (what was changed before it is taken back). */
+ * Secure Boot), -EEXIST (a file in the way), -ENOTBLK (--bios names a
+ * partition, not a disk), -EBUSY (the disk's boot code is no longer the
+ * one installed), or the -errno of a change that failed (what was
+ * changed before it is taken back). */
 int install_run(const struct install_opts *o, char *err, size_t errlen);
 
 /* The face of both bootmenu-install and `bootmenu install`: parses

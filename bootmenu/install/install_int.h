@@ -28,18 +28,28 @@ enum rec_kind {
 	REC_BACKUP, /* kept the old @path as @path.bootmenu-old, then wrote */
 	REC_BOOT,   /* made Boot@num */
 	REC_ORDER,  /* put @num in BootOrder; @pos was its place (-1: none) */
+	REC_CODE,   /* wrote the disk's boot code (struct record's bytes) */
+	REC_FLAG,   /* MBR entry @num's boot indicator was @old */
+	REC_ATTR,   /* GPT entry @num's attributes were @old */
 };
+
+#define BIOS_CODE_LEN 440 /* the MBR's boot code, before the signature */
 
 struct rec_item {
 	enum rec_kind kind;
 	char path[REC_PATH_MAX];
 	uint16_t num;
 	int pos;
+	uint64_t old;
 };
 
 struct record {
 	struct rec_item it[REC_MAX];
 	size_t n;
+	/* BIOS: the disk (an absolute path), and for REC_CODE the boot code
+	 * that was there and the one written */
+	char disk[REC_PATH_MAX];
+	uint8_t code_old[BIOS_CODE_LEN], code_ours[BIOS_CODE_LEN];
 };
 
 /* One run's state. */
@@ -60,6 +70,16 @@ struct inst {
 	size_t len;
 	struct record old;  /* the record on the ESP, when there was one */
 	struct record done; /* this run's changes */
+	/* BIOS mode: the ESP fields above are the --boot-dir instead */
+	bool bios;
+	const char *rec_path; /* INSTALL_RECORD or INSTALL_BIOS_RECORD */
+	int diskfd;
+	char disk[REC_PATH_MAX];
+	unsigned sector; /* the disk's logical block size */
+	bool gpt;
+	uint32_t bpart; /* the boot partition's number */
+	char extlinux[PATH_MAX];
+	uint8_t code[BIOS_CODE_LEN]; /* mbr.bin or gptmbr.bin */
 };
 
 /* --- record.c */
@@ -71,6 +91,8 @@ bool rec_has(const struct record *r, enum rec_kind kind, const char *path,
 /* Append a change to @r: 0, or -E2BIG. */
 int rec_add(struct record *r, enum rec_kind kind, const char *path,
 	    uint16_t num, int pos);
+/* The index of @r's REC_CODE change, or -1. */
+int rec_code(const struct record *r);
 /* The record file's text of @a then @b into buf[0..cap): its length, or
  * -ENOSPC. */
 int rec_format(const struct record *a, const struct record *b, char *buf,
@@ -83,6 +105,16 @@ int rec_parse(const char *buf, size_t len, struct record *r, char *err,
  * after @then_unlink, when given, is removed), printing each. 0, or the
  * first failure's -errno with a sentence (the rest is not tried). */
 int rec_undo(struct inst *in, const struct record *r, const char *then_unlink);
+
+/* --- install.c, for bios.c */
+
+/* Make @dir (relative to the ESP) and each missing one above it, listed
+ * and recorded. 0, or -errno with a sentence. */
+int inst_dirs(struct inst *in, const char *dir);
+/* Write buf[0..len) to @path, the old file kept aside unless an earlier
+ * install wrote it; @from says what it is in the list. Recorded. */
+int inst_file(struct inst *in, const char *path, const void *buf, size_t len,
+	      const char *from);
 
 /* --- file.c: the only writes to the ESP */
 
@@ -99,7 +131,8 @@ int file_put(struct inst *in, const char *path, const char *keep,
 ssize_t file_get(struct inst *in, const char *path, char *buf, size_t cap);
 /* Whether @path exists on the ESP. */
 bool file_exists(struct inst *in, const char *path);
-/* mkdir, rename, unlink and rmdir on the ESP: 0 or -errno. */
+/* mkdir, rename, unlink and rmdir on the ESP: 0 or -errno (unlink
+ * clears the immutable flag extlinux puts on ldlinux.sys first). */
 int file_mkdir(struct inst *in, const char *path);
 int file_rename(struct inst *in, const char *from, const char *to);
 int file_unlink(struct inst *in, const char *path);
@@ -127,5 +160,42 @@ int nvram_begin(struct inst *in);
  * into in->esp, and in->part/in->on_part when it is the root of a
  * mounted GPT ESP. 0, or -ENOENT with a sentence. */
 int esp_find(struct inst *in);
+
+/* --- bios.c */
+
+/* The BIOS install's checks (nothing changed): the firmware, the disk,
+ * its table, mbr.bin, extlinux, the boot partition. 0, or -errno with a
+ * sentence. */
+int bios_check(struct inst *in);
+/* The BIOS install's changes after the image: extlinux.conf, extlinux,
+ * the partition's flag, the boot code. Each printed, recorded. */
+int bios_apply(struct inst *in);
+/* Before an uninstall of @r: open its disk and check the boot code is
+ * still ours. 0, or -EBUSY (another loader since) with a sentence. */
+int bios_uninstall_check(struct inst *in, const struct record *r);
+/* Undo one REC_CODE, REC_FLAG or REC_ATTR change of @r. */
+int bios_undo(struct inst *in, const struct record *r,
+	      const struct rec_item *it);
+
+/* --- disk.c: the only reads and writes of a disk */
+
+/* Open in->disk (read-write unless --print): a whole disk or a regular
+ * file. 0, or -ENOTBLK (a partition, or not a disk) with a sentence. */
+int disk_open(struct inst *in, bool write);
+/* Read or write buf[0..len) at byte @off of the disk; a write is
+ * fsync'd. 0 or -errno (-EIO for a short transfer). */
+int disk_read(struct inst *in, uint64_t off, void *buf, size_t len);
+int disk_write(struct inst *in, uint64_t off, const void *buf, size_t len);
+/* Check the disk's table: 0x55AA, and for a protective MBR both GPT
+ * headers and their entries (signature, CRCs). Sets in->gpt. 0, or
+ * -EINVAL with a sentence. */
+int disk_table(struct inst *in);
+/* Partition @num's MBR boot indicator, or GPT attributes, into @val:
+ * 0, or -ENOENT when no such partition is in the table. */
+int disk_part_get(struct inst *in, uint32_t num, uint64_t *val);
+/* Set them (in both GPT copies, CRCs fixed): 0 or -errno. */
+int disk_part_set(struct inst *in, uint32_t num, uint64_t val);
+/* How many entries the table has (4 for an MBR). */
+uint32_t disk_part_count(struct inst *in);
 
 #endif

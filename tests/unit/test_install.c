@@ -10,11 +10,13 @@
 #include "install/install.h"
 #include "test.h"
 #include "util/arena.h"
+#include "util/inflate.h"
 #include "util/le.h"
 
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
+#include <fcntl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -688,6 +690,501 @@ REFUSAL(failure_halfway_rolls_back, set_bootorder_dir, -EISDIR, "BootOrder",
 	"remove:   EFI/bootmenu/bootmenu.efi\n"
 	"rmdir:    EFI/bootmenu\n")
 
+/* --- BIOS: syslinux as the first stage, on disk image files
+ *
+ * The scratch's "esp" directory plays --boot-dir, the disk image sits in
+ * the "efi" directory (so snapshot() holds its bytes), and the firmware
+ * directory does not exist (a BIOS-booted machine). mbr.bin and
+ * gptmbr.bin are 440 bytes of a pattern each; extlinux is a script that
+ * writes its arguments into ldlinux.sys, and ldlinux.c32. */
+
+#define SECTOR 512
+#define MBR_IMG_SECTORS 128
+#define GPT_IMG_SECTORS 256
+#define GPT_ENTRIES 128
+#define GPT_ESIZE 128
+#define OLD_CODE 0xc0 /* the old boot code: 0xc0 + i */
+#define MBR_CODE 0x11 /* mbr.bin: 0x11 ^ i */
+#define GPTMBR_CODE 0x22
+#define FAKE_EXTLINUX                                                          \
+	"#!/bin/sh\n"                                                          \
+	"[ \"$1\" = --install ] || exit 2\n"                                   \
+	"printf '%s\\n' \"$@\" > \"$2/ldlinux.sys\"\n"                         \
+	"echo c32 > \"$2/ldlinux.c32\"\n"
+
+struct bios {
+	char disk[160], mbr_dir[160], extlinux[160];
+	uint8_t before[GPT_IMG_SECTORS * SECTOR]; /* the image at the start */
+	size_t len;
+};
+
+static void put_code(uint8_t *b, uint8_t base)
+{
+	for (size_t i = 0; i < 440; i++)
+		b[i] = (uint8_t)(base ^ i);
+}
+
+static void put_mbr_entry(uint8_t *s0, int i, uint8_t flag, uint8_t type,
+			  uint32_t start, uint32_t size)
+{
+	uint8_t *e = s0 + 446 + 16 * i;
+
+	e[0] = flag;
+	e[4] = type;
+	put_le32(e, 16, 8, start);
+	put_le32(e, 16, 12, size);
+}
+
+/* An old loader's code, a disk signature, partition 1 (active) and 2;
+ * every other sector a pattern, so a stray write shows. */
+static size_t make_mbr(uint8_t *img)
+{
+	size_t len = MBR_IMG_SECTORS * SECTOR;
+
+	for (size_t i = 0; i < len; i++)
+		img[i] = (uint8_t)(i * 7 + 3);
+	memset(img, 0, SECTOR);
+	for (size_t i = 0; i < 440; i++)
+		img[i] = (uint8_t)(OLD_CODE + i);
+	put_le32(img, SECTOR, 440, 0x12345678);
+	put_mbr_entry(img, 0, 0x80, 0x83, 8, 40);
+	put_mbr_entry(img, 1, 0x00, 0x83, 48, 64);
+	img[510] = 0x55;
+	img[511] = 0xaa;
+	return len;
+}
+
+/* One GPT copy: the header at @lba, its entries at @entries. */
+static void put_gpt_copy(uint8_t *img, uint64_t lba, uint64_t alt,
+			 uint64_t entries)
+{
+	uint8_t *h = img + lba * SECTOR, *e = img + entries * SECTOR;
+	size_t elen = GPT_ENTRIES * GPT_ESIZE;
+
+	memcpy(e, img + 2 * SECTOR, elen);
+	memset(h, 0, SECTOR);
+	memcpy(h, "EFI PART", 8);
+	put_le32(h, SECTOR, 8, 0x00010000);
+	put_le32(h, SECTOR, 12, 92);
+	put_le64(h, SECTOR, 24, lba);
+	put_le64(h, SECTOR, 32, alt);
+	put_le64(h, SECTOR, 40, 34);
+	put_le64(h, SECTOR, 48, GPT_IMG_SECTORS - 34);
+	memset(h + 56, 0x5a, 16);
+	put_le64(h, SECTOR, 72, entries);
+	put_le32(h, SECTOR, 80, GPT_ENTRIES);
+	put_le32(h, SECTOR, 84, GPT_ESIZE);
+	put_le32(h, SECTOR, 88, inflate_crc32(0, e, elen));
+	put_le32(h, SECTOR, 16, inflate_crc32(0, h, 92));
+}
+
+static void put_gpt_entry(uint8_t *img, int i, uint64_t first, uint64_t last,
+			  uint64_t attrs)
+{
+	uint8_t *e = img + 2 * SECTOR + i * GPT_ESIZE;
+
+	memset(e, 0xa0 + i, 32); /* type and unique GUIDs */
+	put_le64(e, GPT_ESIZE, 32, first);
+	put_le64(e, GPT_ESIZE, 40, last);
+	put_le64(e, GPT_ESIZE, 48, attrs);
+}
+
+/* A protective MBR, both GPT copies, partitions 1 and 2 (2 with a high
+ * attribute bit that must stay). */
+static size_t make_gpt(uint8_t *img)
+{
+	size_t len = GPT_IMG_SECTORS * SECTOR;
+
+	memset(img, 0, len);
+	for (size_t i = 0; i < 440; i++)
+		img[i] = (uint8_t)(OLD_CODE + i);
+	put_mbr_entry(img, 0, 0, 0xee, 1, GPT_IMG_SECTORS - 1);
+	img[510] = 0x55;
+	img[511] = 0xaa;
+	put_gpt_entry(img, 0, 34, 99, 0);
+	put_gpt_entry(img, 1, 100, 200, 1ull << 60);
+	put_gpt_copy(img, GPT_IMG_SECTORS - 1, 1, GPT_IMG_SECTORS - 33);
+	put_gpt_copy(img, 1, GPT_IMG_SECTORS - 1, 2);
+	return len;
+}
+
+static void put_exec(const char *path, const char *text)
+{
+	put_file(path, text, strlen(text));
+	chmod(path, 0755);
+}
+
+/* The scratch as a BIOS machine whose /boot (the "esp" directory) is on
+ * partition @part of an MBR or GPT image. */
+static void bios_make(struct scratch *s, struct bios *b, bool gpt,
+		      uint32_t part)
+{
+	char path[PATH_MAX];
+	uint8_t code[440];
+
+	scratch_make(s);
+	snprintf(b->disk, sizeof(b->disk), "%s/disk.img", s->efi);
+	snprintf(b->mbr_dir, sizeof(b->mbr_dir), "%s/mbr", s->img);
+	snprintf(b->extlinux, sizeof(b->extlinux), "%s/extlinux", s->img);
+	b->len = gpt ? make_gpt(b->before) : make_mbr(b->before);
+	put_file(b->disk, b->before, b->len);
+	mkdirs(b->mbr_dir);
+	put_code(code, MBR_CODE);
+	snprintf(path, sizeof(path), "%s/mbr.bin", b->mbr_dir);
+	put_file(path, code, sizeof(code));
+	put_code(code, GPTMBR_CODE);
+	snprintf(path, sizeof(path), "%s/gptmbr.bin", b->mbr_dir);
+	put_file(path, code, sizeof(code));
+	put_exec(b->extlinux, FAKE_EXTLINUX);
+	s->o = (struct install_opts){.image_dirs = s->dirs,
+				     .efi_dir = "/nonexistent-firmware",
+				     .vars = &s->v,
+				     .bios_disk = b->disk,
+				     .boot_dir = s->esp,
+				     .bios_part = part,
+				     .extlinux = b->extlinux,
+				     .mbr_dir = b->mbr_dir};
+}
+
+/* The image's bytes now (malloc'd), checked to be as long as before. */
+static uint8_t *disk_now(struct bios *b)
+{
+	size_t len;
+	uint8_t *now = (uint8_t *)test_slurp(b->disk, &len);
+
+	CHECK(now && len == b->len);
+	return now;
+}
+
+static bool boot_file_is(struct scratch *s, const char *rel, const char *text)
+{
+	char path[PATH_MAX];
+	size_t len;
+	char *got;
+	bool yes;
+
+	snprintf(path, sizeof(path), "%s/%s", s->esp, rel);
+	got = test_slurp(path, &len);
+	yes = got && len == strlen(text) && !memcmp(got, text, len);
+	if (!yes)
+		printf("  %s holds \"%.*s\", not \"%s\"\n", rel,
+		       got ? (int)len : 0, got ? got : "", text);
+	free(got);
+	return yes;
+}
+
+/* Whether @b's first 440 bytes are the pattern @base. */
+static bool code_is(const uint8_t *b, uint8_t base)
+{
+	uint8_t want[440];
+
+	put_code(want, base);
+	return !memcmp(b, want, sizeof(want));
+}
+
+/* --print on an MBR image: every change listed, none made. */
+TEST(bios_print_changes_nothing)
+{
+	struct scratch s;
+	struct bios b;
+	char *before;
+
+	bios_make(&s, &b, false, 1);
+	before = snapshot(&s);
+	s.o.print = true;
+	CHECK_INT(run(&s), 0);
+	CHECK_STR(s.err, "");
+	CHECK(printed(&s, "mkdir:    bootmenu\n"));
+	CHECK(printed(&s, "write:    bootmenu/bootmenu.efi (1024 bytes"));
+	CHECK(printed(&s, "write:    bootmenu/extlinux.conf"));
+	CHECK(printed(&s, "run:      "));
+	CHECK(printed(&s, " --install "));
+	CHECK(printed(&s, "bytes 0..439, the boot code"));
+	CHECK(printed(&s, "write:    bootmenu/install.rec"));
+	CHECK(printed(&s, "nothing was changed (--print)\n"));
+	ends_as(&s, before);
+}
+
+/* An install on an MBR image writes mbr.bin's 440 bytes and nothing
+ * else of the disk (partition 1 is active already); --uninstall puts
+ * the image and the directory back byte for byte. */
+TEST(bios_install_mbr)
+{
+	struct scratch s;
+	struct bios b;
+	char *before, want[PATH_MAX + 32];
+	uint8_t *now;
+
+	bios_make(&s, &b, false, 1);
+	before = snapshot(&s);
+	CHECK_INT(run(&s), 0);
+	CHECK_STR(s.err, "");
+	now = disk_now(&b);
+	CHECK(code_is(now, MBR_CODE));
+	CHECK(!memcmp(now + 440, b.before + 440, b.len - 440));
+	free(now);
+	CHECK(esp_file_is(&s, "bootmenu/bootmenu.efi", "bootmenu.efi"));
+	CHECK(boot_file_is(&s, "bootmenu/ldlinux.c32", "c32\n"));
+	snprintf(want, sizeof(want), "--install\n%s/bootmenu\n", s.esp);
+	CHECK(boot_file_is(&s, "bootmenu/ldlinux.sys", want));
+	CHECK(!strstr(s.printed, "flag:"));
+	{
+		size_t len;
+		char path[PATH_MAX], *conf, *rec;
+
+		snprintf(path, sizeof(path), "%s/bootmenu/extlinux.conf",
+			 s.esp);
+		conf = test_slurp(path, &len);
+		CHECK(conf && strstr(conf, "DEFAULT bootmenu\n") &&
+		      strstr(conf, "\tLINUX bootmenu.efi\n") &&
+		      strstr(conf, "APPEND console=tty0 console=ttyS0,115200"));
+		free(conf);
+		snprintf(path, sizeof(path), "%s/bootmenu/install.rec", s.esp);
+		rec = test_slurp(path, &len);
+		snprintf(want, sizeof(want), "\ndisk %s\n", b.disk);
+		CHECK(rec && strstr(rec, want) &&
+		      strstr(rec, "\ncode c0c1c2") &&
+		      strstr(rec, "\nnew bootmenu/ldlinux.sys\n"));
+		free(rec);
+	}
+	uninstall_ends_as(&s, before);
+}
+
+/* /boot on partition 2 while 1 is active: 2 becomes the one active
+ * partition (mbr.bin starts the active one); --uninstall gives 1 back. */
+TEST(bios_active_flag)
+{
+	struct scratch s;
+	struct bios b;
+	char *before;
+	uint8_t *now;
+
+	bios_make(&s, &b, false, 2);
+	before = snapshot(&s);
+	CHECK_INT(run(&s), 0);
+	now = disk_now(&b);
+	CHECK_INT(now[446], 0x00);
+	CHECK_INT(now[462], 0x80);
+	CHECK(!memcmp(now + 463, b.before + 463, b.len - 463));
+	free(now);
+	CHECK(printed(&s, "partition 1 boot indicator, 0x80 active (was "
+			  "0x80, now 0x0)\n"));
+	s.o.uninstall = true;
+	CHECK_INT(run(&s), 0);
+	CHECK(printed(&s, "partition 2 back to 0x0\n"));
+	ends_as(&s, before);
+}
+
+/* The CRC of @h's 92 bytes with its CRC field zero matches the field,
+ * and its entries' CRC matches theirs; entry 2's attributes into @attrs. */
+static bool gpt_copy_ok(const uint8_t *img, uint64_t lba, uint64_t *attrs)
+{
+	uint8_t h[92];
+	uint32_t crc, ecrc;
+	uint64_t entries;
+
+	memcpy(h, img + lba * SECTOR, sizeof(h));
+	get_le32(h, sizeof(h), 16, &crc);
+	get_le32(h, sizeof(h), 88, &ecrc);
+	get_le64(h, sizeof(h), 72, &entries);
+	put_le32(h, sizeof(h), 16, 0);
+	get_le64(img + entries * SECTOR, GPT_ESIZE * 2, GPT_ESIZE + 48, attrs);
+	return inflate_crc32(0, h, sizeof(h)) == crc &&
+	       inflate_crc32(0, img + entries * SECTOR,
+			     GPT_ENTRIES * GPT_ESIZE) == ecrc;
+}
+
+/* GPT: gptmbr.bin, entry 2's legacy BIOS bootable bit in both copies
+ * with their CRCs right, the protective MBR's table untouched; then
+ * --uninstall restores the image byte for byte. */
+TEST(bios_install_gpt)
+{
+	struct scratch s;
+	struct bios b;
+	char *before;
+	uint8_t *now;
+	uint64_t attrs = 0;
+
+	bios_make(&s, &b, true, 2);
+	before = snapshot(&s);
+	CHECK_INT(run(&s), 0);
+	CHECK_STR(s.err, "");
+	now = disk_now(&b);
+	CHECK(code_is(now, GPTMBR_CODE));
+	CHECK(!memcmp(now + 440, b.before + 440, SECTOR - 440));
+	CHECK(gpt_copy_ok(now, 1, &attrs));
+	CHECK(attrs == ((1ull << 60) | 4));
+	attrs = 0;
+	CHECK(gpt_copy_ok(now, GPT_IMG_SECTORS - 1, &attrs));
+	CHECK(attrs == ((1ull << 60) | 4));
+	free(now);
+	CHECK(printed(&s, "partition 2 attributes, bit 2 legacy BIOS bootable"
+			  " (was 0x1000000000000000, now "
+			  "0x1000000000000004)\n"));
+	uninstall_ends_as(&s, before);
+}
+
+/* A second install changes nothing more and one --uninstall takes all
+ * back; --force-bios lets it run on a UEFI-booted machine. */
+TEST(bios_install_again)
+{
+	struct scratch s;
+	struct bios b;
+	char *before;
+
+	bios_make(&s, &b, false, 2);
+	before = snapshot(&s);
+	CHECK_INT(run(&s), 0);
+	s.o.efi_dir = s.efi;
+	s.o.force_bios = true;
+	CHECK_INT(run(&s), 0);
+	CHECK(printed(&s, " bytes 0..439 (the boot code an earlier install "
+			  "wrote)\n"));
+	CHECK(!strstr(s.printed, "the boot code (the old"));
+	CHECK(!strstr(s.printed, "flag:"));
+	CHECK(!strstr(s.printed, "keep:     bootmenu/bootmenu.efi"));
+	uninstall_ends_as(&s, before);
+}
+
+/* Another loader wrote the boot code since: --uninstall refuses and
+ * changes nothing. */
+TEST(bios_uninstall_refuses_foreign_code)
+{
+	struct scratch s;
+	struct bios b;
+	char *before;
+	uint8_t *now;
+
+	bios_make(&s, &b, false, 2);
+	CHECK_INT(run(&s), 0);
+	now = disk_now(&b);
+	memset(now, 0x90, 440);
+	put_file(b.disk, now, b.len);
+	free(now);
+	before = snapshot(&s);
+	s.o.uninstall = true;
+	CHECK_INT(run(&s), -EBUSY);
+	CHECK(strstr(s.err, "no longer the one bootmenu-install wrote"));
+	ends_as(&s, before);
+}
+
+/* extlinux fails after writing ldlinux.sys: all of it is taken back. */
+TEST(bios_extlinux_fails_rolls_back)
+{
+	struct scratch s;
+	struct bios b;
+	char *before;
+
+	bios_make(&s, &b, false, 2);
+	put_exec(b.extlinux, "#!/bin/sh\necho x > \"$2/ldlinux.sys\"\n"
+			     "echo 'extlinux: no room' >&2\nexit 1\n");
+	before = snapshot(&s);
+	CHECK_INT(run(&s), -EIO);
+	CHECK(strstr(s.err, "extlinux: no room"));
+	CHECK(printed(&s, "remove:   bootmenu/ldlinux.sys\n"));
+	ends_as(&s, before);
+}
+
+/* A BIOS refusal: the scratch made by bios_make(@gpt, partition 2),
+ * changed by @setup. */
+static void bios_refused(void (*setup)(struct scratch *, struct bios *),
+			 bool gpt, int want_rc, const char *want_words)
+{
+	struct scratch s;
+	struct bios b;
+	char *before;
+
+	bios_make(&s, &b, gpt, 2);
+	setup(&s, &b);
+	before = snapshot(&s);
+	CHECK_INT(run(&s), want_rc);
+	if (!strstr(s.err, want_words))
+		printf("  sentence \"%s\" lacks \"%s\"\n", s.err, want_words);
+	CHECK(strstr(s.err, want_words) != NULL);
+	ends_as(&s, before);
+}
+
+static void set_no_extlinux(struct scratch *s, struct bios *b)
+{
+	s->o.extlinux = "/nonexistent/extlinux";
+}
+
+static void set_no_mbr_bin(struct scratch *s, struct bios *b)
+{
+	s->o.mbr_dir = s->esp;
+}
+
+static void set_uefi_booted(struct scratch *s, struct bios *b)
+{
+	s->o.efi_dir = s->efi;
+}
+
+static void set_not_a_disk(struct scratch *s, struct bios *b)
+{
+	s->o.bios_disk = "/dev/null";
+}
+
+static void set_no_such_partition(struct scratch *s, struct bios *b)
+{
+	s->o.bios_part = 3;
+}
+
+static void set_logical_partition(struct scratch *s, struct bios *b)
+{
+	s->o.bios_part = 5;
+}
+
+static void set_no_table(struct scratch *s, struct bios *b)
+{
+	uint8_t zero[SECTOR] = {0};
+	int fd = open(b->disk, O_WRONLY);
+
+	CHECK(fd >= 0 && pwrite(fd, zero, sizeof(zero), 0) == SECTOR);
+	close(fd);
+}
+
+/* The backup GPT header's CRC is wrong. */
+static void set_bad_gpt(struct scratch *s, struct bios *b)
+{
+	uint8_t x = 0xff;
+	int fd = open(b->disk, O_WRONLY);
+
+	CHECK(fd >= 0 &&
+	      pwrite(fd, &x, 1, (GPT_IMG_SECTORS - 1) * SECTOR + 60) == 1);
+	close(fd);
+}
+
+static void set_bios_without_boot_dir(struct scratch *s, struct bios *b)
+{
+	s->o.boot_dir = NULL;
+}
+
+/* One BIOS refusal case. */
+#define BIOS_REFUSAL(name, setup, gpt, rc, words)                              \
+	TEST(name)                                                             \
+	{                                                                      \
+		bios_refused(setup, gpt, rc, words);                           \
+	}
+
+BIOS_REFUSAL(bios_refuse_no_extlinux, set_no_extlinux, false, -ENOENT,
+	     "install Debian's extlinux package")
+BIOS_REFUSAL(bios_refuse_no_mbr_bin, set_no_mbr_bin, true, -ENOENT,
+	     "gptmbr.bin")
+BIOS_REFUSAL(bios_refuse_uefi_booted, set_uefi_booted, false, -EOPNOTSUPP,
+	     "--force-bios")
+BIOS_REFUSAL(bios_refuse_not_a_disk, set_not_a_disk, false, -ENOTBLK,
+	     "is not a disk")
+BIOS_REFUSAL(bios_refuse_no_such_partition, set_no_such_partition, false,
+	     -ENOENT, "has no partition 3")
+BIOS_REFUSAL(bios_refuse_logical_partition, set_logical_partition, false,
+	     -EINVAL, "a logical one")
+BIOS_REFUSAL(bios_refuse_no_table, set_no_table, false, -EINVAL,
+	     "no partition table")
+BIOS_REFUSAL(bios_refuse_bad_gpt, set_bad_gpt, true, -EINVAL,
+	     "does not check out")
+BIOS_REFUSAL(bios_refuse_half_options, set_bios_without_boot_dir, false,
+	     -EINVAL, "needs both")
+
 TEST_MAIN("test_install", install_default_removable, install_not_default,
 	  install_reuses_option, install_again, install_empty_esp,
 	  print_changes_nothing, no_nvram_plain_directory,
@@ -695,4 +1192,11 @@ TEST_MAIN("test_install", install_default_removable, install_not_default,
 	  refuse_no_image, refuse_no_efivars, refuse_not_uefi,
 	  refuse_not_a_partition, refuse_backup_in_the_way, refuse_no_record,
 	  refuse_bad_record, refuse_read_only_esp, refuse_no_room,
-	  failure_halfway_rolls_back)
+	  failure_halfway_rolls_back, bios_print_changes_nothing,
+	  bios_install_mbr, bios_active_flag, bios_install_gpt,
+	  bios_install_again, bios_uninstall_refuses_foreign_code,
+	  bios_extlinux_fails_rolls_back, bios_refuse_no_extlinux,
+	  bios_refuse_no_mbr_bin, bios_refuse_uefi_booted,
+	  bios_refuse_not_a_disk, bios_refuse_no_such_partition,
+	  bios_refuse_logical_partition, bios_refuse_no_table,
+	  bios_refuse_bad_gpt, bios_refuse_half_options)

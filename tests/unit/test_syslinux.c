@@ -827,12 +827,62 @@ TEST(buffer_entry_point)
 	tfs_done(&t);
 }
 
+/* What bootmenu-install --bios writes (install/bios.c): one entry
+ * booting bootmenu itself. */
+#define BIOS_INSTALL_CONF                                                      \
+	"DEFAULT bootmenu\nPROMPT 0\nTIMEOUT 0\nLABEL bootmenu\n"              \
+	"\tLINUX bootmenu.efi\n"                                               \
+	"\tAPPEND console=tty0 console=ttyS0,115200\n"
+
+/* bootmenu's own install (/boot/bootmenu/ with ldlinux.sys) is no config
+ * the finder reads, and its one entry, parsed anyway, is dropped by
+ * entry_finish(): bootmenu would only start itself. */
+TEST(bios_install_of_bootmenu_is_not_listed)
+{
+	struct tfs t;
+
+	tfs_init(&t);
+	tfs_write(&t, "/boot/bootmenu/extlinux.conf", BIOS_INSTALL_CONF);
+	tfs_write(&t, "/boot/bootmenu/ldlinux.sys", "x");
+	tfs_write(&t, "/boot/bootmenu/ldlinux.c32", "x");
+	tfs_write(&t, "/boot/bootmenu/bootmenu.efi", "MZ");
+	CHECK_INT(syslinux_parse_fs(&t.ctx), 0);
+	CHECK_INT(t.out.count, 0);
+	CHECK_INT(
+	    syslinux_parse_file(&t.ctx, "/boot/bootmenu/extlinux.conf", NULL),
+	    1);
+	CHECK_STR(nth(&t, 0)->kernel.path, "/boot/bootmenu/bootmenu.efi");
+	entry_finish(&t.out, t.all, 1);
+	CHECK_INT(t.out.count, 0);
+	CHECK(t.out.head == NULL);
+	tfs_done(&t);
+}
+
+/* A user's config chaining bootmenu (a separate /boot: the path is
+ * /bootmenu/bootmenu.efi) loses that entry and keeps the others. */
+TEST(entry_booting_bootmenu_is_dropped)
+{
+	struct tfs t;
+
+	parse(&t, "LABEL bm\n LINUX /bootmenu/bootmenu.efi\n"
+		  "LABEL linux\n LINUX /vmlinuz\n"
+		  "LABEL other\n LINUX /bootmenu/bootmenu.efi.old\n");
+	CHECK_INT(t.out.count, 3);
+	entry_finish(&t.out, t.all, 1);
+	CHECK_INT(t.out.count, 2);
+	CHECK_STR(nth(&t, 0)->id, "linux");
+	CHECK_STR(nth(&t, 1)->id, "other");
+	tfs_done(&t);
+}
+
 TEST_MAIN("test_syslinux", label_kernel_append, keywords_ignore_case,
-	  append_initrd_comma_list, initrd_keyword, global_append_and_dash,
-	  kernel_args_before_append, label_without_kernel_boots_itself,
-	  default_names_label, default_with_options_and_ui_module, menu_default,
-	  ontimeout_wins, menu_label_strips_caret, menu_hide,
-	  menu_title_and_passwd, timeout_tenths, include_relative_to_config_dir,
+	  bios_install_of_bootmenu_is_not_listed,
+	  entry_booting_bootmenu_is_dropped, append_initrd_comma_list,
+	  initrd_keyword, global_append_and_dash, kernel_args_before_append,
+	  label_without_kernel_boots_itself, default_names_label,
+	  default_with_options_and_ui_module, menu_default, ontimeout_wins,
+	  menu_label_strips_caret, menu_hide, menu_title_and_passwd,
+	  timeout_tenths, include_relative_to_config_dir,
 	  include_loop_and_depth, include_missing_is_silent,
 	  include_fan_out_is_bounded, menu_include_with_tag_is_submenu,
 	  menu_begin_end_groups, localboot_and_modules_disabled,
