@@ -1,0 +1,282 @@
+/* lease.c - the name=value lease our udhcpc script writes. */
+#include "net/lease.h"
+#include "net/url.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+
+enum lease_kind {
+	LK_IFNAME,
+	LK_IP,	    /* one dotted address */
+	LK_IP_LIST, /* space-separated addresses: the first one counts */
+	LK_PREFIX,  /* "mask": a prefix length, 0..32 */
+	LK_MAC,
+	LK_STR,	 /* any printable text (file names, server names) */
+	LK_HOST, /* letters, digits, '-', '.' */
+	LK_U32,
+};
+
+/* The lease being read, and the two BOOTP fields that options 66 and 67
+ * win over (RFC 2132 9.4, 9.5: sname and file are used only without
+ * them). */
+struct lease_state {
+	struct net_lease l;
+	char file_field[NET_LEASE_STR_MAX];
+	char sname_field[NET_LEASE_STR_MAX];
+	bool have_ip, have_interface;
+	const char *bad_required; /* a bad ip or interface: no lease */
+};
+
+struct lease_key {
+	const char *name;
+	enum lease_kind kind;
+	size_t off, size; /* into struct lease_state */
+	unsigned flag;	  /* NET_LEASE_* it sets, or 0 */
+	const char *bad;  /* the sentence when its value is bad */
+};
+
+#define AT(field) offsetof(struct lease_state, field)
+#define SZ(field) sizeof(((struct lease_state *)0)->field)
+#define F(field) AT(field), SZ(field)
+
+/* busybox 1.35 udhcpc's names: networking/udhcp/common.c
+ * (dhcp_option_strings[]) and dhcpc.c (fill_envp()). */
+static const struct lease_key lease_keys[] = {
+    {"interface", LK_IFNAME, F(l.interface), 0,
+     "the lease names no valid network interface"},
+    {"ip", LK_IP, F(l.ip), 0, "the lease's IPv4 address is not valid"},
+    {"mac", LK_MAC, F(l.mac), NET_LEASE_MAC,
+     "the network card's MAC address in the lease is not valid"},
+    {"subnet", LK_IP, F(l.subnet), NET_LEASE_SUBNET,
+     "the DHCP server's subnet mask (option 1) is not valid"},
+    {"mask", LK_PREFIX, F(l.subnet), NET_LEASE_SUBNET,
+     "the DHCP server's subnet mask (option 1) is not valid"},
+    {"router", LK_IP_LIST, F(l.router), NET_LEASE_ROUTER,
+     "the DHCP server's router (option 3) is not valid"},
+    {"hostname", LK_HOST, F(l.hostname), 0,
+     "the DHCP server's host name (option 12) is not valid"},
+    {"serverid", LK_IP, F(l.server_id), NET_LEASE_SERVER_ID,
+     "the DHCP server's identifier (option 54) is not valid"},
+    {"siaddr", LK_IP, F(l.siaddr), NET_LEASE_SIADDR,
+     "the DHCP server's next-server address is not valid"},
+    {"tftp", LK_STR, F(l.tftp_server), 0,
+     "the DHCP server's TFTP server name (option 66) is not valid"},
+    {"sname", LK_STR, F(sname_field), 0,
+     "the DHCP server's server name field is not valid"},
+    {"bootfile", LK_STR, F(l.boot_file), 0,
+     "the DHCP server's boot file name (option 67) is not valid"},
+    {"boot_file", LK_STR, F(file_field), 0,
+     "the DHCP server's boot file field is not valid"},
+    {"pxeconffile", LK_STR, F(l.config_file), 0,
+     "the DHCP server's config file name (option 209) is not valid"},
+    {"pxepathprefix", LK_STR, F(l.path_prefix), 0,
+     "the DHCP server's path prefix (option 210) is not valid"},
+    {"reboottime", LK_U32, F(l.reboot_time), NET_LEASE_REBOOT_TIME,
+     "the DHCP server's reboot time (option 211) is not valid"},
+};
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* "52:54:00:12:34:56", either case. */
+static int parse_mac(const char *v, size_t n, uint8_t mac[6])
+{
+	uint8_t m[6];
+
+	if (n != 17)
+		return -EINVAL;
+	for (int i = 0; i < 6; i++) {
+		int hi = hexval(v[3 * i]), lo = hexval(v[3 * i + 1]);
+
+		if (hi < 0 || lo < 0 || (i < 5 && v[3 * i + 2] != ':'))
+			return -EINVAL;
+		m[i] = (uint8_t)(hi << 4 | lo);
+	}
+	memcpy(mac, m, 6);
+	return 0;
+}
+
+static int parse_u32(const char *v, size_t n, uint32_t *out, uint32_t max)
+{
+	uint64_t x = 0;
+
+	if (n == 0 || n > 10)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i] < '0' || v[i] > '9')
+			return -EINVAL;
+		x = x * 10 + (uint64_t)(v[i] - '0');
+	}
+	if (x > max)
+		return -EINVAL;
+	*out = (uint32_t)x;
+	return 0;
+}
+
+static int parse_prefix(const char *v, size_t n, uint8_t mask[4])
+{
+	uint32_t len, bits;
+
+	if (parse_u32(v, n, &len, 32) < 0)
+		return -EINVAL;
+	bits = len == 0 ? 0 : ~(uint32_t)0 << (32 - len);
+	for (int i = 0; i < 4; i++)
+		mask[i] = (uint8_t)(bits >> (24 - 8 * i));
+	return 0;
+}
+
+/* Text of 1 to size-1 bytes, none a control character; @host: only what a
+ * host name (RFC 1123) or a Linux interface name may hold. */
+static int copy_text(const char *v, size_t n, char *out, size_t size,
+		     enum lease_kind kind)
+{
+	if (n == 0 || n >= size)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)v[i];
+		bool alnum = (c >= '0' && c <= '9') ||
+			     ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+
+		if (c < 0x20 || c == 0x7f)
+			return -EINVAL;
+		if (kind == LK_HOST && !alnum && c != '-' && c != '.')
+			return -EINVAL;
+		if (kind == LK_IFNAME && (c == '/' || c == ':' || c == ' '))
+			return -EINVAL;
+	}
+	if (kind == LK_IFNAME && v[0] == '.' &&
+	    (n == 1 || (n == 2 && v[1] == '.')))
+		return -EINVAL;
+	memcpy(out, v, n);
+	out[n] = '\0';
+	return 0;
+}
+
+static int parse_value(const struct lease_key *k, const char *v, size_t n,
+		       void *dst)
+{
+	switch (k->kind) {
+	case LK_IP:
+		return net_ipv4_parse(v, n, dst);
+	case LK_IP_LIST: {
+		const char *sp = memchr(v, ' ', n);
+
+		return net_ipv4_parse(v, sp ? (size_t)(sp - v) : n, dst);
+	}
+	case LK_PREFIX:
+		return parse_prefix(v, n, dst);
+	case LK_MAC:
+		return parse_mac(v, n, dst);
+	case LK_U32:
+		return parse_u32(v, n, dst, UINT32_MAX);
+	default:
+		return copy_text(v, n, dst, k->size, k->kind);
+	}
+}
+
+static const struct lease_key *find_key(const char *name, size_t n)
+{
+	for (size_t i = 0; i < sizeof(lease_keys) / sizeof(lease_keys[0]); i++)
+		if (strlen(lease_keys[i].name) == n &&
+		    memcmp(lease_keys[i].name, name, n) == 0)
+			return &lease_keys[i];
+	return NULL;
+}
+
+static bool is_required(const struct lease_key *k)
+{
+	return k->off == AT(l.ip) || k->off == AT(l.interface);
+}
+
+/* One line, its '\n' gone. The value is parsed into a copy, so a bad one
+ * clears the field instead of leaving half of it. */
+static void parse_line(struct lease_state *s, const char *line, size_t n)
+{
+	const char *eq = memchr(line, '=', n);
+	const struct lease_key *k =
+	    eq ? find_key(line, (size_t)(eq - line)) : NULL;
+	unsigned char tmp[NET_LEASE_STR_MAX];
+	size_t vlen;
+	char *dst;
+	int rc;
+
+	if (!k)
+		return;
+	dst = (char *)s + k->off;
+	vlen = n - (size_t)(eq - line) - 1;
+	memset(tmp, 0, sizeof(tmp));
+	/* udhcpc writes "name=" for an option it could not show */
+	rc = vlen == 0 ? -ENOENT : parse_value(k, eq + 1, vlen, tmp);
+	memcpy(dst, tmp, k->size);
+	if (rc == 0)
+		s->l.has |= k->flag;
+	else
+		s->l.has &= ~k->flag;
+	if (k->off == AT(l.ip))
+		s->have_ip = rc == 0;
+	if (k->off == AT(l.interface))
+		s->have_interface = rc == 0;
+	if (rc == -EINVAL && is_required(k))
+		s->bad_required = k->bad;
+	else if (rc == -EINVAL && !s->l.dropped)
+		s->l.dropped = k->bad;
+}
+
+static int lease_fail(const char **why, const char *sentence, int rc)
+{
+	if (why)
+		*why = sentence;
+	return rc;
+}
+
+/* The BOOTP fields fill in only what options 66 and 67 did not. */
+static void lease_finish(struct lease_state *s)
+{
+	if (!s->l.boot_file[0])
+		memcpy(s->l.boot_file, s->file_field, sizeof(s->l.boot_file));
+	if (!s->l.tftp_server[0])
+		memcpy(s->l.tftp_server, s->sname_field,
+		       sizeof(s->l.tftp_server));
+}
+
+int net_lease_parse(const char *buf, size_t len, struct net_lease *l,
+		    const char **why)
+{
+	static struct lease_state zero;
+	struct lease_state s = zero;
+	size_t at = 0;
+
+	if (len > NET_LEASE_MAX)
+		return lease_fail(why, "the DHCP lease file is too long",
+				  -E2BIG);
+	if (memchr(buf, '\0', len))
+		return lease_fail(why, "the DHCP lease file is not text",
+				  -EINVAL);
+	while (at < len) {
+		const char *nl = memchr(buf + at, '\n', len - at);
+		size_t n = nl ? (size_t)(nl - (buf + at)) : len - at;
+
+		if (n > 0 && buf[at + n - 1] == '\r')
+			parse_line(&s, buf + at, n - 1);
+		else
+			parse_line(&s, buf + at, n);
+		at += n + 1;
+	}
+	if (s.bad_required)
+		return lease_fail(why, s.bad_required, -EINVAL);
+	if (!s.have_interface)
+		return lease_fail(
+		    why, "the DHCP lease names no network interface", -EINVAL);
+	if (!s.have_ip || memcmp(s.l.ip, "\0\0\0\0", 4) == 0)
+		return lease_fail(why, "the DHCP server gave no IPv4 address",
+				  -EINVAL);
+	lease_finish(&s);
+	*l = s.l;
+	return 0;
+}
