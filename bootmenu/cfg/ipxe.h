@@ -34,9 +34,9 @@
 #define IPXE_EXPAND_MAX 64
 
 /* A variable as iPXE names it ("ip", "net0/mac", "filename"), with its
- * value formatted as iPXE shows it (a MAC as "52:54:00:12:34:56"). A name
- * without "block/" also answers ${block/name} lookups the other way
- * round: ${mac} finds "net0/mac" as iPXE searches every settings block. */
+ * value formatted as iPXE shows it (a MAC as "52:54:00:12:34:56"). A
+ * ${name} without a block also finds a "block/name" given here, as iPXE
+ * looks in every settings block: ${mac} finds "net0/mac". */
 struct ipxe_var {
 	const char *name;
 	const char *value;
