@@ -90,6 +90,7 @@ int syslinux_parse_fs(struct cfg_ctx *ctx);
 int bls_parse_fs(struct cfg_ctx *ctx);
 int uki_parse_fs(struct cfg_ctx *ctx);
 int lilo_parse_fs(struct cfg_ctx *ctx);
+int ipxe_parse_fs(struct cfg_ctx *ctx);
 int bare_parse_fs(struct cfg_ctx *ctx);
 int efi_loaders_parse_fs(struct cfg_ctx *ctx);
 

@@ -7,6 +7,7 @@ const struct cfg_parser cfg_parsers[] = {
     {"bls", FMT_BLS, bls_parse_fs},
     {"uki", FMT_UKI, uki_parse_fs},
     {"lilo", FMT_LILO, lilo_parse_fs},
+    {"ipxe", FMT_IPXE, ipxe_parse_fs},
     {"efi", FMT_EFI, efi_loaders_parse_fs},
     {"bare", FMT_BARE, bare_parse_fs},
 };

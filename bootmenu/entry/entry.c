@@ -19,7 +19,7 @@ const char *entry_format_name(enum entry_format f)
 	    [FMT_GRUB] = "grub", [FMT_SYSLINUX] = "syslinux",
 	    [FMT_BLS] = "bls",	 [FMT_UKI] = "uki",
 	    [FMT_LILO] = "lilo", [FMT_BARE] = "bare",
-	    [FMT_EFI] = "efi",
+	    [FMT_EFI] = "efi",	 [FMT_IPXE] = "ipxe",
 	};
 
 	return (unsigned)f < sizeof(names) / sizeof(names[0]) ? names[f] : "?";

@@ -22,10 +22,11 @@ enum entry_format {
 	FMT_UKI,
 	FMT_LILO,
 	FMT_BARE,
-	FMT_EFI /* an EFI loader on an ESP, booted by the firmware */
+	FMT_EFI, /* an EFI loader on an ESP, booted by the firmware */
+	FMT_IPXE /* an iPXE script */
 };
 
-/* "grub", "syslinux", "bls", "uki", "lilo", "bare", "efi" */
+/* "grub", "syslinux", "bls", "uki", "lilo", "bare", "efi", "ipxe" */
 const char *entry_format_name(enum entry_format f);
 
 /* A file an entry needs. @dev names the filesystem when it is not the one
