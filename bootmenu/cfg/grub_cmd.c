@@ -451,6 +451,7 @@ static int grub_cmd_linux(struct grub_state *st, const char *const *argv,
 	grub_where(st, argv[1], &w);
 	ld->e->kernel.path = w.path;
 	ld->e->kernel.dev = grub_where_dev(st, &w, ld->e->fs);
+	ld->e->kernel.fs = grub_where_top(&w);
 	ld->e->cmdline = grub_cmdline(st, argv + 1, argc - 1);
 	ld->e->version = grub_version_of(st, w.path);
 	ld->e->initrds = NULL; /* a new kernel drops the old initrds */
@@ -480,6 +481,9 @@ static int grub_cmd_initrd(struct grub_state *st, const char *const *argv,
 		grub_where(st, argv[i], &w);
 		entry_add_initrd(st->ctx->out, ld->e,
 				 grub_where_dev(st, &w, ld->e->fs), w.path);
+		if (ld->e->n_initrds && !ld->e->initrds_over)
+			ld->e->initrds[ld->e->n_initrds - 1].fs =
+			    grub_where_top(&w);
 	}
 	return 0;
 }
@@ -537,6 +541,7 @@ static int grub_cmd_chainloader(struct grub_state *st, const char *const *argv,
 	ld->e->method = ENTRY_FIRMWARE;
 	ld->e->kernel.path = w.path;
 	ld->e->kernel.dev = grub_where_dev(st, &w, ld->e->fs);
+	ld->e->kernel.fs = grub_where_top(&w);
 	ld->linux_seen = true;
 	if (st->ctx->fw_off)
 		grub_refuse(st, st->ctx->fw_off);
@@ -587,6 +592,7 @@ static int grub_cmd_multiboot(struct grub_state *st, const char *const *argv,
 		return 1;
 	ld->e->kernel.path = w.path;
 	ld->e->kernel.dev = grub_where_dev(st, &w, ld->e->fs);
+	ld->e->kernel.fs = grub_where_top(&w);
 	ld->e->modules = NULL;
 	ld->e->n_modules = 0;
 	ld->multiboot_seen = true;
@@ -610,6 +616,7 @@ static void grub_add_module(struct grub_state *st, struct entry *e,
 	if (e->n_modules)
 		memcpy(v, e->modules, e->n_modules * sizeof(*v));
 	v[e->n_modules].dev = grub_where_dev(st, w, e->fs);
+	v[e->n_modules].fs = grub_where_top(w);
 	v[e->n_modules].path = w->path;
 	e->modules = v;
 	e->n_modules++;
@@ -768,6 +775,7 @@ static const struct grub_cmd grub_cmds[] = {
     {"fwsetup", grub_cmd_firmware},
     {"blscfg", grub_cmd_blscfg},
     {"bls_import", grub_cmd_blscfg},
+    {"btrfs-mount-subvol", grub_cmd_btrfs_mount_subvol},
 };
 
 int grub_run_command(struct grub_state *st, const char *const *argv,
