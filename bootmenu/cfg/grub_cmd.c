@@ -16,6 +16,7 @@
 #include "scan/fs.h"
 #include "util/arena.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -686,34 +687,71 @@ static const char *grub_bls_expand(void *data, const char *s)
 	return v;
 }
 
-/* blscfg: the entries of /loader/entries on $root (grub's blscfg.c;
- * it falls back to /boot/loader/entries). */
+/* On btrfs, blscfg.c opens an entry's files as "($root)<path>" GRUB
+ * paths: from the top level (Fedora's 20-grub.install writes
+ * /root/boot/vmlinuz-... there, grub2-mkrelpath's answer). */
+static void grub_bls_btrfs_file(struct grub_state *st, struct entry *e,
+				struct entry_file *f)
+{
+	struct grub_where w;
+
+	if (!f->path || f->dev)
+		return;
+	grub_where(st, f->path, &w);
+	f->path = w.path;
+	f->dev = grub_where_dev(st, &w, e->fs);
+	f->fs = grub_where_top(&w);
+}
+
+static void grub_bls_btrfs(struct grub_state *st, struct entry *e)
+{
+	if (!e->fs || !e->fs->btrfs)
+		return;
+	grub_bls_btrfs_file(st, e, &e->kernel);
+	for (size_t i = 0; i < e->n_initrds; i++)
+		grub_bls_btrfs_file(st, e, &e->initrds[i]);
+}
+
+/* Collect the entries of $blsdir (Fedora's grub2-mkconfig sets it in
+ * grubenv when /boot is on btrfs), else /loader/entries, then
+ * /boot/loader/entries, on $root (blscfg.c bls_load_entries()). */
+static int grub_bls_dir(struct grub_state *st, struct cfg_ctx *c)
+{
+	const char *blsdir = grub_get(st, "blsdir");
+	const char *dirs[] = {blsdir && *blsdir ? blsdir : "/loader/entries",
+			      "/boot/loader/entries"};
+	struct grub_where w;
+	int n = -ENOENT;
+
+	for (size_t i = 0; i < 2 && n < 0; i++) {
+		grub_where(st, dirs[i], &w);
+		if (!w.fs) {
+			grub_warn(st, "blscfg: the filesystem %s is not known",
+				  w.dev ?: "?");
+			return -ENODEV;
+		}
+		c->fs = w.fs;
+		n = bls_collect(c, w.path, FMT_GRUB, grub_bls_expand, st);
+	}
+	return n;
+}
+
 static int grub_cmd_blscfg(struct grub_state *st, const char *const *argv,
 			   size_t argc)
 {
-	struct grub_where w;
 	struct entry_list tmp;
 	struct cfg_ctx c = *st->ctx;
 	int n;
 
-	grub_where(st, "/loader/entries", &w);
-	if (!w.fs) {
-		grub_warn(st, "blscfg: the filesystem %s is not known",
-			  w.dev ?: "?");
-		return 1;
-	}
 	entry_list_init(&tmp, st->a);
-	c.fs = w.fs;
 	c.out = &tmp;
-	n = bls_collect(&c, "/loader/entries", FMT_GRUB, grub_bls_expand, st);
-	if (n < 0)
-		n = bls_collect(&c, "/boot/loader/entries", FMT_GRUB,
-				grub_bls_expand, st);
+	n = grub_bls_dir(st, &c);
 	for (struct entry *e = tmp.head, *next; e; e = next) {
 		struct grub_item *it = arena_alloc(st->a, sizeof(*it));
 
 		next = e->next;
 		grub_bls_fix(st, e, grub_get(st, "root"));
+		grub_bls_btrfs(st, e);
 		it->title = e->title;
 		it->id = e->id;
 		it->built = e;

@@ -133,8 +133,12 @@ static void grub_build_submenu(struct grub_state *st, struct grub_item *it,
 	st->menu = it->sub;
 	st->submenu_depth++;
 	grub_exec_list(st, it->body);
+	/* `configfile` in the body (grub-btrfs's snapshot submenu) put its
+	 * own menu in place of the submenu's */
+	it->sub = st->menu;
+	st->replaced = false;
 	st->group = group;
-	grub_build_menu(st, it->sub, sc);
+	grub_build_menu(st, it->sub, st->scope);
 	st->submenu_depth--;
 	grub_restore(st, &sv);
 }
