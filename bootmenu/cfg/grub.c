@@ -47,7 +47,7 @@ static const char *grub_dirname(struct grub_state *st, const char *path)
 static void grub_state_init(struct grub_state *st, struct cfg_ctx *ctx,
 			    const char *path, long steps_max)
 {
-	const char *root = grub_fs_devname(ctx->fs);
+	const char *root = grub_fs_devname(ctx->fs), *dir;
 
 	memset(st, 0, sizeof(*st));
 	st->ctx = ctx;
@@ -64,10 +64,9 @@ static void grub_state_init(struct grub_state *st, struct cfg_ctx *ctx,
 	grub_set_export(st, "grub_platform", "efi");
 	grub_set_export(st, "grub_cpu", "x86_64");
 	grub_set_export(st, "root", root);
-	grub_set_export(
-	    st, "prefix",
-	    arena_printf(st->a, "(%s)%s", root,
-			 grub_dirname(st, grub_btrfs_visible(st, ctx->fs, path))));
+	/* on btrfs the directory as GRUB names it: from the top level */
+	dir = grub_dirname(st, grub_btrfs_visible(st, ctx->fs, path));
+	grub_set_export(st, "prefix", arena_printf(st->a, "(%s)%s", root, dir));
 	if (ctx->fs->btrfs) { /* the btrfs module's own (SUSE's patch) */
 		grub_export(st, "btrfs_relative_path");
 		grub_export(st, "btrfs_subvol");

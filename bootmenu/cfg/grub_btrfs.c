@@ -91,8 +91,8 @@ void grub_btrfs_where(struct grub_state *st, struct grub_where *w)
 {
 	const struct fs_btrfs *b = w->fs->btrfs;
 	const char *rest, *base = grub_btrfs_base(st, b, w->path, &rest);
-	const char *full = *base ? arena_printf(st->a, "/%s%s", base, rest)
-				 : w->path;
+	const char *full =
+	    *base ? arena_printf(st->a, "/%s%s", base, rest) : w->path;
 	const char *in_home;
 
 	if (!*b->home_path) {
@@ -134,8 +134,8 @@ const char *grub_btrfs_visible(struct grub_state *st, const struct fs_root *fs,
 	return full;
 }
 
-int grub_cmd_btrfs_mount_subvol(struct grub_state *st,
-				const char *const *argv, size_t argc)
+int grub_cmd_btrfs_mount_subvol(struct grub_state *st, const char *const *argv,
+				size_t argc)
 {
 	struct grub_btrfs_mount *m;
 

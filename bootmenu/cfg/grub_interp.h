@@ -173,8 +173,8 @@ void grub_btrfs_where(struct grub_state *st, struct grub_where *w);
 const char *grub_btrfs_visible(struct grub_state *st, const struct fs_root *fs,
 			       const char *path);
 /* `btrfs-mount-subvol DEV DIR SUBVOL`. */
-int grub_cmd_btrfs_mount_subvol(struct grub_state *st,
-				const char *const *argv, size_t argc);
+int grub_cmd_btrfs_mount_subvol(struct grub_state *st, const char *const *argv,
+				size_t argc);
 
 /* grub_menu.c */
 void grub_menu_init(struct grub_menu *m);

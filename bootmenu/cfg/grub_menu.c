@@ -87,9 +87,9 @@ static void grub_build_entry(struct grub_state *st, struct grub_item *it,
 	struct grub_saved sv;
 	/* an entry read from a btrfs top level belongs to the filesystem
 	 * as listed; its files keep the top level (grub_where_top()) */
-	struct entry *e = entry_new(
-	    st->ctx->out, FMT_GRUB,
-	    it->fs && it->fs->btrfs ? it->fs->btrfs->home : it->fs);
+	struct entry *e =
+	    entry_new(st->ctx->out, FMT_GRUB,
+		      it->fs && it->fs->btrfs ? it->fs->btrfs->home : it->fs);
 
 	e->title = it->title;
 	e->group = st->group;
@@ -163,9 +163,8 @@ void grub_menu_nested(struct grub_state *st, struct grub_menu *m,
 		      struct grub_scope *scope, const char *title)
 {
 	struct grub_saved sv;
-	const char *group = st->group
-				? arena_printf(st->a, "%s>%s", st->group, title)
-				: title;
+	const char *group =
+	    st->group ? arena_printf(st->a, "%s>%s", st->group, title) : title;
 
 	if (st->submenu_depth >= CFG_SUBMENU_DEPTH) {
 		grub_warn(st, "menus nested more than %d deep: '%s' not read",

@@ -23,7 +23,7 @@
 
 /* Subvolumes nested deeper than this are not followed (a loop guard). */
 #define BTRFS_DEPTH_MAX 64
-#define BTRFS_SH_LEN 32	     /* struct btrfs_ioctl_search_header */
+#define BTRFS_SH_LEN 32	      /* struct btrfs_ioctl_search_header */
 #define BTRFS_DIR_ITEM_LEN 30 /* struct btrfs_dir_item, packed */
 #define BTRFS_ROOT_REF_LEN 18 /* struct btrfs_root_ref, packed */
 
@@ -71,8 +71,10 @@ int btrfs_find_default(const void *buf, size_t len, unsigned n, uint64_t *id)
 		if (get_le16(h.item, h.len, 27, &nl) < 0 ||
 		    nl > h.len - BTRFS_DIR_ITEM_LEN)
 			return -EUCLEAN;
-		if (nl == 7 && !memcmp(h.item + BTRFS_DIR_ITEM_LEN, "default", 7))
-			return get_le64(h.item, h.len, 0, id) < 0 ? -EUCLEAN : 0;
+		if (nl == 7 &&
+		    !memcmp(h.item + BTRFS_DIR_ITEM_LEN, "default", 7))
+			return get_le64(h.item, h.len, 0, id) < 0 ? -EUCLEAN
+								  : 0;
 	}
 	return -ENOENT;
 }
@@ -120,8 +122,8 @@ static int btrfs_search(int fd, struct btrfs_ioctl_search_args *a,
 }
 
 /* Put "@dir@name/" in front of out[0..*used) (built from the end). */
-static int btrfs_prepend(char *out, size_t size, size_t *used,
-			 const char *dir, const char *name)
+static int btrfs_prepend(char *out, size_t size, size_t *used, const char *dir,
+			 const char *name)
 {
 	size_t dl = strlen(dir), nl = strlen(name), add = dl + nl + 1;
 

@@ -35,8 +35,7 @@ int btrfs_subvol_path(int top_fd, uint64_t id, char *out, size_t size);
 
 /* The subvolume id of the first DIR_ITEM named "default". Returns 0,
  * -ENOENT when none, -EUCLEAN when an item is cut short. */
-int btrfs_find_default(const void *buf, size_t len, unsigned n,
-		       uint64_t *id);
+int btrfs_find_default(const void *buf, size_t len, unsigned n, uint64_t *id);
 
 /* From the first ROOT_BACKREF item: the parent subvolume (the key's
  * offset), the directory inode in it, and the name (NUL-terminated in

@@ -53,7 +53,7 @@ struct fs_ops {
  * @top's name is home's with ":top" after it. Paths are inside the top
  * level, without a leading '/'. */
 struct fs_btrfs {
-	struct fs_root *top;	  /* owned with @home; closed with it */
+	struct fs_root *top; /* owned with @home; closed with it */
 	const struct fs_root *home;
 	const char *home_path;	  /* home's directory in top: "@", "" */
 	const char *default_path; /* the default subvolume's */
@@ -79,7 +79,7 @@ struct fs_root {
 	unsigned long long part_start, part_size;
 	bool removable; /* removable or USB media: last in the default rule */
 	const struct fs_btrfs *btrfs; /* btrfs with its top level, or NULL */
-	void *priv;	/* the scan room's; parsers leave it alone */
+	void *priv; /* the scan room's; parsers leave it alone */
 };
 
 /* Open @path (absolute or relative to the root; both mean the same) for

@@ -65,12 +65,13 @@ static bool job_open_btrfs(struct scan_job *j, int mnt)
 	j->top_fd = mnt;
 	/* inside the mount whatever its directories are (symlinks too) */
 	j->root_fd = fs_open_how(&(struct fs_root){.root_fd = mnt},
-				 j->sub[0] ? j->sub : ".",
-				 O_PATH | O_DIRECTORY, FS_RESOLVE_AUTO);
+				 j->sub[0] ? j->sub : ".", O_PATH | O_DIRECTORY,
+				 FS_RESOLVE_AUTO);
 	if (j->root_fd < 0) {
 		j->mount_rc = j->root_fd;
-		snprintf(j->detail, sizeof(j->detail), "open subvolume %.64s: %s",
-			 j->sub, strerror(-j->mount_rc));
+		snprintf(j->detail, sizeof(j->detail),
+			 "open subvolume %.64s: %s", j->sub,
+			 strerror(-j->mount_rc));
 	}
 	return true;
 }
@@ -87,8 +88,7 @@ static void job_open_root(struct scan_job *j)
 			 strerror(errno));
 		return;
 	}
-	if (!strcmp(j->res.type, "btrfs") &&
-	    job_open_btrfs(j, mnt))
+	if (!strcmp(j->res.type, "btrfs") && job_open_btrfs(j, mnt))
 		return;
 	mount_pick_root(mnt, j->res.type, j->sub);
 	j->root_fd = mnt;

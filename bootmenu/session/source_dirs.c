@@ -64,8 +64,8 @@ static int dirs_btrfs(struct arena *a, struct fs_root *fs, const char *def)
 		def++;
 	btrfs_pick_root(top, def, sub);
 	fs->fstype = "btrfs";
-	fs->root_fd = fs_open_how(fs, sub[0] ? sub : ".",
-				  O_PATH | O_DIRECTORY, FS_RESOLVE_AUTO);
+	fs->root_fd = fs_open_how(fs, sub[0] ? sub : ".", O_PATH | O_DIRECTORY,
+				  FS_RESOLVE_AUTO);
 	if (fs->root_fd < 0) {
 		int rc = fs->root_fd;
 

@@ -51,8 +51,8 @@ TEST(test_find_default)
 	uint64_t id = 0;
 
 	off = put_hit(buf, off, 6, 1, DIR_ITEM, it, dir_item(it, 9, "other"));
-	off = put_hit(buf, off, 6, 2, DIR_ITEM, it,
-		      dir_item(it, 263, "default"));
+	off =
+	    put_hit(buf, off, 6, 2, DIR_ITEM, it, dir_item(it, 263, "default"));
 	CHECK_INT(btrfs_find_default(buf, off, 2, &id), 0);
 	CHECK_INT(id, 263);
 	CHECK_INT(btrfs_find_default(buf, off, 1, &id), -ENOENT);
@@ -86,9 +86,9 @@ TEST(test_find_backref)
 	CHECK_INT(btrfs_find_backref(buf, off, 0, &parent, &dirid, name,
 				     sizeof(name)),
 		  -ENOENT);
-	CHECK_INT(btrfs_find_backref(buf, 20, 1, &parent, &dirid, name,
-				     sizeof(name)),
-		  -EUCLEAN);
+	CHECK_INT(
+	    btrfs_find_backref(buf, 20, 1, &parent, &dirid, name, sizeof(name)),
+	    -EUCLEAN);
 }
 
 #define SCRATCH "/tmp/bm-test-btrfs"
