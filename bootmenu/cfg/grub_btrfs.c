@@ -107,6 +107,16 @@ void grub_btrfs_where(struct grub_state *st, struct grub_where *w)
 	}
 }
 
+bool grub_has_file(struct grub_state *st, const struct fs_root *fs,
+		   const char *path)
+{
+	struct grub_where w = {.fs = fs, .path = path};
+
+	if (fs->btrfs && path[0] == '/')
+		grub_btrfs_where(st, &w);
+	return fs_is_file(w.fs, w.path);
+}
+
 const struct fs_root *grub_where_top(const struct grub_where *w)
 {
 	const struct fs_root *fs = w->fs;

@@ -229,14 +229,14 @@ static const struct fs_root *grub_search_fs(struct grub_state *st, char how,
 {
 	const struct fs_root *const *all = st->ctx->all;
 
-	if (how == 'f' && fs_is_file(st->fs, key))
-		return st->fs;
+	if (how == 'f' && grub_has_file(st, st->fs, key))
+		return st->fs->btrfs ? st->fs->btrfs->home : st->fs;
 	for (size_t i = 0; i < st->ctx->n_all; i++) {
 		const struct fs_root *fs = all[i];
 
 		if ((how == 'u' && fs->uuid && !strcasecmp(fs->uuid, key)) ||
 		    (how == 'l' && fs->label && !strcmp(fs->label, key)) ||
-		    (how == 'f' && fs_is_file(fs, key)))
+		    (how == 'f' && grub_has_file(st, fs, key)))
 			return fs;
 	}
 	return NULL;

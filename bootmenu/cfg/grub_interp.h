@@ -172,6 +172,9 @@ void grub_btrfs_where(struct grub_state *st, struct grub_where *w);
  * are on. @path itself when @fs is no btrfs. */
 const char *grub_btrfs_visible(struct grub_state *st, const struct fs_root *fs,
 			       const char *path);
+/* Is @path (absolute, GRUB's view) a file on @fs? `search --file`. */
+bool grub_has_file(struct grub_state *st, const struct fs_root *fs,
+		   const char *path);
 /* `btrfs-mount-subvol DEV DIR SUBVOL`. */
 int grub_cmd_btrfs_mount_subvol(struct grub_state *st, const char *const *argv,
 				size_t argc);

@@ -995,7 +995,9 @@ TEST(btrfs_paths_from_the_top_level)
 	CHECK(fs_is_file(&r.t[0].fs, "/boot/grub/grub.cfg")); /* in @ */
 	trun_cfg(&r, "menuentry U { linux /@/boot/vmlinuz-1 }\n"
 		     "menuentry S { linux /@snap/boot/vmlinuz-2 }\n"
-		     "menuentry \"$prefix $config_file\" { linux (A)/x }\n");
+		     "menuentry \"$prefix $config_file\" { linux (A)/x }\n"
+		     "search --file --set=f /@snap/boot/vmlinuz-2\n"
+		     "menuentry \"found $f\" { linux /x }\n");
 	CHECK_STR(E_KERNEL(&r, 0), "/boot/vmlinuz-1");
 	CHECK(nth(&r, 0) && !nth(&r, 0)->kernel.dev && !E_KFS(&r, 0));
 	CHECK_STR(E_KERNEL(&r, 1), "/@snap/boot/vmlinuz-2");
@@ -1003,6 +1005,7 @@ TEST(btrfs_paths_from_the_top_level)
 	CHECK_STR(E_TITLE(&r, 2), "(A)/@/boot/grub (A)/@/boot/grub/grub.cfg");
 	CHECK_STR(E_KERNEL(&r, 2), "/x"); /* top-level /x: not in @ */
 	CHECK(E_KFS(&r, 2) == r.t[0].fs.btrfs->top);
+	CHECK_STR(E_TITLE(&r, 3), "found A"); /* search --file from the top */
 	CHECK_STR(r.t[0].fs.btrfs->top->name, "A:top");
 	/* the entry room keeps a file on the top level there */
 	entry_finish(&r.out, r.all, 1);

@@ -111,18 +111,48 @@ static bool make_image(void)
 		printf("  skipped: needs root and btrfs-progs\n");
 		return false;
 	}
+	/* a loop device of its own, writable whatever an earlier user left
+	 * (BLKROSET outlives losetup -d) */
 	if (system("mkdir -p " SCRATCH "/mnt") ||
 	    sh("truncate -s 128M img && mkfs.btrfs -q -f img && "
-	       "mount -o loop img mnt && "
+	       "losetup -f --show img > loopdev && "
+	       "blockdev --setrw \"$(cat loopdev)\" && "
+	       "mount \"$(cat loopdev)\" mnt && "
 	       "btrfs subvolume create mnt/@ && mkdir mnt/@/boot && "
 	       "btrfs subvolume create mnt/@/.snapshots && "
 	       "mkdir mnt/@/.snapshots/1 && "
 	       "btrfs subvolume snapshot mnt/@ mnt/@/.snapshots/1/snapshot")) {
 		printf("  skipped: cannot make and mount a btrfs image\n");
-		sh("umount mnt");
+		sh("umount mnt; losetup -d \"$(cat loopdev)\"; rm -f loopdev");
 		return false;
 	}
 	return true;
+}
+
+/* The scan's own mount: the top level, read-only, whatever the default
+ * subvolume is (set to @/.snapshots/1/snapshot by then). */
+static void mount_top_level(void)
+{
+	char dev[64] = "", detail[MOUNT_DETAIL_MAX], path[BTRFS_PATH_MAX];
+	FILE *f;
+	int fd;
+
+	f = fopen(SCRATCH "/loopdev", "r");
+	if (!f || !fgets(dev, sizeof(dev), f))
+		dev[0] = '\0';
+	if (f)
+		fclose(f);
+	dev[strcspn(dev, "\n")] = '\0';
+	CHECK_INT(mount_fs(dev, "btrfs", SCRATCH "/top", false, detail), 0);
+	CHECK_STR(detail, "btrfs rescue=nologreplay,subvolid=5");
+	fd = open(SCRATCH "/top", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	CHECK_INT(btrfs_default_path(fd, path, sizeof(path)), 0);
+	CHECK_STR(path, "@/.snapshots/1/snapshot");
+	btrfs_pick_root(fd, "", path); /* the top level itself: @ has /boot */
+	CHECK_STR(path, "@");
+	close(fd);
+	CHECK_INT(mount_release(SCRATCH "/top", false), 0);
+	sh("losetup -d \"$(cat loopdev)\"; rm -f loopdev");
 }
 
 TEST(test_btrfs_image)
@@ -153,6 +183,7 @@ TEST(test_btrfs_image)
 	CHECK(btrfs_default_path(fd, path, sizeof(path)) < 0); /* not btrfs */
 	close(fd);
 	sh("umount mnt");
+	mount_top_level();
 	sh("rm -f img");
 }
 
