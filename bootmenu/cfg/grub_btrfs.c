@@ -137,7 +137,12 @@ const char *grub_btrfs_visible(struct grub_state *st, const struct fs_root *fs,
 				    strcmp(path, "/") ? path : "");
 	if (!b || !grub_btrfs_relative(st))
 		return full;
-	/* relative paths on: as seen from the default subvolume */
+	/* relative paths on: through a btrfs-mount-subvol directory, else
+	 * as seen from the default subvolume */
+	for (const struct grub_btrfs_mount *m = st->btrfs_mounts; m;
+	     m = m->next)
+		if (*m->subvol && grub_btrfs_under(full + 1, m->subvol, &rest))
+			return arena_printf(st->a, "%s%s", m->dir, rest);
 	if (*b->default_path &&
 	    grub_btrfs_under(full + 1, b->default_path, &rest))
 		return *rest ? rest : "/";

@@ -1023,7 +1023,7 @@ TEST(btrfs_relative_path_subvol_and_mounts)
 	static const char cfg[] =
 	    "btrfs-mount-subvol ($root) /.snapshots @/.snapshots\n"
 	    "btrfs-mount-subvol ($root) /.snapshots/2 @/other\n"
-	    "menuentry Off { linux /boot/vmlinuz }\n"
+	    "menuentry Off { btrfs_relative_path=; linux /boot/vmlinuz }\n"
 	    "menuentry Def { btrfs_relative_path=y; linux /boot/vmlinuz }\n"
 	    "menuentry Mnt { btrfs_relative_path=y\n"
 	    "  linux /.snapshots/3/snapshot/boot/vmlinuz }\n"
@@ -1032,15 +1032,21 @@ TEST(btrfs_relative_path_subvol_and_mounts)
 	    "menuentry Sub { btrfs_relative_path=y\n"
 	    "  btrfs_subvol=/@/.snapshots/3/snapshot; linux /boot/vmlinuz }\n"
 	    "menuentry One { btrfs_relative_path=1; linux /boot/vmlinuz }\n"
-	    "menuentry No { btrfs_relative_path=n; linux /boot/vmlinuz }\n";
+	    "menuentry No { btrfs_relative_path=n; linux /boot/vmlinuz }\n"
+	    "set btrfs_relative_path=y\n"
+	    "source /.snapshots/3/t.cfg\n";
 	struct trun r;
 
 	tstart(&r, 1);
 	tput(&r.t[0], "@/.snapshots/1/snapshot/boot/vmlinuz", "k1");
 	tput(&r.t[0], "@/.snapshots/3/snapshot/boot/vmlinuz", "k3");
+	tput(&r.t[0], "@/.snapshots/3/t.cfg",
+	     "menuentry \"$config_file\" { linux /k }\n");
 	tbtrfs(&r, "@/.snapshots/1/snapshot", "@/.snapshots/1/snapshot");
 	trun_cfg(&r, cfg);
-	CHECK_INT(r.out.count, 7);
+	CHECK_INT(r.out.count, 8);
+	/* $config_file as GRUB names it, through the mounted /.snapshots */
+	CHECK_STR(E_TITLE(&r, 7), "(A)/.snapshots/3/t.cfg");
 	CHECK_STR(E_KERNEL(&r, 0), "/boot/vmlinuz"); /* the top's /boot */
 	CHECK(E_KFS(&r, 0) == r.t[0].fs.btrfs->top);
 	CHECK_STR(E_KERNEL(&r, 1), "/boot/vmlinuz");
