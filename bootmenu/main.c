@@ -35,8 +35,10 @@ struct options {
 static const char usage_text[] =
     "usage: bootmenu [options]\n"
     "  (no options)        the boot menu, over every disk\n"
-    "  --root DIR[=LABEL[,uuid=U][,partuuid=P]]\n"
-    "                      treat DIR as one filesystem (repeatable)\n"
+    "  --root DIR[=LABEL[,uuid=U][,partuuid=P][,btrfs=SUBVOL]]\n"
+    "                      treat DIR as one filesystem (repeatable); with\n"
+    "                      btrfs=, DIR is a btrfs top level whose default\n"
+    "                      subvolume is the directory SUBVOL (\"\" for DIR)\n"
     "  --list              print the entries instead of the menu\n"
     "  --json              with --list: one JSON object (entries, warnings)\n"
     "  --boot N            boot entry N (as --list numbers them) without "

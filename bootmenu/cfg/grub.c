@@ -47,7 +47,7 @@ static const char *grub_dirname(struct grub_state *st, const char *path)
 static void grub_state_init(struct grub_state *st, struct cfg_ctx *ctx,
 			    const char *path, long steps_max)
 {
-	const char *root = grub_fs_devname(ctx->fs);
+	const char *root = grub_fs_devname(ctx->fs), *dir;
 
 	memset(st, 0, sizeof(*st));
 	st->ctx = ctx;
@@ -64,9 +64,13 @@ static void grub_state_init(struct grub_state *st, struct cfg_ctx *ctx,
 	grub_set_export(st, "grub_platform", "efi");
 	grub_set_export(st, "grub_cpu", "x86_64");
 	grub_set_export(st, "root", root);
-	grub_set_export(
-	    st, "prefix",
-	    arena_printf(st->a, "(%s)%s", root, grub_dirname(st, path)));
+	/* on btrfs the directory as GRUB names it: from the top level */
+	dir = grub_dirname(st, grub_btrfs_visible(st, ctx->fs, path));
+	grub_set_export(st, "prefix", arena_printf(st->a, "(%s)%s", root, dir));
+	if (ctx->fs->btrfs) { /* the btrfs module's own (SUSE's patch) */
+		grub_export(st, "btrfs_relative_path");
+		grub_export(st, "btrfs_subvol");
+	}
 }
 
 /* GRUB's read_config_file(): $config_file and $config_directory name the
@@ -77,11 +81,11 @@ static int grub_run_in(struct grub_state *st, const struct grub_where *w,
 	const char *dev = grub_fs_devname(w->fs);
 	const char *of = grub_get(st, "config_file"),
 		   *od = grub_get(st, "config_directory");
+	const char *path = grub_btrfs_visible(st, w->fs, w->path);
 
-	grub_set(st, "config_file",
-		 arena_printf(st->a, "(%s)%s", dev, w->path));
+	grub_set(st, "config_file", arena_printf(st->a, "(%s)%s", dev, path));
 	grub_set(st, "config_directory",
-		 arena_printf(st->a, "(%s)%s", dev, grub_dirname(st, w->path)));
+		 arena_printf(st->a, "(%s)%s", dev, grub_dirname(st, path)));
 	grub_exec_buffer(st, w->fs, w->path, buf, len);
 	st->flow = GF_NONE;
 	if (of)
@@ -122,6 +126,37 @@ static int grub_configfile(struct grub_state *st, const struct grub_where *w,
 	return st->status;
 }
 
+/* `configfile` in a chosen entry: GRUB shows that file's menu (snapper's
+ * snapshot entries on openSUSE load the snapshot's own grub.cfg). Its
+ * items run in a context of the exported variables (configfile.c) and
+ * become entries under the entry's title; the entry itself adds none.
+ * $btrfs_subvol is the btrfs module's global in GRUB (SUSE's variable
+ * hook), so it goes along exported or not. */
+static int grub_configfile_entry(struct grub_state *st,
+				 const struct grub_where *w, const char *buf,
+				 size_t len)
+{
+	struct grub_menu *menu = st->menu,
+			 *mine = arena_alloc(st->a, sizeof(*mine));
+	struct grub_scope *scope = st->scope;
+	struct grub_load *ld = st->load;
+	const char *subvol = grub_get(st, "btrfs_subvol");
+
+	grub_menu_init(mine);
+	st->menu = mine;
+	st->scope = grub_scope_exported(st, scope);
+	if (subvol)
+		grub_set(st, "btrfs_subvol", subvol);
+	st->load = NULL;
+	grub_run_in(st, w, buf, len);
+	grub_menu_nested(st, mine, st->scope, ld->e->title);
+	st->menu = menu;
+	st->scope = scope;
+	st->load = ld;
+	ld->replaced = true;
+	return 0;
+}
+
 int grub_source_file(struct grub_state *st, const char *arg, bool configfile)
 {
 	struct grub_where w;
@@ -129,15 +164,15 @@ int grub_source_file(struct grub_state *st, const char *arg, bool configfile)
 	char *buf;
 	int rc;
 
-	if (configfile && st->load) {
-		grub_warn(st, "configfile inside a menu entry is not followed");
-		return 1;
-	}
 	grub_where(st, arg, &w);
 	if (!w.fs) {
 		grub_warn(st, "cannot read %s: device %s not found", w.path,
 			  w.dev ?: "?");
 		return 1;
+	}
+	if (configfile && st->load && grub_defer(st, &w)) {
+		st->load->replaced = true; /* that scan shows its entries */
+		return 0;
 	}
 	if (configfile && grub_defer(st, &w)) {
 		st->menu = arena_alloc(st->a, sizeof(*st->menu));
@@ -159,8 +194,11 @@ int grub_source_file(struct grub_state *st, const char *arg, bool configfile)
 		return 1;
 	}
 	st->include_depth++;
-	rc = configfile ? grub_configfile(st, &w, buf, len)
-			: grub_run_in(st, &w, buf, len);
+	if (configfile && st->load)
+		rc = grub_configfile_entry(st, &w, buf, len);
+	else
+		rc = configfile ? grub_configfile(st, &w, buf, len)
+				: grub_run_in(st, &w, buf, len);
 	st->include_depth--;
 	free(buf);
 	return rc;

@@ -16,6 +16,7 @@
 #include "scan/fs.h"
 #include "util/arena.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -228,14 +229,14 @@ static const struct fs_root *grub_search_fs(struct grub_state *st, char how,
 {
 	const struct fs_root *const *all = st->ctx->all;
 
-	if (how == 'f' && fs_is_file(st->fs, key))
-		return st->fs;
+	if (how == 'f' && grub_has_file(st, st->fs, key))
+		return st->fs->btrfs ? st->fs->btrfs->home : st->fs;
 	for (size_t i = 0; i < st->ctx->n_all; i++) {
 		const struct fs_root *fs = all[i];
 
 		if ((how == 'u' && fs->uuid && !strcasecmp(fs->uuid, key)) ||
 		    (how == 'l' && fs->label && !strcmp(fs->label, key)) ||
-		    (how == 'f' && fs_is_file(fs, key)))
+		    (how == 'f' && grub_has_file(st, fs, key)))
 			return fs;
 	}
 	return NULL;
@@ -451,6 +452,7 @@ static int grub_cmd_linux(struct grub_state *st, const char *const *argv,
 	grub_where(st, argv[1], &w);
 	ld->e->kernel.path = w.path;
 	ld->e->kernel.dev = grub_where_dev(st, &w, ld->e->fs);
+	ld->e->kernel.fs = grub_where_top(&w);
 	ld->e->cmdline = grub_cmdline(st, argv + 1, argc - 1);
 	ld->e->version = grub_version_of(st, w.path);
 	ld->e->initrds = NULL; /* a new kernel drops the old initrds */
@@ -480,6 +482,9 @@ static int grub_cmd_initrd(struct grub_state *st, const char *const *argv,
 		grub_where(st, argv[i], &w);
 		entry_add_initrd(st->ctx->out, ld->e,
 				 grub_where_dev(st, &w, ld->e->fs), w.path);
+		if (ld->e->n_initrds && !ld->e->initrds_over)
+			ld->e->initrds[ld->e->n_initrds - 1].fs =
+			    grub_where_top(&w);
 	}
 	return 0;
 }
@@ -537,6 +542,7 @@ static int grub_cmd_chainloader(struct grub_state *st, const char *const *argv,
 	ld->e->method = ENTRY_FIRMWARE;
 	ld->e->kernel.path = w.path;
 	ld->e->kernel.dev = grub_where_dev(st, &w, ld->e->fs);
+	ld->e->kernel.fs = grub_where_top(&w);
 	ld->linux_seen = true;
 	if (st->ctx->fw_off)
 		grub_refuse(st, st->ctx->fw_off);
@@ -587,6 +593,7 @@ static int grub_cmd_multiboot(struct grub_state *st, const char *const *argv,
 		return 1;
 	ld->e->kernel.path = w.path;
 	ld->e->kernel.dev = grub_where_dev(st, &w, ld->e->fs);
+	ld->e->kernel.fs = grub_where_top(&w);
 	ld->e->modules = NULL;
 	ld->e->n_modules = 0;
 	ld->multiboot_seen = true;
@@ -610,6 +617,7 @@ static void grub_add_module(struct grub_state *st, struct entry *e,
 	if (e->n_modules)
 		memcpy(v, e->modules, e->n_modules * sizeof(*v));
 	v[e->n_modules].dev = grub_where_dev(st, w, e->fs);
+	v[e->n_modules].fs = grub_where_top(w);
 	v[e->n_modules].path = w->path;
 	e->modules = v;
 	e->n_modules++;
@@ -679,34 +687,71 @@ static const char *grub_bls_expand(void *data, const char *s)
 	return v;
 }
 
-/* blscfg: the entries of /loader/entries on $root (grub's blscfg.c;
- * it falls back to /boot/loader/entries). */
+/* On btrfs, blscfg.c opens an entry's files as "($root)<path>" GRUB
+ * paths: from the top level (Fedora's 20-grub.install writes
+ * /root/boot/vmlinuz-... there, grub2-mkrelpath's answer). */
+static void grub_bls_btrfs_file(struct grub_state *st, struct entry *e,
+				struct entry_file *f)
+{
+	struct grub_where w;
+
+	if (!f->path || f->dev)
+		return;
+	grub_where(st, f->path, &w);
+	f->path = w.path;
+	f->dev = grub_where_dev(st, &w, e->fs);
+	f->fs = grub_where_top(&w);
+}
+
+static void grub_bls_btrfs(struct grub_state *st, struct entry *e)
+{
+	if (!e->fs || !e->fs->btrfs)
+		return;
+	grub_bls_btrfs_file(st, e, &e->kernel);
+	for (size_t i = 0; i < e->n_initrds; i++)
+		grub_bls_btrfs_file(st, e, &e->initrds[i]);
+}
+
+/* Collect the entries of $blsdir (Fedora's grub2-mkconfig sets it in
+ * grubenv when /boot is on btrfs), else /loader/entries, then
+ * /boot/loader/entries, on $root (blscfg.c bls_load_entries()). */
+static int grub_bls_dir(struct grub_state *st, struct cfg_ctx *c)
+{
+	const char *blsdir = grub_get(st, "blsdir");
+	const char *dirs[] = {blsdir && *blsdir ? blsdir : "/loader/entries",
+			      "/boot/loader/entries"};
+	struct grub_where w;
+	int n = -ENOENT;
+
+	for (size_t i = 0; i < 2 && n < 0; i++) {
+		grub_where(st, dirs[i], &w);
+		if (!w.fs) {
+			grub_warn(st, "blscfg: the filesystem %s is not known",
+				  w.dev ?: "?");
+			return -ENODEV;
+		}
+		c->fs = w.fs;
+		n = bls_collect(c, w.path, FMT_GRUB, grub_bls_expand, st);
+	}
+	return n;
+}
+
 static int grub_cmd_blscfg(struct grub_state *st, const char *const *argv,
 			   size_t argc)
 {
-	struct grub_where w;
 	struct entry_list tmp;
 	struct cfg_ctx c = *st->ctx;
 	int n;
 
-	grub_where(st, "/loader/entries", &w);
-	if (!w.fs) {
-		grub_warn(st, "blscfg: the filesystem %s is not known",
-			  w.dev ?: "?");
-		return 1;
-	}
 	entry_list_init(&tmp, st->a);
-	c.fs = w.fs;
 	c.out = &tmp;
-	n = bls_collect(&c, "/loader/entries", FMT_GRUB, grub_bls_expand, st);
-	if (n < 0)
-		n = bls_collect(&c, "/boot/loader/entries", FMT_GRUB,
-				grub_bls_expand, st);
+	n = grub_bls_dir(st, &c);
 	for (struct entry *e = tmp.head, *next; e; e = next) {
 		struct grub_item *it = arena_alloc(st->a, sizeof(*it));
 
 		next = e->next;
 		grub_bls_fix(st, e, grub_get(st, "root"));
+		grub_bls_btrfs(st, e);
 		it->title = e->title;
 		it->id = e->id;
 		it->built = e;
@@ -768,6 +813,7 @@ static const struct grub_cmd grub_cmds[] = {
     {"fwsetup", grub_cmd_firmware},
     {"blscfg", grub_cmd_blscfg},
     {"bls_import", grub_cmd_blscfg},
+    {"btrfs-mount-subvol", grub_cmd_btrfs_mount_subvol},
 };
 
 int grub_run_command(struct grub_state *st, const char *const *argv,

@@ -71,6 +71,7 @@ struct grub_load {
 	const char *why; /* reason to disable, first one wins */
 	bool linux_seen;
 	bool multiboot_seen; /* `module` needs a multiboot kernel first */
+	bool replaced;	     /* `configfile`: its menu stands for the entry */
 };
 
 enum grub_flow { GF_NONE, GF_BREAK, GF_CONTINUE, GF_RETURN };
@@ -98,6 +99,8 @@ struct grub_state {
 	struct grub_load *load; /* phase two: the entry being built */
 	const char *group;	/* phase two: the submenu path */
 	const char *warned_dev; /* last unknown device warned about */
+	/* btrfs-mount-subvol's table (global in GRUB: for every device) */
+	struct grub_btrfs_mount *btrfs_mounts;
 };
 
 /* grub_vars.c */
@@ -147,6 +150,10 @@ const char *grub_fs_devname(const struct fs_root *fs);
 /* The entry_file.dev for @w seen from entry filesystem @home. */
 const char *grub_where_dev(struct grub_state *st, const struct grub_where *w,
 			   const struct fs_root *home);
+/* @w's filesystem when it is a btrfs top level (grub_btrfs.c), else
+ * NULL: the entry_file.fs to set beside the spec, so that the entry room
+ * keeps the file there (entry.c resolve_file()). */
+const struct fs_root *grub_where_top(const struct grub_where *w);
 /* Read @w's file (capped at @max). Returns 0 or -errno; -ECANCELED past
  * cfg_budget(), which has warned. */
 int grub_read(struct grub_state *st, const struct grub_where *w, size_t max,
@@ -154,12 +161,34 @@ int grub_read(struct grub_state *st, const struct grub_where *w, size_t max,
 /* The config grub_parse_fs() reads on @fs, or NULL. */
 const char *grub_primary_config(const struct fs_root *fs);
 
+/* grub_btrfs.c: paths on btrfs (see there) */
+/* Is $btrfs_relative_path on ('y' or '1' first, as SUSE's patch reads)? */
+bool grub_btrfs_relative(struct grub_state *st);
+/* @w (on a filesystem with ->btrfs) from GRUB's view to the filesystem
+ * the file is on: home when inside it, else the top level. */
+void grub_btrfs_where(struct grub_state *st, struct grub_where *w);
+/* The path GRUB would name @path on @fs by ($config_file, $prefix):
+ * from the top level, or from the default subvolume when relative paths
+ * are on. @path itself when @fs is no btrfs. */
+const char *grub_btrfs_visible(struct grub_state *st, const struct fs_root *fs,
+			       const char *path);
+/* Is @path (absolute, GRUB's view) a file on @fs? `search --file`. */
+bool grub_has_file(struct grub_state *st, const struct fs_root *fs,
+		   const char *path);
+/* `btrfs-mount-subvol DEV DIR SUBVOL`. */
+int grub_cmd_btrfs_mount_subvol(struct grub_state *st, const char *const *argv,
+				size_t argc);
+
 /* grub_menu.c */
 void grub_menu_init(struct grub_menu *m);
 void grub_menu_add(struct grub_menu *m, struct grub_item *it);
 /* Phase two: turn st->menu into entries on st->ctx->out, mark the
  * default from $default, take $timeout. */
 void grub_menu_finish(struct grub_state *st);
+/* Phase two of @m (a menu a chosen entry's `configfile` showed) with
+ * @scope, its entries grouped under the entry's @title. */
+void grub_menu_nested(struct grub_state *st, struct grub_menu *m,
+		      struct grub_scope *scope, const char *title);
 
 /* grub.c */
 /* The runs of `source` and `configfile` */

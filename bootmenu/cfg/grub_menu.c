@@ -9,6 +9,7 @@
  */
 #include "cfg/grub_interp.h"
 #include "entry/entry.h"
+#include "scan/fs.h"
 #include "util/arena.h"
 
 #include <stdlib.h>
@@ -84,7 +85,11 @@ static void grub_build_entry(struct grub_state *st, struct grub_item *it,
 {
 	struct grub_load ld = {0};
 	struct grub_saved sv;
-	struct entry *e = entry_new(st->ctx->out, FMT_GRUB, it->fs);
+	/* an entry read from a btrfs top level belongs to the filesystem
+	 * as listed; its files keep the top level (grub_where_top()) */
+	struct entry *e =
+	    entry_new(st->ctx->out, FMT_GRUB,
+		      it->fs && it->fs->btrfs ? it->fs->btrfs->home : it->fs);
 
 	e->title = it->title;
 	e->group = st->group;
@@ -97,7 +102,7 @@ static void grub_build_entry(struct grub_state *st, struct grub_item *it,
 	st->load = &ld;
 	grub_exec_list(st, it->body);
 	grub_restore(st, &sv);
-	if (st->stop)
+	if (st->stop || ld.replaced)
 		return;
 	e->disabled = ld.why ? ld.why : ld.linux_seen ? NULL : GRUB_NO_LINUX;
 	if (entry_add(st->ctx->out, e) == 0)
@@ -128,8 +133,12 @@ static void grub_build_submenu(struct grub_state *st, struct grub_item *it,
 	st->menu = it->sub;
 	st->submenu_depth++;
 	grub_exec_list(st, it->body);
+	/* `configfile` in the body (grub-btrfs's snapshot submenu) put its
+	 * own menu in place of the submenu's */
+	it->sub = st->menu;
+	st->replaced = false;
 	st->group = group;
-	grub_build_menu(st, it->sub, sc);
+	grub_build_menu(st, it->sub, st->scope);
 	st->submenu_depth--;
 	grub_restore(st, &sv);
 }
@@ -148,6 +157,27 @@ static void grub_build_menu(struct grub_state *st, struct grub_menu *m,
 			grub_build_entry(st, it, scope);
 		}
 	}
+}
+
+void grub_menu_nested(struct grub_state *st, struct grub_menu *m,
+		      struct grub_scope *scope, const char *title)
+{
+	struct grub_saved sv;
+	const char *group =
+	    st->group ? arena_printf(st->a, "%s>%s", st->group, title) : title;
+
+	if (st->submenu_depth >= CFG_SUBMENU_DEPTH) {
+		grub_warn(st, "menus nested more than %d deep: '%s' not read",
+			  CFG_SUBMENU_DEPTH, title);
+		return;
+	}
+	grub_save(st, &sv);
+	st->load = NULL;
+	st->group = group;
+	st->submenu_depth++;
+	grub_build_menu(st, m, scope);
+	st->submenu_depth--;
+	grub_restore(st, &sv);
 }
 
 static struct entry *grub_first_entry(const struct grub_menu *m)

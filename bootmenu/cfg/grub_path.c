@@ -40,6 +40,8 @@ const char *grub_primary_config(const struct fs_root *fs)
 
 const char *grub_fs_devname(const struct fs_root *fs)
 {
+	if (fs->btrfs) /* the top level is the same device to GRUB */
+		fs = fs->btrfs->home;
 	return fs->name ? fs->name : fs->label ? fs->label : "fs";
 }
 
@@ -194,6 +196,8 @@ void grub_where(struct grub_state *st, const char *arg, struct grub_where *w)
 	w->path = grub_clean_path(st, arg);
 	w->fs = dev && *dev ? grub_find_dev(st, dev) : st->fs;
 	w->dev = w->fs ? NULL : dev;
+	if (w->fs && w->fs->btrfs)
+		grub_btrfs_where(st, w);
 	if (w->fs || !dev || strchr(dev, '='))
 		return;
 	if (!st->warned_dev || strcmp(st->warned_dev, dev)) {

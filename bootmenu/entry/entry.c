@@ -225,12 +225,20 @@ entry_find_fs(const char *spec, const struct fs_root *const *fss, size_t n_fss)
 	return NULL;
 }
 
+/* A file the parser put on a btrfs top level (scan/fs.h struct
+ * fs_btrfs: not itself in @fss) stays there when its spec still finds
+ * that filesystem. */
 static void resolve_file(struct entry *e, struct entry_file *f,
 			 const struct fs_root *const *fss, size_t n_fss)
 {
+	const struct fs_root *fs;
+
 	if (!f->path)
 		return;
-	f->fs = f->dev ? entry_find_fs(f->dev, fss, n_fss) : e->fs;
+	fs = f->dev ? entry_find_fs(f->dev, fss, n_fss) : e->fs;
+	if (f->fs && fs && fs->btrfs && f->fs == fs->btrfs->top)
+		return;
+	f->fs = fs;
 }
 
 static bool same_kernel(const struct entry *a, const struct entry *b)

@@ -527,7 +527,33 @@ int fs_root_open_dir(struct fs_root *fs, const char *dir)
 
 void fs_root_close(struct fs_root *fs)
 {
+	if (fs->btrfs && fs->btrfs->home == fs && fs->btrfs->top->root_fd >= 0)
+		close(fs->btrfs->top->root_fd);
+	if (fs->btrfs && fs->btrfs->home == fs)
+		fs->btrfs->top->root_fd = -1;
 	if (fs->root_fd >= 0)
 		close(fs->root_fd);
 	fs->root_fd = -1;
+}
+
+int fs_root_add_btrfs(struct fs_root *home, struct arena *a, int top_fd,
+		      const char *home_path, const char *default_path)
+{
+	struct fs_btrfs *b = arena_alloc(a, sizeof(*b));
+	struct fs_root *top = arena_alloc(a, sizeof(*top));
+
+	if (!b || !top) {
+		close(top_fd);
+		return -ENOMEM;
+	}
+	*top = *home; /* the same filesystem: same identities */
+	top->name = arena_printf(a, "%s:top", home->name ? home->name : "");
+	top->root_fd = top_fd;
+	top->mountpoint = NULL;
+	b->top = top;
+	b->home = home;
+	b->home_path = arena_strdup(a, home_path);
+	b->default_path = arena_strdup(a, default_path);
+	top->btrfs = home->btrfs = b;
+	return 0;
 }

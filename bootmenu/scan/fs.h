@@ -45,6 +45,20 @@ struct fs_ops {
 			struct arena *a, char **out);
 };
 
+/* A btrfs filesystem seen two ways. Parsers are handed @home: the
+ * distribution's root (the default subvolume, or "@"/"@rootfs"/"root" in
+ * it), as before. GRUB reads btrfs from the top level (subvolume id 5,
+ * grub-core/fs/btrfs.c get_root()), so grub paths resolve in @top, a
+ * second fs_root of the same filesystem that is in no list of roots.
+ * @top's name is home's with ":top" after it. Paths are inside the top
+ * level, without a leading '/'. */
+struct fs_btrfs {
+	struct fs_root *top; /* owned with @home; closed with it */
+	const struct fs_root *home;
+	const char *home_path;	  /* home's directory in top: "@", "" */
+	const char *default_path; /* the default subvolume's */
+};
+
 struct fs_root {
 	/* NULL: a directory at root_fd (a mount, or --root) */
 	const struct fs_ops *ops;
@@ -67,6 +81,7 @@ struct fs_root {
 	/* an LVM logical volume or md mirror the scan mapped read-only from
 	 * its member devices: nothing may write to it */
 	bool volume;
+	const struct fs_btrfs *btrfs; /* btrfs with its top level, or NULL */
 	void *priv; /* the scan room's; parsers leave it alone */
 };
 
@@ -103,9 +118,17 @@ int fs_realpath(const struct fs_root *fs, const char *path, struct arena *a,
 		char **out);
 
 /* Make @fs a directory-backed root (for --root and tests). Returns 0 or
- * -errno; fs_root_close() closes it. Other fields are left as they are. */
+ * -errno; fs_root_close() closes it (and a btrfs top level made with
+ * fs_root_add_btrfs()). Other fields are left as they are. */
 int fs_root_open_dir(struct fs_root *fs, const char *dir);
 void fs_root_close(struct fs_root *fs);
+
+/* Make @home (open, its identities set) the view of a btrfs filesystem
+ * whose top level is the directory @top_fd (O_PATH; owned by @home from
+ * here on, even on failure): @home_path and @default_path are directories
+ * inside it. Everything is allocated in @a. Returns 0 or -errno. */
+int fs_root_add_btrfs(struct fs_root *home, struct arena *a, int top_fd,
+		      const char *home_path, const char *default_path);
 
 /* The resolvers behind fs_open(), for the scan room and the tests.
  * FS_RESOLVE_AUTO is openat2 when the kernel has it, else the walk;

@@ -2,7 +2,9 @@
  *
  * Options per type, from the kernel's filesystem documentation:
  * ext3/ext4 "noload" (do not load the journal), xfs "norecovery",
- * btrfs "rescue=nologreplay" (5.9+; "norecovery" before), f2fs
+ * btrfs "rescue=nologreplay" (5.9+; "norecovery" before) with
+ * "subvolid=5", the top level, where GRUB starts its paths (scan_worker.c
+ * then finds the default subvolume inside it), f2fs
  * "norecovery"; vfat gets a codepage and UTF-8 names; iso9660 uses Rock
  * Ridge and Joliet by default. ext2/ext3 fall back to the ext4 driver,
  * which serves them when the kernel has no ext2/ext3 of its own.
@@ -35,7 +37,9 @@ static const struct mount_type mount_types[] = {
     {"ext3", {"ext3", "ext4"}, {"noload"}},
     {"ext2", {"ext2", "ext4"}, {""}},
     {"xfs", {"xfs"}, {"norecovery"}},
-    {"btrfs", {"btrfs"}, {"rescue=nologreplay", "norecovery"}},
+    {"btrfs",
+     {"btrfs"},
+     {"rescue=nologreplay,subvolid=5", "norecovery,subvolid=5"}},
     {"f2fs", {"f2fs"}, {"norecovery"}},
     {"vfat",
      {"vfat"},

@@ -23,6 +23,7 @@
 #ifndef BM_SCAN_INT_H
 #define BM_SCAN_INT_H
 
+#include "scan/btrfs.h"
 #include "scan/mount.h"
 #include "scan/probe.h"
 #include "scan/scan.h"
@@ -72,7 +73,10 @@ struct scan_job {
 	bool mounted;
 	int root_fd;
 	char detail[MOUNT_DETAIL_MAX];
-	char sub[MOUNT_DETAIL_MAX];
+	char sub[BTRFS_PATH_MAX]; /* root_fd's directory in the mount */
+	/* btrfs: the top level (O_PATH, or -1) and the default subvolume */
+	int top_fd;
+	char def[BTRFS_PATH_MAX];
 	/* a member device's reading (kind VOL_LVM: pv, VOL_MD: md) */
 	bool member_read;
 	enum vol_kind kind;

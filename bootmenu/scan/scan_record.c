@@ -119,6 +119,12 @@ static struct fs_root *rec_make_fs(struct scan *s, struct scan_rec *r,
 	fs->removable = d->removable;
 	fs->volume = r->vol != NULL;
 	fs->priv = r;
+	if (j->top_fd >= 0 &&
+	    fs_root_add_btrfs(fs, &s->a, j->top_fd, j->sub, j->def) < 0)
+		log_info("scan: %s: btrfs top level not kept: grub paths "
+			 "start at the default subvolume",
+			 d->name);
+	j->top_fd = -1;
 	n->fs = fs;
 	n->next = s->all_fs;
 	s->all_fs = n;

@@ -2,6 +2,7 @@
  * worker thread of its own, so that a dead device only makes its own job
  * time out. What a worker may touch: see scan_int.h.
  */
+#include "scan/fs.h"
 #include "scan/scan_int.h"
 #include "util/log.h"
 #include "vol/map.h"
@@ -39,12 +40,46 @@ void scan_job_release(struct scan_job *j)
 	if (j->root_fd >= 0)
 		close(j->root_fd);
 	j->root_fd = -1;
+	if (j->top_fd >= 0)
+		close(j->top_fd);
+	j->top_fd = -1;
 	if (j->mounted && !j->mount_fn)
 		mount_release(j->target, true);
 	j->mounted = false;
 	if (j->mapped && vol_unmap(j->map_dev) < 0)
 		log_warn("scan: cannot remove the mapping %s", j->map_dev);
 	j->mapped = false;
+}
+
+/* btrfs, mounted at its top level (@mnt): the root handed on is the
+ * default subvolume, or a common layout in it (btrfs_pick_root()); the
+ * top level stays open for grub paths. Not btrfs after all (a test's
+ * stand-in mount): false, and the mount is taken as it is. */
+static bool job_open_btrfs(struct scan_job *j, int mnt)
+{
+	int rc = btrfs_default_path(mnt, j->def, sizeof(j->def));
+
+	if (rc == -ENOTTY)
+		return false;
+	if (rc < 0) {
+		log_info("scan: %s: default subvolume not known (%s): the top "
+			 "level stands for it",
+			 j->devnode, strerror(-rc));
+		j->def[0] = '\0';
+	}
+	btrfs_pick_root(mnt, j->def, j->sub);
+	j->top_fd = mnt;
+	/* inside the mount whatever its directories are (symlinks too) */
+	j->root_fd = fs_open_how(&(struct fs_root){.root_fd = mnt},
+				 j->sub[0] ? j->sub : ".", O_PATH | O_DIRECTORY,
+				 FS_RESOLVE_AUTO);
+	if (j->root_fd < 0) {
+		j->mount_rc = j->root_fd;
+		snprintf(j->detail, sizeof(j->detail),
+			 "open subvolume %.64s: %s", j->sub,
+			 strerror(-j->mount_rc));
+	}
+	return true;
 }
 
 /* The root to hand on: the mount itself, or the subvolume that
@@ -59,6 +94,8 @@ static void job_open_root(struct scan_job *j)
 			 strerror(errno));
 		return;
 	}
+	if (!strcmp(j->res.type, "btrfs") && job_open_btrfs(j, mnt))
+		return;
 	mount_pick_root(mnt, j->res.type, j->sub);
 	j->root_fd = mnt;
 	if (j->sub[0]) {
@@ -162,6 +199,7 @@ static struct scan_job *job_new(struct scan *s, const struct scan_rec *r)
 	pthread_mutex_init(&j->lock, NULL);
 	j->s = s;
 	j->root_fd = -1;
+	j->top_fd = -1;
 	snprintf(j->devnode, sizeof(j->devnode), "%s", r->sys.devnode);
 	j->dev_size = r->sys.size;
 	snprintf(j->holders, sizeof(j->holders), "%s/class/block/%s/holders",

@@ -1,8 +1,10 @@
 /* source_dirs.c - directories as filesystems (`bootmenu --root`). */
+#include "scan/btrfs.h"
 #include "scan/fs.h"
 #include "session/source.h"
 #include "util/arena.h"
 
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,9 +19,11 @@ struct dirs {
 	int efd;	/* readable until every event was taken */
 };
 
-/* "DIR=LABEL,uuid=U,partuuid=P" into @fs's identities (strings in @a);
- * the directory part is returned. */
-static char *root_spec(struct arena *a, const char *spec, struct fs_root *fs)
+/* "DIR=LABEL,uuid=U,partuuid=P,btrfs=DEFAULT" into @fs's identities
+ * (strings in @a); *@btrfs is the default subvolume's path when DIR is a
+ * btrfs top level (NULL otherwise). The directory part is returned. */
+static char *root_spec(struct arena *a, const char *spec, struct fs_root *fs,
+		       const char **btrfs)
 {
 	char *dir = arena_strdup(a, spec), *eq = strchr(dir, '=');
 	char *opt;
@@ -39,11 +43,36 @@ static char *root_spec(struct arena *a, const char *spec, struct fs_root *fs)
 			fs->uuid = opt + 5;
 		else if (!strncmp(opt, "partuuid=", 9))
 			fs->partuuid = opt + 9;
+		else if (!strncmp(opt, "btrfs=", 6))
+			*btrfs = opt + 6;
 		if (next)
 			*next = ',';
 		opt = next;
 	}
 	return dir;
+}
+
+/* A btrfs top level given as a directory: subvolumes are directories in
+ * it, and @def names the default one (as `btrfs subvolume get-default`
+ * would). The root handed on is picked as the scan picks it. */
+static int dirs_btrfs(struct arena *a, struct fs_root *fs, const char *def)
+{
+	char sub[BTRFS_PATH_MAX];
+	int top = fs->root_fd;
+
+	while (*def == '/')
+		def++;
+	btrfs_pick_root(top, def, sub);
+	fs->fstype = "btrfs";
+	fs->root_fd = fs_open_how(fs, sub[0] ? sub : ".", O_PATH | O_DIRECTORY,
+				  FS_RESOLVE_AUTO);
+	if (fs->root_fd < 0) {
+		int rc = fs->root_fd;
+
+		fs->root_fd = top;
+		return rc;
+	}
+	return fs_root_add_btrfs(fs, a, top, sub, def);
 }
 
 static int dirs_fd(const struct source *src)
@@ -119,11 +148,14 @@ struct source *source_dirs_new(const char *const *specs, size_t n)
 	d->roots = arena_alloc(&d->a, (n + 1) * sizeof(*d->roots));
 	for (; d->n < n; d->n++) {
 		struct fs_root *fs = arena_alloc(&d->a, sizeof(*fs));
-		const char *dir = root_spec(&d->a, specs[d->n], fs);
+		const char *btrfs = NULL;
+		const char *dir = root_spec(&d->a, specs[d->n], fs, &btrfs);
 		int rc;
 
 		fs->root_fd = -1;
 		rc = fs_root_open_dir(fs, dir);
+		if (rc == 0 && btrfs)
+			rc = dirs_btrfs(&d->a, fs, btrfs);
 		if (rc < 0) {
 			fprintf(stderr, "bootmenu: --root %s: %s\n", dir,
 				strerror(-rc));

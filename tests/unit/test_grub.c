@@ -10,6 +10,7 @@
 #include "test.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -962,6 +963,156 @@ TEST(chainloader_efi_through_the_firmware)
 	tend(&r);
 }
 
+/* Make t[0] (its tree the top level) a btrfs filesystem whose parsers'
+ * root is @home and whose default subvolume is @def. */
+static void tbtrfs(struct trun *r, const char *home, const char *def)
+{
+	struct fs_root *fs = &r->t[0].fs;
+	int top = fs->root_fd;
+
+	fs->fstype = "btrfs";
+	fs->root_fd =
+	    *home ? fs_open_how(fs, home, O_PATH | O_DIRECTORY, FS_RESOLVE_AUTO)
+		  : dup(top);
+	if (fs->root_fd < 0 || fs_root_add_btrfs(fs, &r->a, top, home, def))
+		abort();
+}
+
+#define E_KFS(r, i) (nth(r, i) ? nth(r, i)->kernel.fs : NULL)
+
+/* Upstream GRUB: paths from the top level (Ubuntu's /@/boot/...); a path
+ * inside the root handed to parsers lands there, any other on the top
+ * level; $prefix and $config_file name the top-level path. */
+TEST(btrfs_paths_from_the_top_level)
+{
+	struct trun r;
+
+	tstart(&r, 1);
+	tput(&r.t[0], "@/boot/vmlinuz-1", "k");
+	tput(&r.t[0], "@snap/boot/vmlinuz-2", "k");
+	tput(&r.t[0], "@/boot/grub/grub.cfg", "");
+	tbtrfs(&r, "@", "");
+	CHECK(fs_is_file(&r.t[0].fs, "/boot/grub/grub.cfg")); /* in @ */
+	trun_cfg(&r, "menuentry U { linux /@/boot/vmlinuz-1 }\n"
+		     "menuentry S { linux /@snap/boot/vmlinuz-2 }\n"
+		     "menuentry \"$prefix $config_file\" { linux (A)/x }\n"
+		     "search --file --set=f /@snap/boot/vmlinuz-2\n"
+		     "menuentry \"found $f\" { linux /x }\n");
+	CHECK_STR(E_KERNEL(&r, 0), "/boot/vmlinuz-1");
+	CHECK(nth(&r, 0) && !nth(&r, 0)->kernel.dev && !E_KFS(&r, 0));
+	CHECK_STR(E_KERNEL(&r, 1), "/@snap/boot/vmlinuz-2");
+	CHECK(E_KFS(&r, 1) == r.t[0].fs.btrfs->top);
+	CHECK_STR(E_TITLE(&r, 2), "(A)/@/boot/grub (A)/@/boot/grub/grub.cfg");
+	CHECK_STR(E_KERNEL(&r, 2), "/x"); /* top-level /x: not in @ */
+	CHECK(E_KFS(&r, 2) == r.t[0].fs.btrfs->top);
+	CHECK_STR(E_TITLE(&r, 3), "found A"); /* search --file from the top */
+	CHECK_STR(r.t[0].fs.btrfs->top->name, "A:top");
+	/* the entry room keeps a file on the top level there */
+	entry_finish(&r.out, r.all, 1);
+	CHECK(E_KFS(&r, 0) == &r.t[0].fs);
+	CHECK(E_KFS(&r, 1) == r.t[0].fs.btrfs->top);
+	tend(&r);
+}
+
+/* SUSE's patches: btrfs_relative_path=y ('1' too) starts paths at the
+ * default subvolume, at $btrfs_subvol when set, and a btrfs-mount-subvol
+ * directory (the longest) at its subvolume; "n" is off. */
+TEST(btrfs_relative_path_subvol_and_mounts)
+{
+	/* entries run when chosen: each sets the mode it is read in */
+	static const char cfg[] =
+	    "btrfs-mount-subvol ($root) /.snapshots @/.snapshots\n"
+	    "btrfs-mount-subvol ($root) /.snapshots/2 @/other\n"
+	    "menuentry Off { btrfs_relative_path=; linux /boot/vmlinuz }\n"
+	    "menuentry Def { btrfs_relative_path=y; linux /boot/vmlinuz }\n"
+	    "menuentry Mnt { btrfs_relative_path=y\n"
+	    "  linux /.snapshots/3/snapshot/boot/vmlinuz }\n"
+	    "menuentry Longest { btrfs_relative_path=y; linux /.snapshots/2/x "
+	    "}\n"
+	    "menuentry Sub { btrfs_relative_path=y\n"
+	    "  btrfs_subvol=/@/.snapshots/3/snapshot; linux /boot/vmlinuz }\n"
+	    "menuentry One { btrfs_relative_path=1; linux /boot/vmlinuz }\n"
+	    "menuentry No { btrfs_relative_path=n; linux /boot/vmlinuz }\n"
+	    "set btrfs_relative_path=y\n"
+	    "source /.snapshots/3/t.cfg\n";
+	struct trun r;
+
+	tstart(&r, 1);
+	tput(&r.t[0], "@/.snapshots/1/snapshot/boot/vmlinuz", "k1");
+	tput(&r.t[0], "@/.snapshots/3/snapshot/boot/vmlinuz", "k3");
+	tput(&r.t[0], "@/.snapshots/3/t.cfg",
+	     "menuentry \"$config_file\" { linux /k }\n");
+	tbtrfs(&r, "@/.snapshots/1/snapshot", "@/.snapshots/1/snapshot");
+	trun_cfg(&r, cfg);
+	CHECK_INT(r.out.count, 8);
+	/* $config_file as GRUB names it, through the mounted /.snapshots */
+	CHECK_STR(E_TITLE(&r, 7), "(A)/.snapshots/3/t.cfg");
+	CHECK_STR(E_KERNEL(&r, 0), "/boot/vmlinuz"); /* the top's /boot */
+	CHECK(E_KFS(&r, 0) == r.t[0].fs.btrfs->top);
+	CHECK_STR(E_KERNEL(&r, 1), "/boot/vmlinuz");
+	CHECK(!E_KFS(&r, 1));
+	CHECK_STR(E_KERNEL(&r, 2), "/@/.snapshots/3/snapshot/boot/vmlinuz");
+	CHECK(E_KFS(&r, 2) == r.t[0].fs.btrfs->top);
+	CHECK_STR(E_KERNEL(&r, 3), "/@/other/x");
+	CHECK_STR(E_KERNEL(&r, 4), "/@/.snapshots/3/snapshot/boot/vmlinuz");
+	CHECK_STR(E_KERNEL(&r, 5), "/boot/vmlinuz");
+	CHECK(!E_KFS(&r, 5));
+	CHECK(E_KFS(&r, 6) == r.t[0].fs.btrfs->top);
+	CHECK(warned(&r, "unknown command") == NULL);
+	tend(&r);
+}
+
+/* `configfile` in an entry (snapper's snapshot entries): that file's
+ * menu under the entry's title, run with the exported variables (and
+ * $btrfs_subvol); the entry adds nothing itself. In a submenu's body
+ * (grub-btrfs), the file's menu is the submenu's. */
+TEST(configfile_in_entries_and_submenus)
+{
+	struct trun r;
+
+	tstart(&r, 1);
+	tput(&r.t[0], "snap/grub.cfg",
+	     "menuentry In { linux /k $extra $local }\n"
+	     "submenu Adv { menuentry Deep { linux /k2 } }\n");
+	tput(&r.t[0], "sub/grub.cfg", "menuentry S1 { linux /s1 }\n");
+	trun_cfg(&r, "set local=no\n"
+		     "menuentry Snap { extra=x; export extra\n"
+		     "  configfile /snap/grub.cfg }\n"
+		     "submenu Sub { configfile /sub/grub.cfg }\n");
+	CHECK_INT(r.out.count, 3);
+	CHECK_STR(E_TITLE(&r, 0), "In");
+	CHECK_STR(nth(&r, 0) ? nth(&r, 0)->group : NULL, "Snap");
+	CHECK_STR(E_CMD(&r, 0), "BOOT_IMAGE=/k x");
+	CHECK_STR(nth(&r, 1) ? nth(&r, 1)->group : NULL, "Snap>Adv");
+	CHECK_STR(E_TITLE(&r, 2), "S1");
+	CHECK_STR(nth(&r, 2) ? nth(&r, 2)->group : NULL, "Sub");
+	tend(&r);
+}
+
+/* Fedora's blscfg reads $blsdir first (grubenv, when /boot is on btrfs);
+ * on btrfs the entries' files are GRUB paths from the top level. */
+TEST(blscfg_blsdir_and_btrfs_paths)
+{
+	struct trun r;
+
+	tstart(&r, 1);
+	tput(&r.t[0], "root/boot/loader/entries/m-6.1.conf",
+	     "title F\nversion 6.1\nlinux /root/boot/vmlinuz-6.1\n"
+	     "initrd /root/boot/initramfs-6.1.img\noptions ro\n");
+	tput(&r.t[0], "root/boot/vmlinuz-6.1", "k");
+	tbtrfs(&r, "root", "");
+	trun_cfg(&r, "set blsdir=/root/boot/loader/entries\nblscfg\n");
+	CHECK_INT(r.out.count, 1);
+	CHECK_STR(E_KERNEL(&r, 0), "/boot/vmlinuz-6.1");
+	CHECK(!E_KFS(&r, 0));
+	CHECK_STR(nth(&r, 0) && nth(&r, 0)->n_initrds
+		      ? nth(&r, 0)->initrds[0].path
+		      : NULL,
+		  "/boot/initramfs-6.1.img");
+	CHECK_STR(E_CMD(&r, 0), "BOOT_IMAGE=(A)/root/boot/vmlinuz-6.1 ro");
+	tend(&r);
+}
+
 TEST_MAIN("test_grub", quoting, comments_continuation_separators,
 	  variables_split_and_scope, late_evaluation_of_bodies,
 	  if_elif_else_and_tests, for_loops_and_positional, functions,
@@ -975,4 +1126,6 @@ TEST_MAIN("test_grub", quoting, comments_continuation_separators,
 	  primary_config_locations,
 	  xen_multiboot_listed_disabled_without_warnings,
 	  module_needs_a_multiboot_kernel, repeated_warning_once_with_count,
-	  chainloader_efi_through_the_firmware)
+	  chainloader_efi_through_the_firmware, btrfs_paths_from_the_top_level,
+	  btrfs_relative_path_subvol_and_mounts,
+	  configfile_in_entries_and_submenus, blscfg_blsdir_and_btrfs_paths)

@@ -1,0 +1,191 @@
+/* test_scan_btrfs.c - scan/btrfs.c: the search-result parsers over
+ * made-up buffers, and the ioctls over a real btrfs image loop-mounted
+ * (as root, with btrfs-progs; skipped otherwise, saying so). */
+#include "scan/btrfs.h"
+#include "scan/mount.h"
+#include "test.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#define DIR_ITEM 84
+#define BACKREF 144
+
+/* One search header (host order) and an item of @n bytes. */
+static size_t put_hit(uint8_t *buf, size_t off, uint64_t objectid,
+		      uint64_t offset, uint32_t type, const void *item,
+		      uint32_t n)
+{
+	uint64_t v[3] = {1, objectid, offset};
+	uint32_t tl[2] = {type, n};
+
+	memcpy(buf + off, v, sizeof(v));
+	memcpy(buf + off + 24, tl, sizeof(tl));
+	memcpy(buf + off + 32, item, n);
+	return off + 32 + n;
+}
+
+/* A packed btrfs_dir_item pointing at subvolume @id, named @name. */
+static uint32_t dir_item(uint8_t *it, uint64_t id, const char *name)
+{
+	size_t nl = strlen(name);
+
+	memset(it, 0, 30);
+	for (int i = 0; i < 8; i++)
+		it[i] = (uint8_t)(id >> (8 * i));
+	it[8] = 132; /* ROOT_ITEM */
+	it[27] = (uint8_t)nl;
+	memcpy(it + 30, name, nl);
+	return (uint32_t)(30 + nl);
+}
+
+TEST(test_find_default)
+{
+	uint8_t buf[512], it[64];
+	size_t off = 0;
+	uint64_t id = 0;
+
+	off = put_hit(buf, off, 6, 1, DIR_ITEM, it, dir_item(it, 9, "other"));
+	off =
+	    put_hit(buf, off, 6, 2, DIR_ITEM, it, dir_item(it, 263, "default"));
+	CHECK_INT(btrfs_find_default(buf, off, 2, &id), 0);
+	CHECK_INT(id, 263);
+	CHECK_INT(btrfs_find_default(buf, off, 1, &id), -ENOENT);
+	/* an item cut short, and a name longer than its item */
+	CHECK_INT(btrfs_find_default(buf, off - 3, 2, &id), -EUCLEAN);
+	it[27] = 200;
+	put_hit(buf, 0, 6, 1, DIR_ITEM, it, 37);
+	CHECK_INT(btrfs_find_default(buf, 69, 1, &id), -EUCLEAN);
+}
+
+TEST(test_find_backref)
+{
+	uint8_t buf[256], it[18 + 9] = {0};
+	uint64_t parent = 0, dirid = 0;
+	char name[16], tiny[4];
+	size_t off;
+
+	it[0] = 0x00, it[1] = 0x01; /* dirid 256 */
+	it[16] = 9;
+	memcpy(it + 18, "@snapshot", 9);
+	off = put_hit(buf, 0, 300, 257, BACKREF, it, sizeof(it));
+	CHECK_INT(btrfs_find_backref(buf, off, 1, &parent, &dirid, name,
+				     sizeof(name)),
+		  0);
+	CHECK_INT(parent, 257);
+	CHECK_INT(dirid, 256);
+	CHECK_STR(name, "@snapshot");
+	CHECK_INT(btrfs_find_backref(buf, off, 1, &parent, &dirid, tiny,
+				     sizeof(tiny)),
+		  -ENAMETOOLONG);
+	CHECK_INT(btrfs_find_backref(buf, off, 0, &parent, &dirid, name,
+				     sizeof(name)),
+		  -ENOENT);
+	CHECK_INT(
+	    btrfs_find_backref(buf, 20, 1, &parent, &dirid, name, sizeof(name)),
+	    -EUCLEAN);
+}
+
+#define SCRATCH "/tmp/bm-test-btrfs"
+
+static int sh(const char *cmd)
+{
+	char full[1024];
+
+	snprintf(full, sizeof(full), "cd " SCRATCH " && (%s) >/dev/null 2>&1",
+		 cmd);
+	return system(full);
+}
+
+/* openSUSE's layout: @, @/.snapshots, @/.snapshots/1/snapshot (the
+ * default), each with a /boot; Ubuntu's @ beside it. */
+static bool make_image(void)
+{
+	if (geteuid() != 0 || system("command -v mkfs.btrfs >/dev/null 2>&1 "
+				     "&& command -v btrfs >/dev/null 2>&1")) {
+		printf("  skipped: needs root and btrfs-progs\n");
+		return false;
+	}
+	/* a loop device of its own, writable whatever an earlier user left
+	 * (BLKROSET outlives losetup -d) */
+	if (system("mkdir -p " SCRATCH "/mnt") ||
+	    sh("truncate -s 128M img && mkfs.btrfs -q -f img && "
+	       "losetup -f --show img > loopdev && "
+	       "blockdev --setrw \"$(cat loopdev)\" && "
+	       "mount \"$(cat loopdev)\" mnt && "
+	       "btrfs subvolume create mnt/@ && mkdir mnt/@/boot && "
+	       "btrfs subvolume create mnt/@/.snapshots && "
+	       "mkdir mnt/@/.snapshots/1 && "
+	       "btrfs subvolume snapshot mnt/@ mnt/@/.snapshots/1/snapshot")) {
+		printf("  skipped: cannot make and mount a btrfs image\n");
+		sh("umount mnt; losetup -d \"$(cat loopdev)\"; rm -f loopdev");
+		return false;
+	}
+	return true;
+}
+
+/* The scan's own mount: the top level, read-only, whatever the default
+ * subvolume is (set to @/.snapshots/1/snapshot by then). */
+static void mount_top_level(void)
+{
+	char dev[64] = "", detail[MOUNT_DETAIL_MAX], path[BTRFS_PATH_MAX];
+	FILE *f;
+	int fd;
+
+	f = fopen(SCRATCH "/loopdev", "r");
+	if (!f || !fgets(dev, sizeof(dev), f))
+		dev[0] = '\0';
+	if (f)
+		fclose(f);
+	dev[strcspn(dev, "\n")] = '\0';
+	CHECK_INT(mount_fs(dev, "btrfs", SCRATCH "/top", false, detail), 0);
+	CHECK_STR(detail, "btrfs rescue=nologreplay,subvolid=5");
+	fd = open(SCRATCH "/top", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	CHECK_INT(btrfs_default_path(fd, path, sizeof(path)), 0);
+	CHECK_STR(path, "@/.snapshots/1/snapshot");
+	btrfs_pick_root(fd, "", path); /* the top level itself: @ has /boot */
+	CHECK_STR(path, "@");
+	close(fd);
+	CHECK_INT(mount_release(SCRATCH "/top", false), 0);
+	sh("losetup -d \"$(cat loopdev)\"; rm -f loopdev");
+}
+
+TEST(test_btrfs_image)
+{
+	char path[BTRFS_PATH_MAX];
+	int fd;
+
+	if (!make_image())
+		return;
+	fd = open(SCRATCH "/mnt", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	CHECK(fd >= 0);
+	/* fresh: the top level is the default, and "@" holds /boot */
+	CHECK_INT(btrfs_default_path(fd, path, sizeof(path)), 0);
+	CHECK_STR(path, "");
+	btrfs_pick_root(fd, "", path);
+	CHECK_STR(path, "@");
+	CHECK_INT(sh("btrfs subvolume set-default mnt/@/.snapshots/1/snapshot"),
+		  0);
+	CHECK_INT(btrfs_default_path(fd, path, sizeof(path)), 0);
+	CHECK_STR(path, "@/.snapshots/1/snapshot");
+	btrfs_pick_root(fd, path, path);
+	CHECK_STR(path, "@/.snapshots/1/snapshot");
+	CHECK_INT(btrfs_subvol_path(fd, BTRFS_TOP_ID, path, sizeof(path)), 0);
+	CHECK_STR(path, "");
+	CHECK_INT(btrfs_default_path(fd, path, 8), -ENAMETOOLONG);
+	close(fd);
+	fd = open(SCRATCH, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	CHECK(btrfs_default_path(fd, path, sizeof(path)) < 0); /* not btrfs */
+	close(fd);
+	sh("umount mnt");
+	mount_top_level();
+	sh("rm -f img");
+}
+
+TEST_MAIN("test_scan_btrfs", test_find_default, test_find_backref,
+	  test_btrfs_image)
