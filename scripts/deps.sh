@@ -15,6 +15,8 @@ pkgs=(
 	cryptsetup-bin
 	# LVM2 physical volumes for the volume tests (written without device-mapper)
 	lvm2
+	# the first stage bootmenu-install --bios puts on BIOS machines
+	extlinux syslinux-common
 	# guests: QEMU under TCG, OVMF for UEFI (and Secure Boot); sbsign and
 	# sbverify for `make sign` and the Secure Boot tests; gnu-efi for the
 	# tests' stand-in EFI application

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""/boot on btrfs: the Ubuntu/Debian layout (subvolume @ with the kernels
+in @/boot, grub.cfg naming /@/boot/... from the top level) and openSUSE's
+(the default subvolume is @/.snapshots/1/snapshot, grub.cfg with
+btrfs_relative_path; the snapshot menu of snapper's grub plugin, whose
+entry for snapshot 2 boots the kernel inside that snapshot with its
+rootflags). Each image is made with Debian's btrfs-progs
+through a loop mount (root); in QEMU its default entry boots with no key
+pressed and the image is byte-identical afterwards (sha256)."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(__file__))
+from qemu import Qemu, check, need  # noqa: E402
+from disks import sha256  # noqa: E402
+
+B = os.path.abspath(sys.argv[1])
+EFI = os.path.join(B, "bootmenu.efi")
+W = os.path.join(B, "e2e-btrfs")
+CON = "console=ttyS0,115200"
+
+
+def run(*cmd):
+    r = subprocess.run(list(cmd), capture_output=True, text=True)
+    if r.returncode != 0:
+        raise AssertionError("%s: %s" % (" ".join(cmd), r.stderr.strip()))
+    return r.stdout
+
+
+def btrfs_image(path, build, uuid=None):
+    """A 160 MiB btrfs at @path; @build(mnt) fills it while mounted."""
+    os.makedirs(W, exist_ok=True)
+    with open(path, "wb") as f:
+        f.truncate(160 << 20)
+    run("mkfs.btrfs", "-q", "-f", *(["-U", uuid] if uuid else []), path)
+    mnt = tempfile.mkdtemp(dir=W)
+    run("mount", "-o", "loop", path, mnt)
+    try:
+        build(mnt)
+    finally:
+        subprocess.run(["umount", mnt])
+        os.rmdir(mnt)
+
+
+def kernel_files(boot):
+    os.makedirs(boot, exist_ok=True)
+    shutil.copy(need(os.path.join(B, "kernel", "bzImage")), os.path.join(boot, "vmlinuz"))
+    shutil.copy(need(os.path.join(B, "target-initrd.cpio.gz")), os.path.join(boot, "initrd.gz"))
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def ubuntu(mnt):
+    run("btrfs", "subvolume", "create", os.path.join(mnt, "@"))
+    run("btrfs", "subvolume", "create", os.path.join(mnt, "@home"))
+    kernel_files(os.path.join(mnt, "@", "boot"))
+    write(os.path.join(mnt, "@", "boot", "grub", "grub.cfg"),
+          "set timeout=5\nmenuentry 'Ubuntu on btrfs' {\n"
+          "  linux /@/boot/vmlinuz root=UUID=x ro rootflags=subvol=@ %s "
+          "demo.entry=btrfs-ubuntu target.poweroff\n"
+          "  initrd /@/boot/initrd.gz\n}\n" % CON)
+
+
+def opensuse(mnt):
+    run("btrfs", "subvolume", "create", os.path.join(mnt, "@"))
+    run("btrfs", "subvolume", "create", os.path.join(mnt, "@", ".snapshots"))
+    os.makedirs(os.path.join(mnt, "@", ".snapshots", "1"))
+    snap = os.path.join(mnt, "@", ".snapshots", "1", "snapshot")
+    run("btrfs", "subvolume", "create", snap)
+    kernel_files(os.path.join(snap, "boot"))
+    write(os.path.join(snap, "boot", "grub2", "grub.cfg"),
+          "set btrfs_relative_path=\"y\"\nset timeout=8\n"
+          "menuentry 'openSUSE Tumbleweed' {\n"
+          "  linux /boot/vmlinuz root=UUID=x %s demo.entry=btrfs-suse target.poweroff\n"
+          "  initrd /boot/initrd.gz\n}\n" % CON)
+    sid = run("btrfs", "inspect-internal", "rootid", snap).strip()
+    run("btrfs", "subvolume", "set-default", sid, mnt)
+
+
+FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures",
+                   "grub", "opensuse-btrfs", "root")
+
+
+def snapper(mnt):
+    """The fixture tree opensuse-btrfs with its subvolumes made real;
+    only snapshot 2 holds a kernel that boots."""
+    for sub in ("@", "@/.snapshots") + tuple("@/.snapshots/%d/snapshot" % n for n in (1, 2, 3)):
+        os.makedirs(os.path.dirname(os.path.join(mnt, sub)), exist_ok=True)
+        run("btrfs", "subvolume", "create", os.path.join(mnt, sub))
+    run("cp", "-a", FIX + "/.", mnt)
+    boot = os.path.join(mnt, "@/.snapshots/2/snapshot/boot")
+    shutil.copy(need(os.path.join(B, "kernel", "bzImage")), os.path.join(boot, "vmlinuz-6.8.5-1-default"))
+    shutil.copy(need(os.path.join(B, "target-initrd.cpio.gz")), os.path.join(boot, "initrd-6.8.5-1-default"))
+    sid = run("btrfs", "inspect-internal", "rootid", os.path.join(mnt, "@/.snapshots/1/snapshot")).strip()
+    run("btrfs", "subvolume", "set-default", sid, mnt)
+
+
+def snapshot_entry_boots():
+    img = os.path.join(W, "snapper.img")
+    # the fixture's grub.cfg searches for its filesystem by this UUID
+    btrfs_image(img, snapper, "c3a9e6f4-7b1d-4e2a-9f5c-2d8b6a0e1f37")
+    before = sha256(img)
+    q = Qemu(B, "btrfs-snapper", kernel=need(EFI), append="bootmenu.shell",
+             disks=[{"file": img, "snapshot": False}], snapshot=False)
+    try:
+        q.expect(r"rescue shell", 90)
+        q.send("bootmenu --list > /tmp/l.txt 2>&1; cat /tmp/l.txt; n=$(grep -m1 'snapshots/2/snapshot/boot/vmlinuz-6.8.5' /tmp/l.txt "
+               "| cut -c1-2); echo N=$n; bootmenu --boot $n\n")
+        n = q.expect(r"N=\s*(\d+)", 120).group(1)
+        line = q.expect(r"BOOTMENU-TARGET: cmdline=([^\r\n]*)", 240).group(1)
+    finally:
+        q.close()
+    if "rootflags=subvol=/@/.snapshots/2/snapshot" not in line:
+        raise AssertionError("entry %s booted with %s" % (n, line))
+    if sha256(img) != before:
+        raise AssertionError("the btrfs image changed")
+    os.unlink(img)
+
+
+def boots(name, build, entry):
+    img = os.path.join(W, name + ".img")
+    btrfs_image(img, build)
+    before = sha256(img)
+    q = Qemu(B, "btrfs-" + name, kernel=need(EFI), append="bootmenu.timeout=0",
+             disks=[{"file": img, "snapshot": False}], snapshot=False)
+    try:
+        got = q.expect(r"BOOTMENU-TARGET: booted entry=(\S+)", 240).group(1)
+        q.expect(r"BOOTMENU-TARGET: done", 30)
+    finally:
+        q.close()
+    if got != entry:
+        raise AssertionError("booted %s, want %s" % (got, entry))
+    if sha256(img) != before:
+        raise AssertionError("the btrfs image changed")
+    os.unlink(img)
+
+
+ok = check("e2e.btrfs.ubuntu_layout_at_subvolume_boots", lambda: boots("ubuntu", ubuntu, "btrfs-ubuntu"))
+ok = check("e2e.btrfs.opensuse_default_snapshot_boots",
+           lambda: boots("opensuse", opensuse, "btrfs-suse")) and ok
+ok = check("e2e.btrfs.opensuse_snapshot_entry_boots_its_kernel", snapshot_entry_boots) and ok
+sys.exit(0 if ok else 1)
