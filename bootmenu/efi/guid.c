@@ -5,21 +5,11 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include "util/hex.h"
 
 /* Where each byte of the GUID goes in the text, in text order. */
 static const uint8_t efi_guid_order[EFI_GUID_SIZE] = {
     3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15};
-
-static int efi_hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 static int efi_guid_dash(size_t pos)
 {
@@ -54,8 +44,8 @@ int efi_guid_parse(const char *s, uint8_t g[EFI_GUID_SIZE])
 
 		if (efi_guid_dash(pos) && s[pos++] != '-')
 			return -EINVAL;
-		hi = efi_hexval(s[pos]);
-		lo = hi < 0 ? -1 : efi_hexval(s[pos + 1]);
+		hi = hex_digit(s[pos]);
+		lo = hi < 0 ? -1 : hex_digit(s[pos + 1]);
 		if (lo < 0)
 			return -EINVAL;
 		tmp[efi_guid_order[i]] = (uint8_t)(hi << 4 | lo);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
+#include "util/hex.h"
 
 enum lease_kind {
 	LK_IFNAME,
@@ -76,14 +77,6 @@ static const struct lease_key lease_keys[] = {
      "the DHCP server's reboot time (option 211) is not valid"},
 };
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 /* "52:54:00:12:34:56", either case. */
 static int parse_mac(const char *v, size_t n, uint8_t mac[6])
 {
@@ -92,7 +85,7 @@ static int parse_mac(const char *v, size_t n, uint8_t mac[6])
 	if (n != 17)
 		return -EINVAL;
 	for (int i = 0; i < 6; i++) {
-		int hi = hexval(v[3 * i]), lo = hexval(v[3 * i + 1]);
+		int hi = hex_digit(v[3 * i]), lo = hex_digit(v[3 * i + 1]);
 
 		if (hi < 0 || lo < 0 || (i < 5 && v[3 * i + 2] != ':'))
 			return -EINVAL;

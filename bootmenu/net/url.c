@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include "util/hex.h"
 
 static int fail(const char **why, const char *sentence, int rc)
 {
@@ -27,17 +28,6 @@ static bool is_alpha(char c)
 static bool is_digit(char c)
 {
 	return c >= '0' && c <= '9';
-}
-
-static int hex_val(char c)
-{
-	if (is_digit(c))
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 static size_t span(const char *s, size_t len, const char *stops)
@@ -85,8 +75,8 @@ static int decode(const char *s, size_t len, char *out, size_t size,
 		unsigned char c = (unsigned char)s[i];
 
 		if (c == '%') {
-			int hi = i + 2 < len ? hex_val(s[i + 1]) : -1;
-			int lo = hi < 0 ? -1 : hex_val(s[i + 2]);
+			int hi = i + 2 < len ? hex_digit(s[i + 1]) : -1;
+			int lo = hi < 0 ? -1 : hex_digit(s[i + 2]);
 
 			if (lo < 0)
 				return fail(

@@ -22,6 +22,9 @@ variables are a writable copy of OVMF_VARS_4M.fd.
    (the firmware rewrites its own store on each boot, so the variables
    are compared inside the guest, before and after). The same for a
    refusal: the ESP mounted read-only.
+5. On the host as a user would: build/host/bootmenu-install with --esp on a
+   plain directory and --no-nvram writes bootmenu.efi, the fallback and
+   its record there and nothing under /etc, /usr, /boot, /efi or /root.
 The ESP starts empty: the installer makes \\EFI itself."""
 import os
 import re
@@ -253,6 +256,33 @@ def read_only_esp_refused():
     unchanged(disk, disk_sha, seen, "a refusal")
 
 
+def host_directory_only():
+    import tempfile
+    import time
+    os.makedirs(W, exist_ok=True)
+    esp = tempfile.mkdtemp(dir=W)
+    stamp = os.path.join(W, "stamp")
+    with open(stamp, "w"):
+        pass
+    time.sleep(1.1)  # mtimes on this filesystem may have 1 s steps
+    r = subprocess.run([need(os.path.join(B, "host", "bootmenu-install")), "--esp", esp,
+                        "--no-nvram", "--removable", "--image", need(EFI)],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise AssertionError("status %d: %s" % (r.returncode, r.stderr))
+    wrote = sorted(os.path.relpath(os.path.join(d, f), esp)
+                   for d, _, fs in os.walk(esp) for f in fs)
+    want = ["EFI/BOOT/BOOTX64.EFI", "EFI/bootmenu/bootmenu.efi"]
+    if [w for w in wrote if w in want] != want:
+        raise AssertionError("under the directory: %s" % wrote)
+    dirs = [d for d in ("/etc", "/usr", "/boot", "/efi", "/root") if os.path.isdir(d)]
+    out = subprocess.run(["find"] + dirs + ["-xdev", "-newer", stamp, "-not", "-type", "d"],
+                         capture_output=True, text=True).stdout.split()
+    if out:
+        raise AssertionError("written outside the directory: %s" % out[:10])
+    shutil.rmtree(esp)
+
+
 if __name__ == "__main__":
     only = sys.argv[2] if len(sys.argv) > 2 else ""
     ok = True
@@ -264,4 +294,6 @@ if __name__ == "__main__":
         ok &= check("e2e.install.read_only_esp_refused", read_only_esp_refused)
     if only in "removable":
         ok &= check("e2e.install.removable_blank_vars", removable_blank_vars)
+    if only in "host":
+        ok &= check("e2e.install.host_writes_only_under_esp_dir", host_directory_only)
     sys.exit(0 if ok else 1)
