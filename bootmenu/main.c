@@ -7,6 +7,7 @@
 #include "plain/plain.h"
 #include "savedef/savedef.h"
 #include "session/session.h"
+#include "session/source.h"
 #include "ui/ui.h"
 #include "ui/console.h"
 #include "util/cmdline.h"
@@ -20,6 +21,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* leases, the udhcpc script and the network caches (tmpfs) */
+#define NET_RUN_DIR "/run/bootmenu/net"
+/* the longest --list and --boot wait for DHCP and the configs: three
+ * udhcpc runs of 8 s with their pauses, and the fetches */
+#define NET_WAIT_S 60
 
 struct options {
 	const char *roots[SESSION_MAX_FS];
@@ -233,6 +240,29 @@ static int roots_rescan(struct session *s, void *data)
 	return session_open_roots(s, r->o->roots, r->o->n_roots) ? -EIO : 0;
 }
 
+/* The network source when bootmenu.net= (or bootmenu.conf's network)
+ * asks for it: "on" every wired link, "off" none, else one link's name. */
+static bool net_start(struct run *r, bool wait)
+{
+	char v[32];
+	const char *only = NULL;
+	struct source *src;
+
+	if (!cmdline_value(r->cmdline, "net", v, sizeof(v)))
+		snprintf(v, sizeof(v), "%s", r->c.network);
+	if (!v[0] || !strcmp(v, "off") || !strcmp(v, "0"))
+		return false;
+	if (strcmp(v, "on") && strcmp(v, "1"))
+		only = v;
+	src = source_net_new(only, NET_RUN_DIR, wait);
+	if (!src || session_add_source(&r->s, src) < 0) {
+		fprintf(stderr, "bootmenu: the network cannot be used: %s\n",
+			strerror(errno));
+		return false;
+	}
+	return true;
+}
+
 static int run(struct run *r)
 {
 	const struct options *o = r->o;
@@ -255,6 +285,10 @@ static int run(struct run *r)
 			strerror(-rc));
 		return 1;
 	}
+	/* --list and --boot wait for the network too, within NET_WAIT_S */
+	if (net_start(r, once) && once)
+		r->settle_s =
+		    r->settle_s > NET_WAIT_S ? r->settle_s : NET_WAIT_S;
 	rc = act(r, NULL);
 	session_free(&r->s);
 	return rc;

@@ -93,5 +93,7 @@ int lilo_parse_fs(struct cfg_ctx *ctx);
 int ipxe_parse_fs(struct cfg_ctx *ctx);
 int bare_parse_fs(struct cfg_ctx *ctx);
 int efi_loaders_parse_fs(struct cfg_ctx *ctx);
+/* A network root's config (fs_net): cfg_scan_fs() runs only this. */
+int net_parse_fs(struct cfg_ctx *ctx);
 
 #endif

@@ -53,9 +53,9 @@
  * warning. A variable nobody set expands to nothing, with a warning.
  *
  * Names: a URL (scheme://...) is kept verbatim as the kernel or initrd
- * path and its entry is disabled as only reachable over the network (the
- * network room resolves them; entry paths are otherwise paths within the
- * script's filesystem); any other name resolves against the script's
+ * path; from a disk its entry is disabled as only reachable over the
+ * network, on a network root (fs_net) the root fetches it (https is not
+ * supported yet); any other name resolves against the script's
  * directory, as iPXE resolves it against the script's URI.
  */
 #include "cfg/ipxe.h"
@@ -627,7 +627,7 @@ static int ipxe_imgsingle(struct ipxe_parse *s, struct ipxe_state *st,
 /* --- entries */
 
 static const char *ipxe_disabled(struct arena *a, const char *kernel,
-				 const char *url)
+				 const char *url, bool net)
 {
 	static const char *const nbp[] = {".0",	    ".pxe",    ".kpxe",
 					  ".kkpxe", ".kkkpxe", ".com"};
@@ -647,7 +647,10 @@ static const char *ipxe_disabled(struct arena *a, const char *kernel,
 					    "chains another iPXE script "
 					    "(%.200s): not followed",
 					    kernel);
-	if (url)
+	if (url && net && !strncasecmp(url, "https:", 6))
+		return arena_printf(
+		    a, "names %.200s: https is not supported yet", url);
+	if (url && !net)
 		return arena_printf(a,
 				    "names a URL (%.200s): only reachable "
 				    "over the network",
@@ -695,7 +698,8 @@ static void ipxe_boot(struct ipxe_parse *s, struct ipxe_state *st,
 		if (!url && ipxe_is_url(st->img[i].file))
 			url = st->img[i].file;
 	}
-	e->disabled = ipxe_disabled(a, e->kernel.path, url);
+	e->disabled =
+	    ipxe_disabled(a, e->kernel.path, url, s->ctx->fs->net != NULL);
 	e->is_default = st->dflt && !s->have_default;
 	ipxe_add(s, e, c->line);
 	st->n_img = 0; /* see the top: the boot's images are used up */

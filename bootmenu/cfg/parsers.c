@@ -1,5 +1,6 @@
 /* parsers.c - the parser table, listed explicitly (no constructors). */
 #include "cfg/cfg.h"
+#include "scan/fs.h"
 
 const struct cfg_parser cfg_parsers[] = {
     {"grub", FMT_GRUB, grub_parse_fs},
@@ -33,6 +34,10 @@ bool cfg_budget(struct cfg_ctx *ctx, const char *path, unsigned files,
 
 void cfg_scan_fs(struct cfg_ctx *ctx)
 {
+	if (ctx->fs->net) {
+		net_parse_fs(ctx);
+		return;
+	}
 	for (size_t i = 0; i < cfg_n_parsers; i++)
 		cfg_parsers[i].parse(ctx);
 }

@@ -99,9 +99,19 @@ enum sl_type sl_type_by_name(const char *file)
 }
 
 /* pxe.c: a path starting "::" is absolute on the TFTP server; other
- * loaders have no TFTP server to ask. */
+ * loaders have no TFTP server to ask. lpxelinux also takes addresses
+ * ("http://server/vmlinuz", "tftp://..."), kept as written for the
+ * network root to fetch; from a disk they cannot be read either. */
 char *sl_path(struct sl_parse *s, const char *name, bool *net)
 {
+	const char *colon = strstr(name, "://");
+
+	if (colon && colon > name &&
+	    !memchr(name, '/', (size_t)(colon - name))) {
+		if (s->variant != SL_VAR_PXELINUX || !s->ctx->fs->net)
+			*net = true;
+		return arena_strdup(s->ctx->a, name);
+	}
 	if (strncmp(name, "::", 2))
 		return cfg_text_path(s->ctx->a, s->cwd, name);
 	if (s->variant != SL_VAR_PXELINUX)

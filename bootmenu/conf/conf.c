@@ -118,6 +118,8 @@ static int set_key(struct conf *c, const char *key, const char *val)
 		return set_spec(c->save_on, sizeof(c->save_on), val);
 	if (!strcmp(key, "hide"))
 		return set_hide(c, val);
+	if (!strcmp(key, "network"))
+		return set_spec(c->network, sizeof(c->network), val);
 	if (!strcmp(key, "colour") || !strcmp(key, "color"))
 		return set_bool(&c->colour, val);
 	return -ENOENT;

@@ -43,6 +43,10 @@ struct conf {
 	 * by spaces; several hide lines add up. "" none. The session matches
 	 * them (session.h: s->hide). */
 	char hide[1024];
+	/* network = off|on|IFACE (off): boot entries from the network
+	 * (DHCP on every wired link, or on IFACE alone); bootmenu.net= on
+	 * the kernel command line wins. "" unset. */
+	char network[32];
 	/* colour = yes|no (yes): colours where the terminal has them. */
 	bool colour;
 };

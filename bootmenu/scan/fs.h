@@ -59,6 +59,25 @@ struct fs_btrfs {
 	const char *default_path; /* the default subvolume's */
 };
 
+/* A network root (net/remote.c): the files of a TFTP or HTTP server,
+ * fetched when opened. The source found which config the server has for
+ * this client, the way the network loader named by DHCP would (pxelinux,
+ * GRUB, an iPXE script); cfg_scan_fs() runs that one parser on it and no
+ * other, since a server cannot be searched or listed. */
+enum fs_net_loader { FS_NET_NONE, FS_NET_PXELINUX, FS_NET_GRUB, FS_NET_IPXE };
+
+struct ipxe_var;
+
+struct fs_net {
+	enum fs_net_loader loader;
+	const char *config; /* the config's path on the server, or NULL */
+	const char *prefix; /* pxelinux's path prefix, GRUB's $prefix */
+	const char *why;    /* no config: why, a sentence for the menu */
+	/* the lease as iPXE names it, for ${...} in an iPXE script */
+	const struct ipxe_var *vars;
+	size_t n_vars;
+};
+
 struct fs_root {
 	/* NULL: a directory at root_fd (a mount, or --root) */
 	const struct fs_ops *ops;
@@ -82,6 +101,7 @@ struct fs_root {
 	 * its member devices: nothing may write to it */
 	bool volume;
 	const struct fs_btrfs *btrfs; /* btrfs with its top level, or NULL */
+	const struct fs_net *net;     /* a network root, or NULL */
 	void *priv; /* the scan room's; parsers leave it alone */
 };
 

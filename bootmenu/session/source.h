@@ -68,4 +68,13 @@ struct source *source_disks_new(const struct scan_opts *opts,
  * open). Its fd is readable until its events were taken. */
 struct source *source_dirs_new(const char *const *specs, size_t n);
 
+/* The network (source_net.c): DHCP on every wired link with a carrier,
+ * or on @only alone (NULL: all), each link's server a remote root. Its
+ * files (leases, caches, the udhcpc script) go under @run_dir. SETTLED
+ * comes at once, so nothing waits for the network (the menu); with
+ * @wait (--list, --boot) only once every link is done: its root
+ * announced, or DHCP given up, or no carrier within 5 s. NULL with errno
+ * set. */
+struct source *source_net_new(const char *only, const char *run_dir, bool wait);
+
 #endif

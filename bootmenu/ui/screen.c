@@ -329,6 +329,7 @@ static void settle(struct ui *u)
 		return;
 	t = choose_timeout(c, &u->s->list);
 	ui_count_start(&u->m, t < 0 ? -1 : (int)(t + 0.999), ui_now_ms());
+	u->counted = true;
 }
 
 void ui_session_event(struct ui *u)
@@ -338,6 +339,11 @@ void ui_session_event(struct ui *u)
 	if (changed & SESSION_CHANGED_ENTRIES)
 		rebuild(u);
 	if ((changed & SESSION_SETTLED) && !u->settled)
+		settle(u);
+	/* nothing to count down for when the disks settled: entries that
+	 * came later (the network's) start it, once */
+	else if ((changed & SESSION_CHANGED_ENTRIES) && u->settled &&
+		 !u->counted)
 		settle(u);
 }
 
@@ -349,6 +355,7 @@ static void rescan(struct ui *u)
 	ui_model_forget(&u->m);
 	u->m.def = NULL;
 	u->settled = false;
+	u->counted = false;
 	u->uo->choose->saved_id[0] = '\0';
 	ui_count_stop(&u->m);
 	say(u, UI_R_STATUS, "%s", "Scanning again...");

@@ -28,6 +28,7 @@ struct ui {
 	enum ui_role msg_role;
 	bool touched;	  /* a key came: no countdown from now on */
 	bool settled;	  /* the session's start-up probing is over */
+	bool counted;	  /* the countdown was started once */
 	bool unlocked;	  /* the password was given */
 	char sb_note[64]; /* "Secure Boot: on" for the title line, or "" */
 };

@@ -1,0 +1,119 @@
+/* dhcp.c - udhcpc as a child, with our script, and its lease read back. */
+#include "net/dhcp.h"
+#include "net/fetch.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The script: on a lease, set the address and route (busybox ip), then
+ * write the variables bootmenu reads (lease.h) to $BOOTMENU_LEASE, one
+ * "name=value" a line, leaving out a value with a newline in it, and
+ * rename it into place so bootmenu never reads half a lease. */
+static const char script[] =
+    "#!/bin/sh\n"
+    "# bootmenu's udhcpc script (bootmenu/net/dhcp.c)\n"
+    "case \"$1\" in\n"
+    "deconfig)\n"
+    "\tip addr flush dev \"$interface\"\n"
+    "\tip link set \"$interface\" up ;;\n"
+    "bound|renew)\n"
+    "\tip addr flush dev \"$interface\"\n"
+    "\tip addr add \"$ip/${mask:-24}\" dev \"$interface\"\n"
+    "\t[ -n \"$router\" ] && ip route add default via \"${router%% *}\" "
+    "dev \"$interface\" 2>/dev/null\n"
+    "\tf=\"$BOOTMENU_LEASE\"\n"
+    "\t{\n"
+    "\tfor n in interface ip siaddr boot_file sname subnet mask router "
+    "hostname serverid tftp bootfile pxeconffile pxepathprefix "
+    "reboottime; do\n"
+    "\t\teval \"v=\\${$n}\"\n"
+    "\t\tcase \"$v\" in *'\n'*|'') ;; *) printf '%s=%s\\n' \"$n\" \"$v\" "
+    ";; esac\n"
+    "\tdone\n"
+    "\tprintf 'mac=%s\\n' \"$(cat /sys/class/net/$interface/address)\"\n"
+    "\t} > \"$f.tmp\" && mv \"$f.tmp\" \"$f\" ;;\n"
+    "esac\n"
+    "exit 0\n";
+
+int net_dhcp_script(const char *dir)
+{
+	char path[512];
+	int fd;
+	ssize_t w;
+
+	snprintf(path, sizeof(path), "%s/udhcpc.sh", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0700);
+	if (fd < 0)
+		return -errno;
+	w = write(fd, script, sizeof(script) - 1);
+	close(fd);
+	return w == (ssize_t)sizeof(script) - 1 ? 0 : -EIO;
+}
+
+static int read_lease(const char *path, struct net_lease *l, char *why,
+		      size_t len)
+{
+	char buf[NET_LEASE_MAX + 1];
+	const char *bad = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n < 0)
+		return -EIO;
+	rc = net_lease_parse(buf, (size_t)n, l, &bad);
+	if (rc < 0)
+		snprintf(why, len, "the DHCP lease cannot be read: %s",
+			 bad ? bad : strerror(-rc));
+	else if (l->dropped)
+		snprintf(why, len, "%s", l->dropped);
+	return rc;
+}
+
+int net_dhcp_run(const char *dir, const char *ifname, const char *lease_path,
+		 bool uefi, struct net_lease *l, _Atomic pid_t *child,
+		 const _Atomic int *cancel, char *why, size_t len)
+{
+	char script_path[512], env_lease[600], tries[8], wait[8], vendor[64],
+	    arch[32];
+	char *envp[] = {env_lease, "PATH=/bin:/sbin:/usr/bin:/usr/sbin", NULL};
+	unsigned a = uefi ? 7 : 0;
+	int rc;
+
+	snprintf(script_path, sizeof(script_path), "%s/udhcpc.sh", dir);
+	snprintf(env_lease, sizeof(env_lease), "BOOTMENU_LEASE=%s", lease_path);
+	snprintf(tries, sizeof(tries), "%d", NET_DHCP_TRIES);
+	snprintf(wait, sizeof(wait), "%d", NET_DHCP_WAIT_S);
+	snprintf(vendor, sizeof(vendor), "PXEClient:Arch:%05u:UNDI:003016", a);
+	snprintf(arch, sizeof(arch), "0x5d:%04x", a);
+	char *argv[] = {
+	    "udhcpc", "-f",	    "-q", "-n",		 "-i", (char *)ifname,
+	    "-s",     script_path,  "-t", tries,	 "-T", wait,
+	    "-V",     vendor,	    "-x", arch,		 "-O", "tftp",
+	    "-O",     "bootfile",   "-O", "pxeconffile", "-O", "pxepathprefix",
+	    "-O",     "reboottime", NULL};
+
+	why[0] = '\0';
+	unlink(lease_path);
+	rc = net_run(argv, envp, NULL, child, cancel);
+	if (rc == -ECANCELED)
+		return rc;
+	if (rc < 0) {
+		snprintf(why, len, "cannot run udhcpc: %s", strerror(-rc));
+		return rc;
+	}
+	rc = read_lease(lease_path, l, why, len);
+	if (rc == -ENOENT) {
+		snprintf(why, len, "no DHCP offer");
+		return -ETIMEDOUT;
+	}
+	return rc;
+}

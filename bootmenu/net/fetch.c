@@ -1,0 +1,219 @@
+/* fetch.c - busybox tftp/wget as children, watched for size and progress. */
+#include "net/fetch.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int spawn(char *const argv[], char *const envp[], const char *log,
+		 pid_t *pid)
+{
+	posix_spawn_file_actions_t fa;
+	int rc;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, log ? log : "/dev/null",
+					 O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	rc = posix_spawnp(pid, argv[0], &fa, NULL, argv, envp ? envp : environ);
+	posix_spawn_file_actions_destroy(&fa);
+	return -rc;
+}
+
+/* Wait for @pid; each 50 ms @check may stop it (a nonzero -errno). */
+static int watch(pid_t pid, const _Atomic int *cancel, int (*check)(void *data),
+		 void *data)
+{
+	int status, stop = 0;
+
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR)
+			return -errno;
+		if (!stop && cancel && *cancel)
+			stop = -ECANCELED;
+		if (!stop && check)
+			stop = check(data);
+		if (stop)
+			kill(pid, SIGKILL);
+		usleep(50 * 1000);
+	}
+	if (stop)
+		return stop;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int net_run(char *const argv[], char *const envp[], const char *log,
+	    _Atomic pid_t *child, const _Atomic int *cancel)
+{
+	pid_t pid;
+	int rc = spawn(argv, envp, log, &pid);
+
+	if (rc < 0)
+		return rc;
+	if (child)
+		*child = pid;
+	rc = watch(pid, cancel, NULL, NULL);
+	if (child)
+		*child = 0;
+	return rc;
+}
+
+struct progress {
+	const char *part;
+	unsigned long long cap;
+	long long size, last_ms;
+};
+
+static int progress(void *data)
+{
+	struct progress *p = data;
+	struct stat st;
+	long long t = now_ms();
+
+	if (stat(p->part, &st) == 0 && st.st_size != p->size) {
+		p->size = st.st_size;
+		p->last_ms = t;
+		if ((unsigned long long)st.st_size > p->cap)
+			return -EFBIG;
+	}
+	return t - p->last_ms > NET_FETCH_STALL_S * 1000 ? -ETIMEDOUT : 0;
+}
+
+/* The tool's last words, in f->why, and what they mean as -errno. */
+static int reason(struct net_fetch *f, const char *log, int status)
+{
+	char buf[1024], *line, *nl;
+	FILE *fp = fopen(log, "re");
+	size_t n = fp ? fread(buf, 1, sizeof(buf) - 1, fp) : 0;
+
+	if (fp)
+		fclose(fp);
+	buf[n] = '\0';
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+		buf[--n] = '\0';
+	line = (nl = strrchr(buf, '\n')) ? nl + 1 : buf;
+	if (!*line)
+		line = "the transfer failed";
+	n = strlen(line);
+	if (n >= sizeof(f->why))
+		n = sizeof(f->why) - 1;
+	memcpy(f->why, line, n);
+	f->why[n] = '\0';
+	if (strstr(buf, "(1)") || strstr(buf, " 404") ||
+	    strstr(buf, "not found") || strstr(buf, "Not Found"))
+		return -ENOENT;
+	if (strstr(buf, "refused"))
+		return -ECONNREFUSED;
+	if (strstr(buf, "timeout") || strstr(buf, "timed out"))
+		return -ETIMEDOUT;
+	(void)status;
+	return -EIO;
+}
+
+int net_fetch(struct net_fetch *f)
+{
+	char part[4096], log[4096], cap[32];
+	struct progress p = {part, f->cap, -1, now_ms()};
+	bool url = strstr(f->remote, "://") != NULL;
+	bool http = !strncmp(f->remote, "http://", 7);
+	const char *name = f->remote;
+	char *argv[12];
+	int i = 0, rc;
+	pid_t pid;
+
+	f->why[0] = '\0';
+	if ((size_t)snprintf(part, sizeof(part), "%s.part", f->dest) >=
+		sizeof(part) ||
+	    (size_t)snprintf(log, sizeof(log), "%s.log", f->dest) >=
+		sizeof(log))
+		return -ENAMETOOLONG;
+	snprintf(cap, sizeof(cap), "%llu", f->cap);
+	unlink(part);
+	if (http) {
+		argv[i++] = "wget"; /* stalls: watch() stops it */
+		argv[i++] = "-q";
+		argv[i++] = "-O";
+		argv[i++] = part;
+		argv[i++] = (char *)f->remote;
+	} else {
+		char *host = NULL;
+
+		if (url) { /* tftp://host/path */
+			static __thread char h[256];
+			const char *s = f->remote + 7, *slash = strchr(s, '/');
+			size_t n = slash ? (size_t)(slash - s) : strlen(s);
+
+			if (n >= sizeof(h) || !slash)
+				return -EINVAL;
+			memcpy(h, s, n);
+			h[n] = '\0';
+			host = h;
+			name = slash + 1;
+		}
+		while (*name == '/')
+			name++;
+		argv[i++] = "tftp";
+		argv[i++] = "-g";
+		argv[i++] = "-b";
+		argv[i++] = "1432";
+		argv[i++] = "-r";
+		argv[i++] = (char *)name;
+		argv[i++] = "-l";
+		argv[i++] = part;
+		argv[i++] = host ? host : (char *)f->server;
+	}
+	argv[i] = NULL;
+	rc = spawn(argv, NULL, log, &pid);
+	if (rc < 0) {
+		snprintf(f->why, sizeof(f->why), "cannot run %s: %s", argv[0],
+			 strerror(-rc));
+		return rc;
+	}
+	if (f->child)
+		*f->child = pid;
+	rc = watch(pid, f->cancel, progress, &p);
+	if (f->child)
+		*f->child = 0;
+	if (rc == 0 && progress(&p) == -EFBIG)
+		rc = -EFBIG;
+	if (rc == 0 && rename(part, f->dest) < 0)
+		rc = -errno;
+	if (rc > 0)
+		rc = reason(f, log, rc);
+	else if (rc == -EFBIG)
+		snprintf(f->why, sizeof(f->why),
+			 "larger than %llu MiB: stopped there", f->cap >> 20);
+	else if (rc == -ETIMEDOUT)
+		snprintf(f->why, sizeof(f->why),
+			 "no data for %d seconds: stopped", NET_FETCH_STALL_S);
+	else if (rc == -ECANCELED)
+		snprintf(f->why, sizeof(f->why), "cancelled");
+	if (rc < 0)
+		unlink(part);
+	unlink(log);
+	return rc;
+}

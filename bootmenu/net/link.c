@@ -1,0 +1,120 @@
+/* link.c - wired network links from sysfs, brought up with one ioctl. */
+#include "net/link.h"
+#include "util/file.h"
+#include "util/hex.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static int link_read(const char *sysfs, const char *name, const char *what,
+		     char *buf, size_t len)
+{
+	char path[256];
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s/%s", sysfs, name,
+			     what) >= sizeof(path))
+		return -ENAMETOOLONG;
+	return util_read_small(AT_FDCWD, path, buf, len);
+}
+
+static int link_has(const char *sysfs, const char *name, const char *what)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s/%s", sysfs, name, what);
+	return access(path, F_OK) == 0;
+}
+
+static int wired(const char *sysfs, const char *name)
+{
+	char type[16];
+
+	if (link_read(sysfs, name, "type", type, sizeof(type)) < 0 ||
+	    strtol(type, NULL, 10) != 1)
+		return 0;
+	return link_has(sysfs, name, "device") &&
+	       !link_has(sysfs, name, "wireless") &&
+	       !link_has(sysfs, name, "phy80211");
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+int net_links_list(const char *sysfs, const char *only,
+		   char names[][NET_IFNAME_MAX], size_t max)
+{
+	DIR *d = opendir(sysfs);
+	struct dirent *de;
+	size_t n = 0;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) && n < max) {
+		if (de->d_name[0] == '.' ||
+		    strlen(de->d_name) >= NET_IFNAME_MAX)
+			continue;
+		if (only && strcmp(only, de->d_name))
+			continue;
+		if (!wired(sysfs, de->d_name))
+			continue;
+		strcpy(names[n++], de->d_name);
+	}
+	closedir(d);
+	qsort(names, n, NET_IFNAME_MAX, name_cmp);
+	return (int)n;
+}
+
+int net_link_up(const char *name)
+{
+	struct ifreq ifr = {0};
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), rc = 0;
+
+	if (fd < 0)
+		return -errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
+		rc = -errno;
+	else if (!(ifr.ifr_flags & IFF_UP)) {
+		ifr.ifr_flags |= IFF_UP;
+		if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
+			rc = -errno;
+	}
+	close(fd);
+	return rc;
+}
+
+int net_link_carrier(const char *sysfs, const char *name)
+{
+	char buf[8];
+	int rc = link_read(sysfs, name, "carrier", buf, sizeof(buf));
+
+	/* reading carrier of a link that is down fails with EINVAL */
+	return rc < 0 ? rc : buf[0] == '1';
+}
+
+int net_link_mac(const char *sysfs, const char *name, uint8_t mac[6])
+{
+	char buf[32];
+	int rc = link_read(sysfs, name, "address", buf, sizeof(buf));
+
+	if (rc < 0)
+		return rc;
+	for (int i = 0; i < 6; i++) {
+		int hi = hex_digit(buf[3 * i]), lo = hex_digit(buf[3 * i + 1]);
+
+		if (hi < 0 || lo < 0 || (i < 5 && buf[3 * i + 2] != ':'))
+			return -EINVAL;
+		mac[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return 0;
+}

@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Network boot in the pxelinux way: with bootmenu.net=on, bootmenu asks
+DHCP on every wired NIC (busybox udhcpc) for a boot file, and when it is
+pxelinux.0 reads the first of pxelinux.cfg/01-<mac>, pxelinux.cfg/<IP in
+hex, shortened a digit at a time> and pxelinux.cfg/default that the TFTP
+server has; that config's DEFAULT boots after its TIMEOUT, its kernel
+and initrd fetched over TFTP. QEMU's user network (restrict=on, so
+nothing leaves QEMU) is the DHCP and TFTP server: the guest is 10.0.2.15
+(0A00020F) with the MAC 52:54:00:12:34:56, the server 10.0.2.2. Each
+case builds its TFTP tree in BUILD/e2e-netboot/<case>/ and removes it
+afterwards. A network that never answers does not hold up the local
+default; --list says why a link gave nothing."""
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from qemu import Qemu, check, need  # noqa: E402
+
+B = os.path.abspath(sys.argv[1])
+EFI = os.path.join(B, "bootmenu.efi")
+W = os.path.join(B, "e2e-netboot")
+CON = "console=ttyS0,115200"
+MAC = "52:54:00:12:34:56"
+HTTPD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "httpd1.py")
+NIC = "virtio-net-pci,netdev=n0,mac=" + MAC
+
+def pxe_cfg(entry):
+    """A pxelinux config whose DEFAULT boots the target with
+    demo.entry=@entry after 1 s; a decoy label comes first, so the
+    entry booted is the DEFAULT, not merely the first."""
+    label = ("  KERNEL vmlinuz\n"
+             "  APPEND initrd=initrd.gz %s demo.entry=%%s target.poweroff\n" % CON)
+    return ("DEFAULT %s\nTIMEOUT 10\n"
+            "LABEL %s-decoy\n" % (entry, entry) + label % (entry + "-decoy") +
+            "LABEL %s\n" % entry + label % entry)
+
+
+def tftp_tree(case, configs):
+    """BUILD/e2e-netboot/@case/: a placeholder pxelinux.0, the target's
+    kernel and initrd, and @configs ({name under pxelinux.cfg/: entry})."""
+    d = os.path.join(W, case)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(os.path.join(d, "pxelinux.cfg"))
+    with open(os.path.join(d, "pxelinux.0"), "wb") as f:
+        # bootmenu never runs it; only its name matters
+        f.write(b"placeholder: not a real pxelinux.0\n")
+    shutil.copy(need(os.path.join(B, "kernel", "bzImage")), os.path.join(d, "vmlinuz"))
+    shutil.copy(need(os.path.join(B, "target-initrd.cpio.gz")), os.path.join(d, "initrd.gz"))
+    for name, entry in configs.items():
+        with open(os.path.join(d, "pxelinux.cfg", name), "w") as f:
+            f.write(pxe_cfg(entry))
+    return d
+
+
+def write(d, name, text):
+    os.makedirs(os.path.dirname(os.path.join(d, name)), exist_ok=True)
+    with open(os.path.join(d, name), "w") as f:
+        f.write(text)
+
+
+def netboots(case, configs, want, bootfile="pxelinux.0", files=None, http=False):
+    """Serve @configs (pxelinux.cfg/ names) and @files ({path: text}) over
+    TFTP with @bootfile; with @http the same tree over HTTP at
+    10.0.2.100:80 too (tests/e2e/httpd1.py, one process a connection).
+    The guest must boot entry @want."""
+    d = tftp_tree(case, configs)
+    for name, text in (files or {}).items():
+        write(d, name, text)
+    try:
+        # "," in an option value is written ",," for QEMU
+        net = "user,id=n0,restrict=on,tftp=%s,bootfile=%s" % (d.replace(",", ",,"), bootfile)
+        if http:
+            net += ",guestfwd=tcp:10.0.2.100:80-cmd:python3 %s %s" % (HTTPD, d)
+        q = Qemu(B, "netboot-" + case, kernel=need(EFI),
+                 append=CON + " bootmenu.net=on",
+                 extra=["-netdev", net, "-device", NIC])
+        try:
+            # TCG is slow and TFTP of the kernel and initrd takes a while
+            got = q.expect(r"BOOTMENU-TARGET: booted entry=(\S+)", 300).group(1)
+            q.expect(r"BOOTMENU-TARGET: cmdline=[^\r\n]*demo\.entry=" + want, 30)
+            q.expect(r"BOOTMENU-TARGET: done", 30)
+        finally:
+            q.close()
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    if got != want:
+        raise AssertionError("booted %s, want %s" % (got, want))
+
+
+def per_mac_wins():
+    netboots("per_mac", {"default": "net-default",
+                         "01-" + MAC.replace(":", "-"): "net-mac"}, "net-mac")
+
+
+def default_only():
+    netboots("default_only", {"default": "net-default"}, "net-default")
+
+
+def ip_hex_file():
+    # 0A00020F is not there; 0A00020, one digit shorter, is tried next
+    netboots("ip_hex", {"default": "net-default", "0A00020": "net-iphex"}, "net-iphex")
+
+
+def http_kernel_and_initrd():
+    """lpxelinux.0 with http:// paths in its config: the kernel and
+    initrd come over HTTP (busybox wget in the guest)."""
+    cfg = ("DEFAULT net-http\nTIMEOUT 10\nLABEL net-http\n"
+           "  KERNEL http://10.0.2.100/vmlinuz\n"
+           "  APPEND initrd=http://10.0.2.100/initrd.gz %s demo.entry=net-http "
+           "target.poweroff\n" % CON)
+    netboots("http", {}, "net-http", bootfile="lpxelinux.0",
+             files={"pxelinux.cfg/default": cfg}, http=True)
+
+
+def grub_per_mac():
+    """GRUB's network image: grub.cfg-01-<mac> under its prefix (/grub
+    for grubnetx64.efi) wins over grub.cfg."""
+    entry = ("set default=1\nset timeout=1\nmenuentry 'decoy' { linux /vmlinuz }\n"
+             "menuentry '%s' {\n  linux /vmlinuz %s demo.entry=%s target.poweroff\n"
+             "  initrd /initrd.gz\n}\n")
+    netboots("grub", {}, "net-grub", bootfile="grubnetx64.efi",
+             files={"grubnetx64.efi": "placeholder\n",
+                    "grub/grub.cfg": entry % ("net-grub-plain", CON, "net-grub-plain"),
+                    "grub/grub.cfg-01-" + MAC.replace(":", "-"): entry % ("net-grub", CON, "net-grub")})
+
+
+def ipxe_script():
+    """The boot file is an iPXE script: its kernel and initrd addresses
+    use ${next-server} from DHCP."""
+    script = ("#!ipxe\nkernel tftp://${next-server}/vmlinuz %s demo.entry=net-ipxe "
+              "target.poweroff\ninitrd tftp://${next-server}/initrd.gz\nboot\n" % CON)
+    netboots("ipxe", {}, "net-ipxe", bootfile="boot.ipxe", files={"boot.ipxe": script})
+
+
+def silent_network_local_default_boots():
+    """The demo disk and a NIC whose network never answers (no peer: no
+    DHCP server at all): the disk's default boots with no key pressed;
+    the countdown did not wait for DHCP to give up."""
+    q = Qemu(B, "netboot-silent", kernel=need(EFI),
+             append=CON + " bootmenu.net=on bootmenu.timeout=2",
+             disks=[need(os.path.join(B, "demo.img"))],
+             extra=["-device", "virtio-net-pci,mac=" + MAC])
+    try:
+        got = q.expect(r"BOOTMENU-TARGET: booted entry=(\S+)", 240).group(1)
+    finally:
+        q.close()
+    if got.startswith("net-"):
+        raise AssertionError("booted %s from the network" % got)
+
+
+def reasons_listed():
+    """--list waits for the network: one link whose DHCP names no boot
+    file, one whose server has none of pxelinux's configs (on a subnet
+    of its own, so that its TFTP requests leave by its own link); each
+    says why beside the local disk's entries."""
+    d = tftp_tree("empty", {})
+    try:
+        q = Qemu(B, "netboot-reasons", kernel=need(EFI),
+                 append=CON + " bootmenu.shell bootmenu.net=on",
+                 disks=[need(os.path.join(B, "demo.img"))],
+                 extra=["-netdev", "user,id=n0,restrict=on", "-device", NIC,
+                        "-netdev", "user,id=n1,restrict=on,net=10.0.3.0/24,tftp=%s,bootfile=pxelinux.0" % d,
+                        "-device", "virtio-net-pci,netdev=n1,mac=52:54:00:12:34:57"])
+        try:
+            q.expect(r"rescue shell", 90)
+            q.send("bootmenu --list 2>&1; echo LIST-\"\"END\n")
+            q.expect(r"LIST-END\s", 200)
+            out = q.output()
+        finally:
+            q.close()
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    for want in ("eth0: the DHCP server named no boot file",
+                 "eth1: the server 10.0.3.2 has none of the 10 configs the boot file pxelinux.0 would read"):
+        if want not in out:
+            raise AssertionError("--list does not say: " + want)
+
+
+ok = check("e2e.netboot.per_mac_wins", per_mac_wins)
+ok = check("e2e.netboot.default_only", default_only) and ok
+ok = check("e2e.netboot.ip_hex_file", ip_hex_file) and ok
+ok = check("e2e.netboot.http_kernel_and_initrd", http_kernel_and_initrd) and ok
+ok = check("e2e.netboot.grub_per_mac", grub_per_mac) and ok
+ok = check("e2e.netboot.ipxe_script", ipxe_script) and ok
+ok = check("e2e.netboot.silent_network_local_default_boots", silent_network_local_default_boots) and ok
+ok = check("e2e.netboot.reasons_listed", reasons_listed) and ok
+sys.exit(0 if ok else 1)
