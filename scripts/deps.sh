@@ -17,6 +17,8 @@ pkgs=(
 	lvm2
 	# the first stage bootmenu-install --bios puts on BIOS machines
 	extlinux syslinux-common
+	# Debian's real netboot tree, read over TFTP by the network tests
+	debian-installer-12-netboot-amd64
 	# guests: QEMU under TCG, OVMF for UEFI (and Secure Boot); sbsign and
 	# sbverify for `make sign` and the Secure Boot tests; gnu-efi for the
 	# tests' stand-in EFI application

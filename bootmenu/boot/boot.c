@@ -207,6 +207,32 @@ static bool boot_refused_unsigned(int rc)
 	return false;
 }
 
+/* Files on a network root are fetched first, each with its own
+ * progress (the bytes so far, the total when the server announced it),
+ * and Esc (o->fetch returning nonzero) stops the transfer. */
+static int boot_fetch_all(const struct entry *e, const struct boot_opts *o,
+			  char *err, size_t errlen)
+{
+	const struct fs_progress cb = {o->fetch, o->progress_data};
+	const struct entry_file *f = &e->kernel;
+	int rc = 0;
+
+	for (size_t i = 0; !rc && f; i++) {
+		if (f->fs && f->path)
+			rc = fs_prefetch(f->fs, f->path, o->fetch ? &cb : NULL);
+		if (rc == -ECANCELED)
+			snprintf(err, errlen, "cancelled while fetching %s",
+				 f->path);
+		else if (rc)
+			snprintf(err, errlen, "cannot fetch %s from %s: %s",
+				 f->path, f->fs->name ? f->fs->name : "?",
+				 rc == -EFBIG ? "larger than the free RAM"
+					      : strerror(-rc));
+		f = i < e->n_initrds ? &e->initrds[i] : NULL;
+	}
+	return rc;
+}
+
 static int boot_load_kexec(const struct entry *e, const struct boot_opts *o,
 			   char *err, size_t errlen)
 {
@@ -218,7 +244,9 @@ static int boot_load_kexec(const struct entry *e, const struct boot_opts *o,
 	int rc;
 
 	o = o ? o : &defaults;
-	rc = boot_open_all(e, &b, err, errlen);
+	rc = boot_fetch_all(e, o, err, errlen);
+	if (!rc)
+		rc = boot_open_all(e, &b, err, errlen);
 	if (!rc)
 		rc = boot_read_all(e, o, &b, err, errlen);
 	if (rc)

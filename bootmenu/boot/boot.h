@@ -26,6 +26,11 @@ struct boot_opts {
 	void (*progress)(void *data, unsigned long long done,
 			 unsigned long long total);
 	void *progress_data;
+	/* Called while a file of a network root is fetched, before it is
+	 * read (fs_prefetch()), with @progress_data; @total is 0 while not
+	 * known. Returning nonzero cancels the load. May be NULL. */
+	int (*fetch)(void *data, const char *path, unsigned long long done,
+		     unsigned long long total);
 	/* When not NULL, set to the syscall the load used ("kexec_load",
 	 * "kexec_file_load") after a successful load. */
 	const char **syscall_used;

@@ -83,23 +83,53 @@ int net_run(char *const argv[], char *const envp[], const char *log,
 }
 
 struct progress {
-	const char *part;
-	unsigned long long cap;
+	struct net_fetch *f;
+	const char *part, *log;
 	long long size, last_ms;
+	bool http; /* look for Content-Length in the log (wget -S) */
 };
+
+/* "Content-Length: N" among the headers wget -S printed so far. */
+static unsigned long long content_length(const char *log)
+{
+	char buf[4096], *h;
+	FILE *fp = fopen(log, "re");
+	size_t n = fp ? fread(buf, 1, sizeof(buf) - 1, fp) : 0;
+
+	if (fp)
+		fclose(fp);
+	buf[n] = '\0';
+	for (h = buf; (h = strcasestr(h, "content-length:")); h++) {
+		char *end;
+		unsigned long long v = strtoull(h + 15, &end, 10);
+
+		if (end != h + 15)
+			return v;
+	}
+	return 0;
+}
 
 static int progress(void *data)
 {
 	struct progress *p = data;
+	struct net_fetch *f = p->f;
 	struct stat st;
 	long long t = now_ms();
 
+	if (p->http && !f->total && (f->total = content_length(p->log)) &&
+	    f->total > f->cap)
+		return -E2BIG;
 	if (stat(p->part, &st) == 0 && st.st_size != p->size) {
 		p->size = st.st_size;
 		p->last_ms = t;
-		if ((unsigned long long)st.st_size > p->cap)
+		if ((unsigned long long)st.st_size > f->cap)
 			return -EFBIG;
 	}
+	if (f->progress && f->progress->fn &&
+	    f->progress->fn(f->progress->data, f->remote,
+			    p->size > 0 ? (unsigned long long)p->size : 0,
+			    f->total))
+		return -ECANCELED;
 	return t - p->last_ms > NET_FETCH_STALL_S * 1000 ? -ETIMEDOUT : 0;
 }
 
@@ -137,15 +167,17 @@ static int reason(struct net_fetch *f, const char *log, int status)
 int net_fetch(struct net_fetch *f)
 {
 	char part[4096], log[4096], cap[32];
-	struct progress p = {part, f->cap, -1, now_ms()};
 	bool url = strstr(f->remote, "://") != NULL;
 	bool http = !strncmp(f->remote, "http://", 7);
+	struct progress p = {f, part, log, -1, now_ms(), http};
 	const char *name = f->remote;
 	char *argv[12];
 	int i = 0, rc;
+	struct stat st;
 	pid_t pid;
 
 	f->why[0] = '\0';
+	f->total = 0;
 	if ((size_t)snprintf(part, sizeof(part), "%s.part", f->dest) >=
 		sizeof(part) ||
 	    (size_t)snprintf(log, sizeof(log), "%s.log", f->dest) >=
@@ -156,6 +188,7 @@ int net_fetch(struct net_fetch *f)
 	if (http) {
 		argv[i++] = "wget"; /* stalls: watch() stops it */
 		argv[i++] = "-q";
+		argv[i++] = "-S"; /* the headers, for Content-Length */
 		argv[i++] = "-O";
 		argv[i++] = part;
 		argv[i++] = (char *)f->remote;
@@ -198,13 +231,21 @@ int net_fetch(struct net_fetch *f)
 	rc = watch(pid, f->cancel, progress, &p);
 	if (f->child)
 		*f->child = 0;
-	if (rc == 0 && progress(&p) == -EFBIG)
+	if (rc == 0 && stat(part, &st) == 0 &&
+	    (unsigned long long)st.st_size > f->cap)
 		rc = -EFBIG;
 	if (rc == 0 && rename(part, f->dest) < 0)
 		rc = -errno;
 	if (rc > 0)
 		rc = reason(f, log, rc);
-	else if (rc == -EFBIG)
+	else if (rc == -E2BIG) {
+		snprintf(
+		    f->why, sizeof(f->why),
+		    "the server announces %llu MiB, more than the %llu MiB "
+		    "free: not fetched",
+		    f->total >> 20, f->cap >> 20);
+		rc = -EFBIG;
+	} else if (rc == -EFBIG)
 		snprintf(f->why, sizeof(f->why),
 			 "larger than %llu MiB: stopped there", f->cap >> 20);
 	else if (rc == -ETIMEDOUT)

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "scan/fs.h"
+
 /* Seconds a transfer may go without a new byte before it is stopped. */
 #define NET_FETCH_STALL_S 20
 
@@ -28,12 +30,17 @@ struct net_fetch {
 	/* the running child, for the owner's stop(): 0 when none */
 	_Atomic pid_t *child;
 	const _Atomic int *cancel; /* set: stop now (-ECANCELED) */
-	char why[192];		   /* after a failure: what went wrong */
+	/* told the bytes so far and the total (HTTP Content-Length; 0 when
+	 * not known, as over TFTP) every 50 ms; may be NULL */
+	const struct fs_progress *progress;
+	char why[192];		  /* after a failure: what went wrong */
+	unsigned long long total; /* the announced size, 0 if none */
 };
 
 /* Fetch f->remote into f->dest. Returns 0, or -ENOENT (the server has no
- * such file), -ETIMEDOUT, -ECONNREFUSED, -EFBIG (past the cap),
- * -ECANCELED, -EIO (another failure: f->why has the tool's words). */
+ * such file), -ETIMEDOUT, -ECONNREFUSED, -EFBIG (past the cap, or an
+ * announced size past it: then nothing more is fetched), -ECANCELED,
+ * -EIO (another failure: f->why has the tool's words). */
 int net_fetch(struct net_fetch *f);
 
 /* Run @argv (argv[0] found in PATH) with stdout and stderr into the file

@@ -123,7 +123,8 @@ static unsigned long long remote_cap(void)
 
 /* Fetch @key into the cache unless it is there. Called with the lock. */
 static int fetch_locked(struct net_remote *rt, const char *key,
-			const char *name, char *why, size_t len)
+			const char *name, const struct fs_progress *cb,
+			char *why, size_t len)
 {
 	char dest[1024];
 	struct net_fetch f = {.server = rt->server,
@@ -131,7 +132,8 @@ static int fetch_locked(struct net_remote *rt, const char *key,
 			      .dest = dest,
 			      .cap = remote_cap(),
 			      .child = &rt->child,
-			      .cancel = &rt->cancel};
+			      .cancel = &rt->cancel,
+			      .progress = cb};
 	struct stat st;
 	int rc;
 
@@ -157,7 +159,7 @@ static int fetch_locked(struct net_remote *rt, const char *key,
 }
 
 static int remote_get(struct net_remote *rt, const char *path, char *name,
-		      char *why, size_t len)
+		      const struct fs_progress *cb, char *why, size_t len)
 {
 	char key[REMOTE_KEY_MAX];
 	int rc = remote_key(path, key);
@@ -167,7 +169,7 @@ static int remote_get(struct net_remote *rt, const char *path, char *name,
 	if (rc < 0)
 		return rc;
 	pthread_mutex_lock(&rt->lock);
-	rc = fetch_locked(rt, key, name, why, len);
+	rc = fetch_locked(rt, key, name, cb, why, len);
 	pthread_mutex_unlock(&rt->lock);
 	return rc;
 }
@@ -178,7 +180,7 @@ int net_remote_fetch(struct net_remote *rt, const char *path, char *why,
 	char name[256];
 
 	why[0] = '\0';
-	return remote_get(rt, path, name, why, len);
+	return remote_get(rt, path, name, NULL, why, len);
 }
 
 static struct net_remote *of(const struct fs_root *fs)
@@ -186,20 +188,38 @@ static struct net_remote *of(const struct fs_root *fs)
 	return fs->priv;
 }
 
+/* remote_get(), with the reason in the log when it is not "not there"
+ * (the menu's dialog has only the -errno). */
+static int fetch_logged(struct net_remote *rt, const char *path, char *name,
+			const struct fs_progress *cb)
+{
+	char why[192] = "";
+	int rc = remote_get(rt, path, name, cb, why, sizeof(why));
+
+	if (rc < 0 && rc != -ENOENT && rc != -ECANCELED)
+		log_warn("%s: %s: %s", rt->fs.name ? rt->fs.name : "network",
+			 path, why[0] ? why : strerror(-rc));
+	return rc;
+}
+
+static int remote_prefetch(const struct fs_root *fs, const char *path,
+			   const struct fs_progress *cb)
+{
+	char name[256];
+
+	return fetch_logged(of(fs), path, name, cb);
+}
+
 static int remote_open(const struct fs_root *fs, const char *path,
 		       bool want_dir)
 {
 	struct net_remote *rt = of(fs);
-	char name[256], why[192];
+	char name[256];
 	int rc, fd;
 
 	if (want_dir)
 		return -EOPNOTSUPP; /* a server cannot be listed */
-	why[0] = '\0';
-	rc = remote_get(rt, path, name, why, sizeof(why));
-	if (rc < 0 && rc != -ENOENT)
-		log_warn("%s: %s: %s", fs->name ? fs->name : "network", path,
-			 why[0] ? why : strerror(-rc));
+	rc = fetch_logged(rt, path, name, NULL);
 	if (rc < 0)
 		return rc;
 	fd = openat(rt->cache_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
@@ -249,6 +269,7 @@ static const struct fs_ops remote_ops = {
     .stat = remote_stat,
     .list = remote_list,
     .realpath = remote_realpath,
+    .prefetch = remote_prefetch,
 };
 
 static int remote_realpath(const struct fs_root *fs, const char *path,

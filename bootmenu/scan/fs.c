@@ -377,6 +377,14 @@ int fs_open(const struct fs_root *fs, const char *path, bool want_dir)
 	return fd;
 }
 
+int fs_prefetch(const struct fs_root *fs, const char *path,
+		const struct fs_progress *cb)
+{
+	if (!fs->ops || !fs->ops->prefetch)
+		return 0;
+	return fs->ops->prefetch(fs, path, cb);
+}
+
 int fs_stat(const struct fs_root *fs, const char *path, struct stat *st)
 {
 	int fd, rc = 0;

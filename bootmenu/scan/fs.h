@@ -29,6 +29,14 @@ struct arena;
 
 struct fs_root;
 
+/* What a long read reports: @fn gets the bytes so far and the total (0
+ * when not known yet) and returns nonzero to cancel the transfer. */
+struct fs_progress {
+	int (*fn)(void *data, const char *path, unsigned long long done,
+		  unsigned long long total);
+	void *data;
+};
+
 /* The backend seam. A filesystem whose files are not in a local directory
  * (a network root that fetches a file when it is opened; an in-memory
  * tree in the tests) brings its own operations, each keeping the contract
@@ -43,6 +51,10 @@ struct fs_ops {
 		    char ***names, size_t *count);
 	int (*realpath)(const struct fs_root *fs, const char *path,
 			struct arena *a, char **out);
+	/* Optional: bring @path near before it is opened (a network root
+	 * fetches it), calling @cb as bytes come (see fs_prefetch()). */
+	int (*prefetch)(const struct fs_root *fs, const char *path,
+			const struct fs_progress *cb);
 };
 
 /* A btrfs filesystem seen two ways. Parsers are handed @home: the
@@ -113,6 +125,13 @@ struct fs_root {
  * fs->casefold, a name that does not exist as spelled is looked up
  * case-insensitively (ASCII), for FAT trees copied to other filesystems. */
 int fs_open(const struct fs_root *fs, const char *path, bool want_dir);
+
+/* For a backend that fetches files (a network root): fetch @path now,
+ * reporting to @cb (may be NULL), so that fs_open() after it does not
+ * wait. 0 at once for a local root. Returns 0, -ECANCELED when @cb asked
+ * to stop, or the -errno fs_open() would give. */
+int fs_prefetch(const struct fs_root *fs, const char *path,
+		const struct fs_progress *cb);
 
 /* Read the whole regular file @path into a malloc'd buffer (NUL-terminated
  * for convenience; *len excludes the NUL). The caller frees *buf.

@@ -90,6 +90,35 @@ static void progress(void *data, unsigned long long done,
 	ui_paint(u, ui_draw_menu, NULL);
 }
 
+/* A network file being fetched: its name, the bytes so far and the
+ * total when the server said it; drawn twice a second. Esc cancels. */
+static int fetching(void *data, const char *path, unsigned long long done,
+		    unsigned long long total)
+{
+	struct ui *u = data;
+	const char *slash = strrchr(path, '/');
+	long long now = ui_now_ms();
+	char size[64];
+	int k = ui_terms_key(&u->ts, 0, -1);
+
+	if (k == UI_KEY_ESC)
+		return 1;
+	if (now - u->fetch_drawn_ms < 500 && done < total)
+		return 0;
+	u->fetch_drawn_ms = now;
+	if (total)
+		snprintf(size, sizeof(size), "%.1f of %.1f MiB (%llu%%)",
+			 done / 1048576.0, total / 1048576.0,
+			 done * 100 / total);
+	else
+		snprintf(size, sizeof(size), "%.1f MiB", done / 1048576.0);
+	snprintf(u->msg, sizeof(u->msg), "Fetching %.80s: %s  (Esc cancels)",
+		 slash && slash[1] ? slash + 1 : path, size);
+	u->msg_role = UI_R_COUNT;
+	ui_paint(u, ui_draw_menu, NULL);
+	return 0;
+}
+
 /* A dry run's end: the plan on stdout, curses gone. */
 static int print_plan(struct ui *u, const struct entry *e, char *plan,
 		      size_t len)
@@ -119,7 +148,9 @@ static int load_jump(struct ui *u, const struct entry *e, bool once, char *err,
 	}
 	ui_count_stop(&u->m);
 	bo.progress = progress;
+	bo.fetch = fetching;
 	bo.progress_data = u;
+	u->fetch_drawn_ms = 0;
 	bo.syscall_used = &used;
 	if (bo.dry_run)
 		bo.plan_out = open_memstream(&plan, &plan_len);

@@ -26,10 +26,11 @@ struct ui {
 	struct ui_model m;
 	char msg[512]; /* the message line; "" none */
 	enum ui_role msg_role;
-	bool touched;	  /* a key came: no countdown from now on */
-	bool settled;	  /* the session's start-up probing is over */
-	bool counted;	  /* the countdown was started once */
-	bool unlocked;	  /* the password was given */
+	bool touched;		  /* a key came: no countdown from now on */
+	bool settled;		  /* the session's start-up probing is over */
+	bool counted;		  /* the countdown was started once */
+	long long fetch_drawn_ms; /* a network fetch's line was drawn */
+	bool unlocked;		  /* the password was given */
 	char sb_note[64]; /* "Secure Boot: on" for the title line, or "" */
 };
 

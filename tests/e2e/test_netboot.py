@@ -13,6 +13,7 @@ default; --list says why a link gave nothing."""
 import os
 import shutil
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from qemu import Qemu, check, need  # noqa: E402
@@ -59,7 +60,8 @@ def write(d, name, text):
         f.write(text)
 
 
-def netboots(case, configs, want, bootfile="pxelinux.0", files=None, http=False):
+def netboots(case, configs, want, bootfile="pxelinux.0", files=None, http=False,
+             expect_first=None):
     """Serve @configs (pxelinux.cfg/ names) and @files ({path: text}) over
     TFTP with @bootfile; with @http the same tree over HTTP at
     10.0.2.100:80 too (tests/e2e/httpd1.py, one process a connection).
@@ -77,6 +79,10 @@ def netboots(case, configs, want, bootfile="pxelinux.0", files=None, http=False)
                  extra=["-netdev", net, "-device", NIC])
         try:
             # TCG is slow and TFTP of the kernel and initrd takes a while
+            if expect_first:
+                q.expect(expect_first, 300)
+            if not want:
+                return
             got = q.expect(r"BOOTMENU-TARGET: booted entry=(\S+)", 300).group(1)
             q.expect(r"BOOTMENU-TARGET: cmdline=[^\r\n]*demo\.entry=" + want, 30)
             q.expect(r"BOOTMENU-TARGET: done", 30)
@@ -110,7 +116,19 @@ def http_kernel_and_initrd():
            "  APPEND initrd=http://10.0.2.100/initrd.gz %s demo.entry=net-http "
            "target.poweroff\n" % CON)
     netboots("http", {}, "net-http", bootfile="lpxelinux.0",
-             files={"pxelinux.cfg/default": cfg}, http=True)
+             files={"pxelinux.cfg/default": cfg}, http=True,
+             expect_first=r"Fetching vmlinuz: [0-9.]+ (of [0-9.]+ )?MiB")
+
+
+def http_initrd_past_free_ram_refused():
+    """An initrd whose Content-Length (4 GiB) is past the guest's free RAM
+    (-m 512) is refused as soon as the server announces it."""
+    cfg = ("DEFAULT net-huge\nTIMEOUT 10\nLABEL net-huge\n  KERNEL vmlinuz\n"
+           "  APPEND initrd=http://10.0.2.100/huge.img %s demo.entry=net-huge\n" % CON)
+    netboots("huge", {}, None, bootfile="lpxelinux.0",
+             files={"pxelinux.cfg/default": cfg}, http=True,
+             expect_first=r"huge\.img: the server announces 4096 MiB, more than the \d+ MiB "
+             r"free: not fetched")
 
 
 def grub_per_mac():
@@ -131,6 +149,37 @@ def ipxe_script():
     script = ("#!ipxe\nkernel tftp://${next-server}/vmlinuz %s demo.entry=net-ipxe "
               "target.poweroff\ninitrd tftp://${next-server}/initrd.gz\nboot\n" % CON)
     netboots("ipxe", {}, "net-ipxe", bootfile="boot.ipxe", files={"boot.ipxe": script})
+
+
+DI = "/usr/lib/debian-installer/images/12/amd64/text"
+
+
+def debian_installer_tree():
+    """Debian's own netboot tree (Debian's debian-installer-12-netboot-amd64
+    package) served as it is installed: its pxelinux.cfg/default includes
+    the boot-screens menus; the menu shows them, and the installer's
+    kernel (fetched with its 39 MiB initrd) boots with a command line
+    edited in the menu, up to the installer's first question."""
+    net = "user,id=n0,restrict=on,tftp=%s,bootfile=pxelinux.0" % need(DI)
+    q = Qemu(B, "netboot-debian-installer", kernel=need(EFI), mem=1024,
+             append=CON + " bootmenu.net=on bootmenu.timeout=60",
+             extra=["-netdev", net, "-device", NIC])
+    try:
+        q.expect(r"eth0  tftp  52:54:00:12:34:56 10\.0\.2\.15 from 10\.0\.2\.2", 120)
+        q.expect(r"Booting Install in \d+ s", 60)
+        for title in ("Advanced options", "Accessible dark contrast installer menu"):
+            if title not in q.output():
+                raise AssertionError("the menu does not show " + title)
+        q.send("e")
+        q.expect(r"Edit the command line", 30)
+        # after d-i's "quiet", loglevel=7 lets the kernel's lines through
+        q.send(" console=ttyS0,115200 bootmenu.marker=edited loglevel=7")
+        time.sleep(1)
+        q.send("\r")
+        q.expect(r"Command line: [^\r\n]*bootmenu\.marker=edited", 300)
+        q.expect(r"Choose the language", 300)
+    finally:
+        q.close()
 
 
 def silent_network_local_default_boots():
@@ -181,8 +230,10 @@ ok = check("e2e.netboot.per_mac_wins", per_mac_wins)
 ok = check("e2e.netboot.default_only", default_only) and ok
 ok = check("e2e.netboot.ip_hex_file", ip_hex_file) and ok
 ok = check("e2e.netboot.http_kernel_and_initrd", http_kernel_and_initrd) and ok
+ok = check("e2e.netboot.http_initrd_past_free_ram_refused", http_initrd_past_free_ram_refused) and ok
 ok = check("e2e.netboot.grub_per_mac", grub_per_mac) and ok
 ok = check("e2e.netboot.ipxe_script", ipxe_script) and ok
+ok = check("e2e.netboot.debian_installer_tree", debian_installer_tree) and ok
 ok = check("e2e.netboot.silent_network_local_default_boots", silent_network_local_default_boots) and ok
 ok = check("e2e.netboot.reasons_listed", reasons_listed) and ok
 sys.exit(0 if ok else 1)

@@ -28,6 +28,8 @@ static const char fake_tftp[] =
     " esac; shift; done\n"
     "echo \"tftp $1 $r\" >> \"$ASKED\"\n"
     "[ \"$r\" = endless ] && exec cat /dev/zero > \"$l\"\n"
+    "[ \"$r\" = slow ] && { while :; do head -c 65536 /dev/zero; sleep 0.1;"
+    " done > \"$l\"; }\n"
     "[ -f \"$SRV/$r\" ] || { echo 'tftp: server error: (1) File not found'"
     " >&2; exit 1; }\n"
     "cp \"$SRV/$r\" \"$l\"\n";
@@ -37,6 +39,8 @@ static const char fake_wget[] =
     "while [ $# -gt 1 ]; do case $1 in -O) o=$2; shift;; esac; shift; done\n"
     "echo \"wget $1\" >> \"$ASKED\"\n"
     "n=${1#http://*/}\n"
+    "[ \"$n\" = huge ] && { echo '  Content-Length: 99999999999999' >&2;"
+    " sleep 5; exit 1; }\n"
     "[ -f \"$SRV/$n\" ] || { echo 'wget: server returned error: HTTP/1.1 "
     "404 Not Found' >&2; exit 1; }\n"
     "cp \"$SRV/$n\" \"$o\"\n";
@@ -259,8 +263,56 @@ TEST(endless_transfer_is_cut_at_the_cap)
 	teardown();
 }
 
+struct seen {
+	int calls;
+	unsigned long long last;
+};
+
+static int stop_at_128k(void *data, const char *path, unsigned long long done,
+			unsigned long long total)
+{
+	struct seen *s = data;
+
+	(void)path, (void)total;
+	s->calls++;
+	s->last = done;
+	return done >= (128 << 10);
+}
+
+TEST(progress_is_told_and_can_cancel)
+{
+	struct net_remote *rt = fresh();
+	struct seen seen = {0};
+	const struct fs_progress cb = {stop_at_128k, &seen};
+
+	CHECK_INT(fs_prefetch(net_remote_fs(rt), "/slow", &cb), -ECANCELED);
+	CHECK(seen.calls > 1);
+	CHECK(seen.last >= (128 << 10));
+	/* nothing half-fetched stays: the next open asks again */
+	CHECK_INT(asked_count(NULL, 0), 1);
+	net_remote_free(rt);
+	teardown();
+}
+
+TEST(announced_size_past_the_cap_is_not_fetched)
+{
+	char dest[PATH_MAX];
+	struct net_fetch f = {
+	    .remote = "http://10.0.2.100/huge", .dest = dest, .cap = 1 << 20};
+
+	setup();
+	mkdir(cache, 0700);
+	snprintf(dest, sizeof(dest), "%s/huge", cache);
+	CHECK_INT(net_fetch(&f), -EFBIG);
+	CHECK(strstr(f.why, "announces") != NULL);
+	CHECK(f.total == 99999999999999ull);
+	CHECK(access(dest, F_OK) != 0);
+	teardown();
+}
+
 TEST_MAIN("test_net_remote", open_fetches_once_then_reads_the_copy,
 	  missing_file_is_enoent_and_remembered, stat_does_not_fetch,
 	  dot_dot_stays_on_the_server_root,
 	  directories_cannot_be_opened_or_listed, http_address_goes_to_wget,
-	  endless_transfer_is_cut_at_the_cap)
+	  endless_transfer_is_cut_at_the_cap, progress_is_told_and_can_cancel,
+	  announced_size_past_the_cap_is_not_fetched)
