@@ -205,6 +205,7 @@ static int act(struct run *r, int (*rescan)(struct session *, void *))
 	int rc;
 
 	if (o->save || o->boot) {
+		session_wait_settled(&r->s, r->settle_s); /* the network's */
 		if (!(e = nth_arg(r, o->save ? o->save : o->boot)))
 			return 1;
 		return o->save ? savedef_save_cli(&r->s, &r->c, e)

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -295,6 +296,10 @@ static void *job_run(void *data)
 {
 	struct job *j = data;
 
+	/* below the scan and the menu (this thread alone, and the children
+	 * it starts): on one CPU the network must not slow a local boot */
+	if (setpriority(PRIO_PROCESS, 0, 10) < 0)
+		log_debug("%s: cannot lower the priority", j->ifname);
 	job_link(j);
 	done(j);
 	return NULL;
@@ -331,7 +336,7 @@ static void job_link(struct job *j)
 				  sizeof(j->why));
 		if (rc == 0 || rc == -ECANCELED || rc != -ETIMEDOUT)
 			break;
-		if (!pause_ms(ns, 2000 << t))
+		if (t + 1 < NET_TRIES && !pause_ms(ns, 2000 << t))
 			return;
 	}
 	if (ns->cancel)

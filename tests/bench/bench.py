@@ -517,6 +517,117 @@ def m3_kexec():
     return out
 
 
+# ---------------------------------------------------------- 10. network
+NET_MAC = "52:54:00:12:34:56"
+
+
+def net_tree():
+    """BUILD/bench/net-tree: a pxelinux.cfg/default with one entry over
+    TFTP and one over HTTP, each our kernel and a 40 MiB initrd (random
+    bytes, so that nothing compresses it on the way)."""
+    d = os.path.join(O, "net-tree")
+    os.makedirs(os.path.join(d, "pxelinux.cfg"), exist_ok=True)
+    shutil.copy(KERNEL, os.path.join(d, "vmlinuz"))
+    i40 = os.path.join(d, "initrd40")
+    if not os.path.exists(i40) or os.path.getsize(i40) != 40 << 20:
+        with open(i40, "wb") as f:
+            f.write(os.urandom(40 << 20))
+    with open(os.path.join(d, "pxelinux.0"), "w") as f:
+        f.write("placeholder\n")
+    with open(os.path.join(d, "pxelinux.cfg", "default"), "w") as f:
+        f.write("DEFAULT tftp\nLABEL tftp\n  KERNEL vmlinuz\n  APPEND initrd=initrd40\n"
+                "LABEL http\n  KERNEL http://10.0.2.100/vmlinuz\n"
+                "  APPEND initrd=http://10.0.2.100/initrd40\n")
+    return d
+
+
+def net_args(d):
+    httpd = os.path.join(HERE, "..", "e2e", "httpd1.py")
+    return ["-nic", "none", "-netdev",
+            "user,id=n0,restrict=on,tftp=%s,bootfile=pxelinux.0,"
+            "guestfwd=tcp:10.0.2.100:80-cmd:python3 %s %s" % (d, os.path.abspath(httpd), d),
+            "-device", "virtio-net-pci,netdev=n0,mac=" + NET_MAC]
+
+
+def m10_network():
+    key = "10_network"
+    progress("10. network: a silent network and the local default; DHCP to "
+             "entries drawn; TFTP/HTTP of a 40 MiB initrd (%d runs)" % RUNS)
+    d = net_tree()
+    done = [("target userspace", USERSPACE_RE, 240, False, BOOT_FAIL_RE)]
+    sc = {
+        "no NIC": ({"kernel": EFI, "append": "bootmenu.timeout=0", "disks": [BOOT_IMG],
+                    "mem": MEM, "extra": ["-nic", "none"]}, done, None),
+        "silent NIC, bootmenu.net=on": (
+            {"kernel": EFI, "append": "bootmenu.timeout=0 bootmenu.net=on",
+             "disks": [BOOT_IMG], "mem": MEM,
+             "extra": ["-nic", "none", "-device", "virtio-net-pci"]}, done, None),
+        "network menu": (
+            {"kernel": EFI, "append": "bootmenu.net=on bootmenu.timeout=-1", "mem": MEM,
+             "extra": net_args(d)},
+            [("init: bootmenu line", r"init: bootmenu \d", 120, False, None),
+             ("network entries drawn", r"eth0  tftp  " + NET_MAC, 120, True, None)], None),
+    }
+    res = alternate(sc, RUNS, "10.")
+    out = summarize(res)
+    out["ratios"] = {"silent NIC / no NIC, to the local target (goal <= 1.05)": ratio(
+        med(out, "silent NIC, bootmenu.net=on", "target userspace"),
+        med(out, "no NIC", "target userspace"))}
+    a = med(out, "network menu", "init: bootmenu line")
+    b = med(out, "network menu", "network entries drawn")
+    out["bootmenu started to network entries drawn (DHCP, config over TFTP)"] = \
+        (b - a) if a and b else None
+    # transfers in one guest: bootmenu's fetch (--boot N --dry-run minus
+    # --list, which does the same DHCP and config) against busybox's own
+    cmds = {
+        "bootmenu --list (DHCP + config)": "bootmenu --list",
+        "bootmenu, TFTP: kernel + 40 MiB initrd (+ DHCP)": "bootmenu --boot 0 --dry-run",
+        "bootmenu, HTTP: kernel + 40 MiB initrd (+ DHCP)": "bootmenu --boot 1 --dry-run",
+        "busybox tftp (512-byte blocks)": "tftp -g -r initrd40 -l /tmp/x 10.0.2.2 && "
+                                          "tftp -g -r vmlinuz -l /tmp/y 10.0.2.2",
+        "busybox tftp -b 1432": "tftp -g -b 1432 -r initrd40 -l /tmp/x 10.0.2.2 && "
+                                "tftp -g -b 1432 -r vmlinuz -l /tmp/y 10.0.2.2",
+        "busybox wget": "wget -q -O /tmp/x http://10.0.2.100/initrd40 && "
+                        "wget -q -O /tmp/y http://10.0.2.100/vmlinuz",
+    }
+    times = {c: [] for c in cmds}
+    for r in range(RUNS):
+        q = TimedQemu(O, "bench-net-fetch", kernel=EFI, mem=MEM,
+                      append="bootmenu.shell bootmenu.net=on", extra=net_args(d))
+        try:
+            q.wait(r"rescue shell", 180)
+            time.sleep(0.5)
+            for i, (name, cmd) in enumerate(cmds.items()):
+                q.send("echo BENCH-S%d$((0)); %s > /dev/null 2>&1; echo BENCH-E%d$((0)) $?; "
+                       "rm -f /tmp/x /tmp/y\n" % (i, cmd, i))
+                s0, _ = q.wait(r"BENCH-S%d0" % i, 60)
+                e0, m = q.wait(r"BENCH-E%d0 (\d+)" % i, 600)
+                if m.group(1) == "0":
+                    times[name].append(e0 - s0)
+        except (Skip, Timeout) as exc:
+            progress("10. transfers run %d/%d: %s" % (r + 1, RUNS, str(exc).splitlines()[0]))
+        finally:
+            q.close()
+        progress("10. transfers run %d/%d: %s" % (r + 1, RUNS, ", ".join(
+            "%s %.2fs" % (n, t[-1]) for n, t in times.items() if t)))
+    out["transfers"] = {n: stats(t) for n, t in times.items() if t}
+
+    def m(n):
+        t = times.get(n)
+        return statistics.median(t) if t else None
+    lst = m("bootmenu --list (DHCP + config)")
+    ours_t = m("bootmenu, TFTP: kernel + 40 MiB initrd (+ DHCP)")
+    ours_h = m("bootmenu, HTTP: kernel + 40 MiB initrd (+ DHCP)")
+    out["ratios"]["TFTP: bootmenu (minus --list) / busybox tftp -b 1432 (goal <= 1.2)"] = \
+        ratio(ours_t - lst if ours_t and lst else None, m("busybox tftp -b 1432"))
+    out["ratios"]["TFTP: bootmenu (minus --list) / busybox tftp, 512-byte blocks"] = \
+        ratio(ours_t - lst if ours_t and lst else None, m("busybox tftp (512-byte blocks)"))
+    out["ratios"]["HTTP: bootmenu (minus --list) / busybox wget (goal <= 1.2)"] = \
+        ratio(ours_h - lst if ours_h and lst else None, m("busybox wget"))
+    RESULTS["measurements"][key] = out
+    return out
+
+
 # --------------------------------------------------------- 4. scan scale
 PARTS = (1, 16, 64, 128)
 
@@ -864,11 +975,12 @@ def main():
     progress("machine: %s" % RESULTS["machine"])
     chain_ok = None  # unknown until measurement 2 has run
     steps = [(1, m1_menu), (2, m2_boot), (3, m3_kexec), (4, m4_scan), (5, m5_size),
-             (6, None), (7, m7_parse), (8, m8_hotplug), (9, m9_session)]
+             (6, None), (7, m7_parse), (8, m8_hotplug), (9, m9_session),
+             (10, m10_network)]
     for num, fn in steps:
         names = {1: "1_power_on_to_menu", 2: "2_power_on_to_target", 3: "3_load_and_jump",
                  4: "4_scan_scale", 5: "5_size", 6: "6_memory", 7: "7_parser_throughput",
-                 8: "8_hotplug", 9: "9_session_memory"}
+                 8: "8_hotplug", 9: "9_session_memory", 10: "10_network"}
         if not want(num):
             skipped(names[num], "not asked for (BENCH_ONLY=%s)" % ",".join(sorted(ONLY)))
             continue

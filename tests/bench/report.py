@@ -286,6 +286,32 @@ def write(R, outdir):
                  "pulled 500 times; the bytes are session_arena_bytes() (the session's "
                  "arena, every filesystem's, and those retired) after session_release().")
         L.append("")
+    m = section("10_network", "10. Network boot")
+    if m:
+        scen_table(L, m, (
+            "`-m %s`, q35, SeaBIOS, `-kernel build/bootmenu.efi`. \"no NIC\" and \"silent "
+            "NIC\": build/bench/boot.img, `bootmenu.timeout=0`, to the target's userspace; "
+            "the silent NIC is a virtio-net with no peer (no DHCP server ever answers) "
+            "and `bootmenu.net=on`. \"network menu\": no disk, QEMU's user network "
+            "(restrict=on) as DHCP and TFTP server for build/bench/net-tree, from /init's "
+            "line to the eth0 group drawn by the menu." % M.get("10_network", {}).get("mem", "1024")))
+        if m.get("transfers"):
+            L.append("")
+            L.append("| transfer in one guest (rescue shell) | median (min–max, n) |")
+            L.append("|---|---|")
+            for n, x in m["transfers"].items():
+                L.append("| %s | %s |" % (n, st(x)))
+        v = m.get("bootmenu started to network entries drawn (DHCP, config over TFTP)")
+        if v:
+            L.append("")
+            L.append("bootmenu started to network entries drawn: %.2f s (median)." % v)
+        L.append("")
+        L.append("How: tests/bench/bench.py m10_network(). bootmenu's transfers are busybox "
+                 "tftp (-b 1432) and wget run by bootmenu into its tmpfs cache, then read; "
+                 "`--boot N --dry-run` does DHCP and the config first, so `--list` (the same "
+                 "DHCP and config) is subtracted. HTTP goes through QEMU's guestfwd to "
+                 "tests/e2e/httpd1.py, one process per connection.")
+        L.append("")
     dates = sorted(set((R.get("measured_at") or {}).values()))
     if len(dates) > 1:
         R.setdefault("notes", []).append("measured in more than one run: " + "; ".join(

@@ -37,6 +37,7 @@ TEST(every_key)
 		 "save_default_on = LABEL=boot\n"
 		 "hide = sdb* LABEL=backup\n"
 		 "hide = UUID=1234-ABCD\n"
+		 "network = eth1\n"
 		 "colour = no\n",
 		 HASH);
 	conf_init(&c);
@@ -48,6 +49,7 @@ TEST(every_key)
 	CHECK(c.save_default);
 	CHECK_STR(c.save_on, "LABEL=boot");
 	CHECK_STR(c.hide, "sdb* LABEL=backup UUID=1234-ABCD");
+	CHECK_STR(c.network, "eth1");
 	CHECK(!c.colour);
 	CHECK(auth_check(c.password, "correct horse"));
 }
