@@ -217,7 +217,7 @@ int grub_run_config(struct cfg_ctx *ctx, const char *path, const char *buf,
 	return (int)(ctx->out->count - before);
 }
 
-static void grub_run_file(struct cfg_ctx *ctx, const char *path)
+void grub_run_file(struct cfg_ctx *ctx, const char *path)
 {
 	size_t len;
 	char *buf;

@@ -14,4 +14,9 @@
 int grub_run_config(struct cfg_ctx *ctx, const char *path, const char *buf,
 		    size_t len, long steps_max);
 
+/* Read the config file @path on ctx->fs (capped at FS_CONFIG_MAX) and
+ * run it as grub_run_config() does; one that cannot be read is a
+ * warning. */
+void grub_run_file(struct cfg_ctx *ctx, const char *path);
+
 #endif

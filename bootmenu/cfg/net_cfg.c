@@ -16,23 +16,7 @@
 #include "scan/fs.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
-
-static void net_grub(struct cfg_ctx *ctx, const char *path)
-{
-	char *buf;
-	size_t len;
-	int rc = fs_read_file(ctx->fs, path, FS_CONFIG_MAX, &buf, &len);
-
-	if (rc < 0) {
-		entry_warn(ctx->out, ctx->fs, path, 0, "cannot read: %s",
-			   strerror(-rc));
-		return;
-	}
-	grub_run_config(ctx, path, buf, len, 0);
-	free(buf);
-}
 
 int net_parse_fs(struct cfg_ctx *ctx)
 {
@@ -50,7 +34,7 @@ int net_parse_fs(struct cfg_ctx *ctx)
 		       n->prefix && *n->prefix ? n->prefix : "/", NULL, 0);
 		break;
 	case FS_NET_GRUB:
-		net_grub(ctx, n->config);
+		grub_run_file(ctx, n->config);
 		break;
 	case FS_NET_IPXE: {
 		int rc = ipxe_parse(ctx, n->config, n->vars, n->n_vars);

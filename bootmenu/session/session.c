@@ -582,21 +582,27 @@ size_t session_status(const struct session *s, char *buf, size_t len)
 	if (!len)
 		return 0;
 	buf[0] = '\0';
-	if (!s->scan)
-		return 0;
-	n = scan_devices(s->scan, devs, SESSION_MAX_FS);
+	n = s->scan ? scan_devices(s->scan, devs, SESSION_MAX_FS) : 0;
 	for (size_t i = 0; i < n && i < SESSION_MAX_FS; i++)
 		if (devs[i].state == SCAN_DEV_PROBING)
 			used =
 			    status_put(buf, len, used, "%s%s",
 				       used ? ", " : "probing ", devs[i].name);
-	n = scan_hosts_waiting(s->scan);
+	n = s->scan ? scan_hosts_waiting(s->scan) : 0;
 	if (n == 1)
 		used = status_put(buf, len, used, "%swaiting for a USB disk",
 				  used ? "; " : "");
 	else if (n > 1)
 		used = status_put(buf, len, used, "%swaiting for %zu USB disks",
 				  used ? "; " : "", n);
+	for (size_t i = 0; i < s->n_srcs; i++) {
+		char one[256];
+
+		if (s->srcs[i]->ops->status &&
+		    s->srcs[i]->ops->status(s->srcs[i], one, sizeof(one)))
+			used = status_put(buf, len, used, "%s%s",
+					  used ? "; " : "", one);
+	}
 	return used < len ? used : len - 1;
 }
 

@@ -45,6 +45,9 @@ struct source_ops {
 	void (*stop)(struct source *src);
 	/* stop(), then free everything, @src included. */
 	void (*free)(struct source *src);
+	/* Optional: what it is doing, for the status line ("eth0: DHCP"),
+	 * into buf[0..len); returns its length (0: nothing). */
+	size_t (*status)(const struct source *src, char *buf, size_t len);
 	/* Its filesystems are listed in device-name order ("sda2" before
 	 * "sda10"); else in the order they came. */
 	bool sorted;

@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +57,7 @@ struct job {
 	    why[2048];
 	char mac[18], ip[16], server[16], file[NET_LEASE_STR_MAX];
 	struct ipxe_var vars[NET_VARS];
+	char state[80]; /* for the status line, under the source's lock */
 };
 
 struct net_src {
@@ -66,8 +68,9 @@ struct net_src {
 	bool settled_told;
 	_Atomic int cancel;
 	bool uefi;
-	bool wait;     /* SETTLED once every link is done */
-	size_t n_done; /* links done (announced or given up) */
+	bool wait;	    /* SETTLED once every link is done */
+	bool state_changed; /* a link's state changed: SOURCE_DEVICE */
+	size_t n_done;	    /* links done (announced or given up) */
 	char dir[64];
 	struct job jobs[NET_LINKS_MAX];
 	size_t n_jobs;
@@ -83,6 +86,8 @@ static void done(struct job *j)
 	if (j->rt && !ns->cancel)
 		ns->ready[ns->n_ready++] = net_remote_fs(j->rt);
 	ns->n_done++;
+	j->state[0] = '\0';
+	ns->state_changed = true;
 	pthread_mutex_unlock(&ns->lock);
 	if (write(ns->efd, &one, sizeof(one)) < 0)
 		log_warn("%s: cannot wake the menu", j->ifname);
@@ -94,6 +99,25 @@ static bool pause_ms(struct net_src *ns, int ms)
 	for (; ms > 0 && !ns->cancel; ms -= 100)
 		usleep(100 * 1000);
 	return !ns->cancel;
+}
+
+/* What the link is doing, for the status line ("" when nothing). */
+static void set_state(struct job *j, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void set_state(struct job *j, const char *fmt, ...)
+{
+	struct net_src *ns = j->src;
+	uint64_t one = 1;
+	va_list ap;
+
+	pthread_mutex_lock(&ns->lock);
+	va_start(ap, fmt);
+	vsnprintf(j->state, sizeof(j->state), fmt, ap);
+	va_end(ap);
+	ns->state_changed = true;
+	pthread_mutex_unlock(&ns->lock);
+	if (write(ns->efd, &one, sizeof(one)) < 0)
+		log_debug("%s: cannot wake the menu", j->ifname);
 }
 
 static void ip_text(const uint8_t ip[4], char *out, size_t len)
@@ -241,6 +265,7 @@ static void find_config(struct job *j)
 
 		if (!strncmp(name, "::", 2))
 			name += 2; /* pxelinux: rooted at the server */
+		set_state(j, "%s: looking for %.60s", j->ifname, name);
 		rc = net_remote_fetch(j->rt, name, why, sizeof(why));
 		log_info("%s: %s %s: %s", j->ifname, j->server, name,
 			 rc ? why : "found");
@@ -315,7 +340,10 @@ static void job_link(struct job *j)
 	if ((rc = net_link_up(j->ifname)) < 0)
 		log_warn("%s: cannot bring the link up: %s", j->ifname,
 			 strerror(-rc));
+	set_state(j, "%s: waiting for a link", j->ifname);
 	while (net_link_carrier(NET_SYSFS, j->ifname) != 1) {
+		if (waited == NET_CARRIER_WAIT_MS) /* keeps watching, quietly */
+			set_state(j, "%s", "");
 		if (ns->wait && waited >= NET_CARRIER_WAIT_MS) {
 			log_warn("%s: no carrier (is a cable plugged in?)",
 				 j->ifname);
@@ -330,6 +358,7 @@ static void job_link(struct job *j)
 		 mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
 	snprintf(lease_path, sizeof(lease_path), "%s/%s.lease", ns->dir,
 		 j->ifname);
+	set_state(j, "%s: asking for an address (DHCP)", j->ifname);
 	for (int t = 0; t < NET_TRIES && !ns->cancel; t++) {
 		rc = net_dhcp_run(ns->dir, j->ifname, lease_path, ns->uefi,
 				  &j->lease, &j->child, &ns->cancel, j->why,
@@ -391,6 +420,9 @@ static int net_next(struct source *src, struct source_event *ev)
 		   (!ns->wait || ns->n_done == ns->n_jobs)) {
 		ev->type = SOURCE_SETTLED;
 		ns->settled_told = true;
+	} else if (ns->state_changed) {
+		ev->type = SOURCE_DEVICE;
+		ns->state_changed = false;
 	} else {
 		got = 0; /* a thread's done() after this wakes us again */
 		if (read(ns->efd, &v, sizeof(v)) < 0)
@@ -398,6 +430,27 @@ static int net_next(struct source *src, struct source_event *ev)
 	}
 	pthread_mutex_unlock(&ns->lock);
 	return got;
+}
+
+static size_t net_status(const struct source *src, char *buf, size_t len)
+{
+	struct net_src *ns = src->priv;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	pthread_mutex_lock(&ns->lock);
+	for (size_t i = 0; i < ns->n_jobs && used + 1 < len; i++) {
+		const char *st = ns->jobs[i].state;
+		int n;
+
+		if (!st[0])
+			continue;
+		n = snprintf(buf + used, len - used, "%s%s", used ? "; " : "",
+			     st);
+		used = n < 0 ? used : used + (size_t)n;
+	}
+	pthread_mutex_unlock(&ns->lock);
+	return used < len ? used : len - 1;
 }
 
 static void net_stop(struct source *src)
@@ -437,6 +490,7 @@ static const struct source_ops net_ops = {
     .next = net_next,
     .stop = net_stop,
     .free = net_free,
+    .status = net_status,
     .sorted = false,
 };
 

@@ -184,13 +184,16 @@ def debian_installer_tree():
 
 def silent_network_local_default_boots():
     """The demo disk and a NIC whose network never answers (no peer: no
-    DHCP server at all): the disk's default boots with no key pressed;
-    the countdown did not wait for DHCP to give up."""
+    DHCP server at all): the status line says DHCP is asked, and the
+    disk's default boots with no key pressed; the countdown did not wait
+    for DHCP to give up."""
     q = Qemu(B, "netboot-silent", kernel=need(EFI),
              append=CON + " bootmenu.net=on bootmenu.timeout=2",
              disks=[need(os.path.join(B, "demo.img"))],
              extra=["-device", "virtio-net-pci,mac=" + MAC])
     try:
+        # the status line says what the link does while the countdown runs
+        q.expect(r"eth0: asking for an address \(DHCP\)", 120)
         got = q.expect(r"BOOTMENU-TARGET: booted entry=(\S+)", 240).group(1)
     finally:
         q.close()
