@@ -79,11 +79,12 @@ static int read_lease(const char *path, struct net_lease *l, char *why,
 }
 
 int net_dhcp_run(const char *dir, const char *ifname, const char *lease_path,
-		 bool uefi, struct net_lease *l, _Atomic pid_t *child,
-		 const _Atomic int *cancel, char *why, size_t len)
+		 bool uefi, const uint8_t *uuid, struct net_lease *l,
+		 _Atomic pid_t *child, const _Atomic int *cancel, char *why,
+		 size_t len)
 {
 	char script_path[512], env_lease[600], tries[8], wait[8], vendor[64],
-	    arch[32];
+	    arch[32], guid[48] = "0x61:00";
 	char *envp[] = {env_lease, "PATH=/bin:/sbin:/usr/bin:/usr/sbin", NULL};
 	unsigned a = uefi ? 7 : 0;
 	int rc;
@@ -99,7 +100,14 @@ int net_dhcp_run(const char *dir, const char *ifname, const char *lease_path,
 	    "-s",     script_path,  "-t", tries,	 "-T", wait,
 	    "-V",     vendor,	    "-x", arch,		 "-O", "tftp",
 	    "-O",     "bootfile",   "-O", "pxeconffile", "-O", "pxepathprefix",
-	    "-O",     "reboottime", NULL};
+	    "-O",     "reboottime", NULL, NULL,		 NULL};
+
+	if (uuid) { /* option 97: type 0, then the 16 bytes */
+		for (int i = 0; i < 16; i++)
+			snprintf(guid + 7 + 2 * i, 3, "%02x", uuid[i]);
+		argv[sizeof(argv) / sizeof(argv[0]) - 3] = "-x";
+		argv[sizeof(argv) / sizeof(argv[0]) - 2] = guid;
+	}
 
 	why[0] = '\0';
 	unlink(lease_path);

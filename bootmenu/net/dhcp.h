@@ -9,7 +9,8 @@
  *
  * Asked for (-O): 66 tftp, 67 bootfile, 209 pxeconffile, 210
  * pxepathprefix, 211 reboottime (1, 3, 12, 54 come by default).
- * Announced: option 60 "PXEClient:Arch:0000N:UNDI:003016" and option 93
+ * Announced: option 60 "PXEClient:Arch:0000N:UNDI:003016", option 97 (the
+ * machine's UUID, when SMBIOS has one) and option 93
  * (client architecture, RFC 4578): 0 for x86 BIOS, 7 for x86-64 UEFI,
  * whichever bootmenu was started by, so that a server set up for PXE
  * answers as it would answer the firmware. DHCPv6 is not done.
@@ -19,6 +20,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "net/lease.h"
@@ -32,10 +34,13 @@ int net_dhcp_script(const char *dir);
 
 /* Run udhcpc on @ifname once (NET_DHCP_TRIES discovers), the script in
  * @dir writing the lease to @lease_path; parse it into *l. @uefi chooses
- * the architecture announced. Returns 0, -ETIMEDOUT (no offer),
- * -ECANCELED, or -errno, with a sentence in why[0..len). */
+ * the architecture announced; @uuid (16 bytes, or NULL) is sent as
+ * option 97 (RFC 4578: type 0, then the UUID), as a PXE ROM sends it. Returns
+ * 0, -ETIMEDOUT (no offer), -ECANCELED, or -errno, with a sentence in
+ * why[0..len). */
 int net_dhcp_run(const char *dir, const char *ifname, const char *lease_path,
-		 bool uefi, struct net_lease *l, _Atomic pid_t *child,
-		 const _Atomic int *cancel, char *why, size_t len);
+		 bool uefi, const uint8_t *uuid, struct net_lease *l,
+		 _Atomic pid_t *child, const _Atomic int *cancel, char *why,
+		 size_t len);
 
 #endif

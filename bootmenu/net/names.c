@@ -1,5 +1,6 @@
 /* names.c - the config names pxelinux and GRUB look for on the server. */
 #include "net/names.h"
+#include "util/hex.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -16,6 +17,40 @@ void net_uuid_format(const uint8_t uuid[16], char out[NET_UUID_TEXT])
 			*p++ = '-';
 	}
 	*p = '\0';
+}
+
+int net_uuid_parse(const char *s, size_t len, uint8_t out[16])
+{
+	uint8_t u[16];
+	size_t k = 0;
+	bool zero = true, ones = true;
+
+	while (len && (s[len - 1] == '\n' || s[len - 1] == '\0'))
+		len--;
+	if (len != NET_UUID_TEXT - 1)
+		return -EINVAL;
+	for (size_t i = 0; i < len; i++) {
+		int hi, lo;
+
+		if (i == 8 || i == 13 || i == 18 || i == 23) {
+			if (s[i] != '-')
+				return -EINVAL;
+			continue;
+		}
+		hi = hex_digit(s[i]);
+		lo = i + 1 < len ? hex_digit(s[i + 1]) : -1;
+		if (hi < 0 || lo < 0)
+			return -EINVAL;
+		u[k] = (uint8_t)(hi << 4 | lo);
+		zero &= u[k] == 0;
+		ones &= u[k] == 0xff;
+		k++;
+		i++;
+	}
+	if (zero || ones)
+		return -ENOENT;
+	memcpy(out, u, 16);
+	return 0;
 }
 
 /* Append one printf-made name to *out. */

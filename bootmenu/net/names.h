@@ -63,6 +63,15 @@ enum net_loader {
  * the bytes in the order given (as pxelinux and GRUB print them). */
 void net_uuid_format(const uint8_t uuid[16], char out[NET_UUID_TEXT]);
 
+/* The UUID text s[0..len) ("0d7a3f12-4b5c-4e6d-8f90-a1b2c3d4e5f6",
+ * either case, a trailing newline allowed: /sys/class/dmi/id/product_uuid)
+ * into out[0..16) in the order written. Linux prints SMBIOS's UUID as
+ * dmidecode does (the first three fields byte-swapped from SMBIOS 2.6
+ * on), and iPXE sends the same bytes as DHCP option 97, so pxelinux's
+ * name for this machine is this text. Returns 0, -EINVAL (not a UUID),
+ * or -ENOENT (all zeros or all ones: the firmware set none). */
+int net_uuid_parse(const char *s, size_t len, uint8_t out[16]);
+
 /* pxelinux's path prefix for the boot file @boot_file (used when DHCP
  * gave no option 210) into out[0..size): "boot/pxelinux.0" gives "boot/",
  * "pxelinux.0" gives "". Returns 0, or -ENAMETOOLONG. */

@@ -21,9 +21,11 @@
 #include "net/remote.h"
 #include "net/url.h"
 #include "session/source.h"
+#include "util/file.h"
 #include "util/log.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -39,6 +41,7 @@
 #define NET_SYSFS "/sys/class/net"
 #define NET_TRIES 3 /* DHCP attempts, NET_DHCP_TRIES discovers each */
 #define NET_VARS 8
+#define NET_DMI_UUID "/sys/class/dmi/id/product_uuid"
 /* With wait (the --list and --boot faces): a link with no carrier this
  * long counts as done. */
 #define NET_CARRIER_WAIT_MS 5000
@@ -68,6 +71,8 @@ struct net_src {
 	bool settled_told;
 	_Atomic int cancel;
 	bool uefi;
+	bool has_uuid; /* SMBIOS gave the machine's UUID */
+	uint8_t uuid[16];
 	bool wait;	    /* SETTLED once every link is done */
 	bool state_changed; /* a link's state changed: SOURCE_DEVICE */
 	size_t n_done;	    /* links done (announced or given up) */
@@ -198,6 +203,10 @@ static int names(struct job *j, enum net_loader ld, struct net_names *out)
 
 	memcpy(c.mac, l->mac, 6);
 	memcpy(c.ip, l->ip, 4);
+	/* pxelinux takes the UUID the PXE ROM sent; GRUB only the one the
+	 * server sends back in its answer, which udhcpc does not hand on */
+	if (ld == NET_LOADER_PXELINUX && j->src->has_uuid)
+		c.uuid = j->src->uuid;
 	out->count = 0;
 	switch (ld) {
 	case NET_LOADER_PXELINUX:
@@ -361,7 +370,8 @@ static void job_link(struct job *j)
 	set_state(j, "%s: asking for an address (DHCP)", j->ifname);
 	for (int t = 0; t < NET_TRIES && !ns->cancel; t++) {
 		rc = net_dhcp_run(ns->dir, j->ifname, lease_path, ns->uefi,
-				  &j->lease, &j->child, &ns->cancel, j->why,
+				  ns->has_uuid ? ns->uuid : NULL, &j->lease,
+				  &j->child, &ns->cancel, j->why,
 				  sizeof(j->why));
 		if (rc == 0 || rc == -ECANCELED || rc != -ETIMEDOUT)
 			break;
@@ -494,6 +504,15 @@ static const struct source_ops net_ops = {
     .sorted = false,
 };
 
+/* The machine's UUID as SMBIOS gives it (net_uuid_parse()). */
+static int machine_uuid(uint8_t uuid[16])
+{
+	char text[64];
+	int rc = util_read_small(AT_FDCWD, NET_DMI_UUID, text, sizeof(text));
+
+	return rc < 0 ? rc : net_uuid_parse(text, strlen(text), uuid);
+}
+
 /* mkdir -p */
 static int make_dirs(const char *path)
 {
@@ -529,6 +548,7 @@ struct source *source_net_new(const char *only, const char *run_dir, bool wait)
 	snprintf(ns->dir, sizeof(ns->dir), "%s", run_dir);
 	ns->wait = wait;
 	ns->uefi = access("/sys/firmware/efi", F_OK) == 0;
+	ns->has_uuid = machine_uuid(ns->uuid) == 0;
 	if (ns->efd < 0 || make_dirs(run_dir) < 0 ||
 	    (rc = net_dhcp_script(run_dir)) < 0) {
 		log_warn("network: cannot prepare %s: %s", run_dir,

@@ -61,7 +61,7 @@ def write(d, name, text):
 
 
 def netboots(case, configs, want, bootfile="pxelinux.0", files=None, http=False,
-             expect_first=None):
+             expect_first=None, qemu_extra=()):
     """Serve @configs (pxelinux.cfg/ names) and @files ({path: text}) over
     TFTP with @bootfile; with @http the same tree over HTTP at
     10.0.2.100:80 too (tests/e2e/httpd1.py, one process a connection).
@@ -76,7 +76,7 @@ def netboots(case, configs, want, bootfile="pxelinux.0", files=None, http=False,
             net += ",guestfwd=tcp:10.0.2.100:80-cmd:python3 %s %s" % (HTTPD, d)
         q = Qemu(B, "netboot-" + case, kernel=need(EFI),
                  append=CON + " bootmenu.net=on",
-                 extra=["-netdev", net, "-device", NIC])
+                 extra=["-netdev", net, "-device", NIC] + list(qemu_extra))
         try:
             # TCG is slow and TFTP of the kernel and initrd takes a while
             if expect_first:
@@ -97,6 +97,15 @@ def netboots(case, configs, want, bootfile="pxelinux.0", files=None, http=False,
 def per_mac_wins():
     netboots("per_mac", {"default": "net-default",
                          "01-" + MAC.replace(":", "-"): "net-mac"}, "net-mac")
+
+
+def uuid_file_wins():
+    """The machine's SMBIOS UUID (QEMU's -uuid): pxelinux.cfg/<uuid> comes
+    before the per-MAC file, as pxelinux tries them."""
+    uuid = "0d7a3f12-4b5c-4e6d-8f90-a1b2c3d4e5f6"
+    netboots("uuid", {"default": "net-default", uuid: "net-uuid",
+                      "01-" + MAC.replace(":", "-"): "net-mac"}, "net-uuid",
+             qemu_extra=["-uuid", uuid])
 
 
 def default_only():
@@ -230,6 +239,7 @@ def reasons_listed():
 
 
 ok = check("e2e.netboot.per_mac_wins", per_mac_wins)
+ok = check("e2e.netboot.uuid_file_wins", uuid_file_wins) and ok
 ok = check("e2e.netboot.default_only", default_only) and ok
 ok = check("e2e.netboot.ip_hex_file", ip_hex_file) and ok
 ok = check("e2e.netboot.http_kernel_and_initrd", http_kernel_and_initrd) and ok

@@ -1,11 +1,13 @@
 /* fuzz_url.c - addresses: parse, write back, parse again (the two parses
  * must agree), and resolve: the input's first line is the base, the rest
- * the reference. */
+ * the reference. The same bytes as the machine's UUID text too. */
+#include "net/names.h"
 #include "net/url.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static void same(const struct net_url *a, const struct net_url *b)
 {
@@ -41,7 +43,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *nl = memchr(s, '\n', size);
 	size_t first = nl ? (size_t)(nl - s) : size;
 	struct net_url u, r;
+	uint8_t uuid[16];
+	char text[NET_UUID_TEXT];
 
+	/* the machine's UUID (sysfs text): what parses formats back the same,
+	 * lower case */
+	if (net_uuid_parse(s, size, uuid) == 0) {
+		net_uuid_format(uuid, text);
+		if (strncasecmp(text, s, NET_UUID_TEXT - 1) != 0)
+			abort();
+	}
 	if (net_url_parse(s, size, &u, &why) == 0)
 		round_trip(&u);
 	else if (!why)

@@ -429,9 +429,35 @@ TEST(loader_classify)
 		  NET_LOADER_UNKNOWN);
 }
 
+TEST(uuid_from_sysfs_text)
+{
+	static const uint8_t want[16] = {0x0d, 0x7a, 0x3f, 0x12, 0x4b, 0x5c,
+					 0x4e, 0x6d, 0x8f, 0x90, 0xa1, 0xb2,
+					 0xc3, 0xd4, 0xe5, 0xf6};
+	uint8_t u[16] = {0};
+	char text[NET_UUID_TEXT];
+	const char *s = "0D7A3F12-4b5c-4e6d-8f90-a1b2c3d4e5f6\n";
+
+	CHECK_INT(net_uuid_parse(s, strlen(s), u), 0);
+	CHECK(memcmp(u, want, 16) == 0);
+	net_uuid_format(u, text);
+	CHECK_STR(text, "0d7a3f12-4b5c-4e6d-8f90-a1b2c3d4e5f6");
+	s = "00000000-0000-0000-0000-000000000000\n";
+	CHECK_INT(net_uuid_parse(s, strlen(s), u), -ENOENT);
+	s = "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF";
+	CHECK_INT(net_uuid_parse(s, strlen(s), u), -ENOENT);
+	s = "0d7a3f12-4b5c-4e6d-8f90-a1b2c3d4e5f";
+	CHECK_INT(net_uuid_parse(s, strlen(s), u), -EINVAL);
+	s = "0d7a3f124b5c-4e6d-8f90-a1b2c3d4e5f6x";
+	CHECK_INT(net_uuid_parse(s, strlen(s), u), -EINVAL);
+	s = "0d7a3f12-4b5c-4e6d-8f90-a1b2c3d4e5g6";
+	CHECK_INT(net_uuid_parse(s, strlen(s), u), -EINVAL);
+	CHECK(memcmp(u, want, 16) == 0); /* untouched by a failure */
+}
+
 TEST_MAIN("test_net", url_tftp_name_and_path, url_http_ipv4_port_query,
 	  url_ipv6_and_defaults, url_refusals_say_why, url_over_long_parts,
 	  url_resolve_rfc3986, url_resolve_boot_dir, lease_qemu_user_network,
 	  lease_pxe_options, lease_bad_values, pxelinux_names_qemu,
 	  pxelinux_names_uuid_and_209, grub_names_tftp_and_http,
-	  grub_prefix_from_boot_file, loader_classify)
+	  grub_prefix_from_boot_file, loader_classify, uuid_from_sysfs_text)
