@@ -213,13 +213,15 @@ static bool boot_refused_unsigned(int rc)
 static int boot_fetch_all(const struct entry *e, const struct boot_opts *o,
 			  char *err, size_t errlen)
 {
-	const struct fs_progress cb = {o->fetch, o->progress_data};
+	char why[192] = "";
+	const struct fs_progress cb = {o->fetch, o->progress_data, why,
+				       sizeof(why)};
 	const struct entry_file *f = &e->kernel;
 	int rc = 0;
 
 	for (size_t i = 0; !rc && f; i++) {
 		if (f->fs && f->path)
-			rc = fs_prefetch(f->fs, f->path, o->fetch ? &cb : NULL);
+			rc = fs_prefetch(f->fs, f->path, &cb);
 		if (rc == -ECANCELED)
 			snprintf(err, errlen, "cancelled while fetching %s",
 				 f->path);
@@ -227,6 +229,7 @@ static int boot_fetch_all(const struct entry *e, const struct boot_opts *o,
 			snprintf(err, errlen, "cannot fetch %s from %s: %s",
 				 f->path, f->fs->name ? f->fs->name : "?",
 				 rc == -EFBIG ? "larger than the free RAM"
+				 : why[0]     ? why
 					      : strerror(-rc));
 		f = i < e->n_initrds ? &e->initrds[i] : NULL;
 	}

@@ -199,6 +199,9 @@ static int fetch_logged(struct net_remote *rt, const char *path, char *name,
 	if (rc < 0 && rc != -ENOENT && rc != -ECANCELED)
 		log_warn("%s: %s: %s", rt->fs.name ? rt->fs.name : "network",
 			 path, why[0] ? why : strerror(-rc));
+	if (rc < 0 && cb && cb->why && cb->why_len)
+		snprintf(cb->why, cb->why_len, "%s",
+			 why[0] ? why : strerror(-rc));
 	return rc;
 }
 

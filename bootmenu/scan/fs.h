@@ -35,6 +35,9 @@ struct fs_progress {
 	int (*fn)(void *data, const char *path, unsigned long long done,
 		  unsigned long long total);
 	void *data;
+	/* when not NULL: why the fetch failed, in the backend's words */
+	char *why;
+	size_t why_len;
 };
 
 /* The backend seam. A filesystem whose files are not in a local directory

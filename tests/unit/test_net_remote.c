@@ -283,13 +283,26 @@ TEST(progress_is_told_and_can_cancel)
 {
 	struct net_remote *rt = fresh();
 	struct seen seen = {0};
-	const struct fs_progress cb = {stop_at_128k, &seen};
+	const struct fs_progress cb = {.fn = stop_at_128k, .data = &seen};
 
 	CHECK_INT(fs_prefetch(net_remote_fs(rt), "/slow", &cb), -ECANCELED);
 	CHECK(seen.calls > 1);
 	CHECK(seen.last >= (128 << 10));
 	/* nothing half-fetched stays: the next open asks again */
 	CHECK_INT(asked_count(NULL, 0), 1);
+	net_remote_free(rt);
+	teardown();
+}
+
+TEST(prefetch_failure_says_why_in_the_tools_words)
+{
+	struct net_remote *rt = fresh();
+	char why[192] = "";
+	const struct fs_progress cb = {NULL, NULL, why, sizeof(why)};
+
+	CHECK_INT(fs_prefetch(net_remote_fs(rt), "/vmlinuz-gone", &cb),
+		  -ENOENT);
+	CHECK_STR(why, "tftp: server error: (1) File not found");
 	net_remote_free(rt);
 	teardown();
 }
@@ -315,4 +328,5 @@ TEST_MAIN("test_net_remote", open_fetches_once_then_reads_the_copy,
 	  dot_dot_stays_on_the_server_root,
 	  directories_cannot_be_opened_or_listed, http_address_goes_to_wget,
 	  endless_transfer_is_cut_at_the_cap, progress_is_told_and_can_cancel,
+	  prefetch_failure_says_why_in_the_tools_words,
 	  announced_size_past_the_cap_is_not_fetched)
