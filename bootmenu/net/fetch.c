@@ -1,5 +1,6 @@
 /* fetch.c - busybox tftp/wget as children, watched for size and progress. */
 #include "net/fetch.h"
+#include "net/tftp.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -164,6 +165,34 @@ static int reason(struct net_fetch *f, const char *log, int status)
 	return -EIO;
 }
 
+/* Before a TFTP transfer: the size the server announces (tsize), so that
+ * a file past the cap is refused before a byte of it comes, and the
+ * progress has its total; a missing file ends here. Any other answer, or
+ * none, leaves it to busybox's tftp. */
+static int tftp_ask_size(struct net_fetch *f, const char *server,
+			 const char *name)
+{
+	unsigned long long size = 0;
+	const char *why = NULL;
+	int rc = net_tftp_size(server, NET_TFTP_PORT, name, &size, &why);
+
+	if (rc == 1) {
+		f->total = size;
+		if (size > f->cap) {
+			snprintf(f->why, sizeof(f->why),
+				 "the server announces %llu MiB, more than the "
+				 "%llu MiB free: not fetched",
+				 size >> 20, f->cap >> 20);
+			return -EFBIG;
+		}
+	} else if (rc == -ENOENT || rc == -EACCES) {
+		snprintf(f->why, sizeof(f->why), "tftp: server error: %s",
+			 why ? why : "file not found");
+		return rc;
+	}
+	return 0;
+}
+
 int net_fetch(struct net_fetch *f)
 {
 	char part[4096], log[4096], cap[32];
@@ -218,6 +247,9 @@ int net_fetch(struct net_fetch *f)
 		argv[i++] = "-l";
 		argv[i++] = part;
 		argv[i++] = host ? host : (char *)f->server;
+		rc = tftp_ask_size(f, argv[i - 1], name);
+		if (rc < 0)
+			return rc;
 	}
 	argv[i] = NULL;
 	rc = spawn(argv, NULL, log, &pid);

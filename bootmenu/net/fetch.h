@@ -3,7 +3,9 @@
  * busybox's tftp and wget do the transfer, as child processes: they are
  * in the initramfs already (about 10 KiB of busybox), retry lost packets
  * on their own and end on their own when a server stops answering. What
- * is ours: the size cap (a transfer that passes it is stopped), a
+ * is ours: the size a TFTP server announces, asked first (net/tftp.h),
+ * the size cap (a transfer that passes it is stopped, one announced past
+ * it is not started), a
  * deadline with no progress, a temporary file renamed only when complete,
  * and the reason in a sentence. Runs in the network source's threads;
  * nothing here touches the menu.
@@ -16,6 +18,9 @@
 #include <sys/types.h>
 
 #include "scan/fs.h"
+
+/* Where TFTP servers listen (RFC 1350). */
+#define NET_TFTP_PORT 69
 
 /* Seconds a transfer may go without a new byte before it is stopped. */
 #define NET_FETCH_STALL_S 20

@@ -61,7 +61,7 @@ def write(d, name, text):
 
 
 def netboots(case, configs, want, bootfile="pxelinux.0", files=None, http=False,
-             expect_first=None, qemu_extra=()):
+             expect_first=None, qemu_extra=(), sparse=None):
     """Serve @configs (pxelinux.cfg/ names) and @files ({path: text}) over
     TFTP with @bootfile; with @http the same tree over HTTP at
     10.0.2.100:80 too (tests/e2e/httpd1.py, one process a connection).
@@ -69,6 +69,9 @@ def netboots(case, configs, want, bootfile="pxelinux.0", files=None, http=False,
     d = tftp_tree(case, configs)
     for name, text in (files or {}).items():
         write(d, name, text)
+    for name, size in (sparse or {}).items():  # a size and no blocks
+        with open(os.path.join(d, name), "wb") as f:
+            f.truncate(size)
     try:
         # "," in an option value is written ",," for QEMU
         net = "user,id=n0,restrict=on,tftp=%s,bootfile=%s" % (d.replace(",", ",,"), bootfile)
@@ -137,6 +140,17 @@ def http_initrd_past_free_ram_refused():
     netboots("huge", {}, None, bootfile="lpxelinux.0",
              files={"pxelinux.cfg/default": cfg}, http=True,
              expect_first=r"huge\.img: the server announces 4096 MiB, more than the \d+ MiB "
+             r"free: not fetched")
+
+
+def tftp_initrd_past_free_ram_refused():
+    """The same over TFTP: the size the server announces (tsize, asked
+    before the transfer) of a 1.5 GiB initrd is past the free RAM."""
+    cfg = ("DEFAULT net-huge\nTIMEOUT 10\nLABEL net-huge\n  KERNEL vmlinuz\n"
+           "  APPEND initrd=huge.img %s demo.entry=net-huge\n" % CON)
+    netboots("tftp-huge", {}, None, files={"pxelinux.cfg/default": cfg},
+             sparse={"huge.img": 1536 << 20},
+             expect_first=r"huge\.img: the server announces 1536 MiB, more than the \d+ MiB "
              r"free: not fetched")
 
 
@@ -244,6 +258,8 @@ ok = check("e2e.netboot.default_only", default_only) and ok
 ok = check("e2e.netboot.ip_hex_file", ip_hex_file) and ok
 ok = check("e2e.netboot.http_kernel_and_initrd", http_kernel_and_initrd) and ok
 ok = check("e2e.netboot.http_initrd_past_free_ram_refused", http_initrd_past_free_ram_refused) and ok
+ok = check("e2e.netboot.tftp_initrd_past_free_ram_refused",
+           tftp_initrd_past_free_ram_refused) and ok
 ok = check("e2e.netboot.grub_per_mac", grub_per_mac) and ok
 ok = check("e2e.netboot.ipxe_script", ipxe_script) and ok
 ok = check("e2e.netboot.debian_installer_tree", debian_installer_tree) and ok

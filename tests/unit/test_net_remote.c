@@ -101,7 +101,7 @@ static void teardown(void)
 static struct net_remote *fresh(void)
 {
 	setup();
-	return net_remote_new("10.0.2.2", cache);
+	return net_remote_new("127.0.0.1", cache);
 }
 
 /* How many transfers were asked for so far; the last in last[]. */
@@ -139,7 +139,7 @@ TEST(open_fetches_once_then_reads_the_copy)
 	CHECK_STR(buf, "LABEL x\n");
 	free(buf);
 	CHECK_INT(asked_count(last, sizeof(last)), 1);
-	CHECK_STR(last, "tftp 10.0.2.2 pxelinux.cfg/default");
+	CHECK_STR(last, "tftp 127.0.0.1 pxelinux.cfg/default");
 	CHECK_INT(fs_read_file(fs, "pxelinux.cfg/./default", 4096, &buf, &len),
 		  0);
 	free(buf);
@@ -196,7 +196,7 @@ TEST(dot_dot_stays_on_the_server_root)
 	CHECK(fd >= 0);
 	close(fd);
 	asked_count(last, sizeof(last));
-	CHECK_STR(last, "tftp 10.0.2.2 default");
+	CHECK_STR(last, "tftp 127.0.0.1 default");
 	CHECK_INT(fs_realpath(fs, "a/../../b/./c", &a, &real), 0);
 	CHECK_STR(real, "/b/c");
 	arena_free(&a);
@@ -244,7 +244,7 @@ TEST(endless_transfer_is_cut_at_the_cap)
 {
 	char dest[PATH_MAX];
 	_Atomic pid_t child = 0;
-	struct net_fetch f = {.server = "10.0.2.2",
+	struct net_fetch f = {.server = "127.0.0.1",
 			      .remote = "endless",
 			      .dest = dest,
 			      .cap = 256 << 10,
