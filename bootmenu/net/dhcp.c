@@ -30,7 +30,7 @@ static const char script[] =
     "\t{\n"
     "\tfor n in interface ip siaddr boot_file sname subnet mask router "
     "hostname serverid tftp bootfile pxeconffile pxepathprefix "
-    "reboottime; do\n"
+    "reboottime opt97; do\n"
     "\t\teval \"v=\\${$n}\"\n"
     "\t\tcase \"$v\" in *'\n'*|'') ;; *) printf '%s=%s\\n' \"$n\" \"$v\" "
     ";; esac\n"

@@ -16,6 +16,7 @@ enum lease_kind {
 	LK_STR,	 /* any printable text (file names, server names) */
 	LK_HOST, /* letters, digits, '-', '.' */
 	LK_U32,
+	LK_UUID97, /* "optNNN" hex: type 0 and 16 bytes (RFC 4578) */
 };
 
 /* The lease being read, and the two BOOTP fields that options 66 and 67
@@ -75,6 +76,8 @@ static const struct lease_key lease_keys[] = {
      "the DHCP server's path prefix (option 210) is not valid"},
     {"reboottime", LK_U32, F(l.reboot_time), NET_LEASE_REBOOT_TIME,
      "the DHCP server's reboot time (option 211) is not valid"},
+    {"opt97", LK_UUID97, F(l.uuid), NET_LEASE_UUID,
+     "the client UUID the DHCP server sent back (option 97) is not valid"},
 };
 
 /* "52:54:00:12:34:56", either case. */
@@ -92,6 +95,27 @@ static int parse_mac(const char *v, size_t n, uint8_t mac[6])
 		m[i] = (uint8_t)(hi << 4 | lo);
 	}
 	memcpy(mac, m, 6);
+	return 0;
+}
+
+/* Option 97 as udhcpc exports an option it has no name for: hex, type 0
+ * then the 16 bytes of the UUID. */
+static int parse_uuid97(const char *v, size_t n, uint8_t uuid[16])
+{
+	uint8_t u[17];
+
+	if (n != 34)
+		return -EINVAL;
+	for (size_t i = 0; i < 17; i++) {
+		int hi = hex_digit(v[2 * i]), lo = hex_digit(v[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -EINVAL;
+		u[i] = (uint8_t)(hi << 4 | lo);
+	}
+	if (u[0] != 0)
+		return -EINVAL;
+	memcpy(uuid, u + 1, 16);
 	return 0;
 }
 
@@ -168,6 +192,8 @@ static int parse_value(const struct lease_key *k, const char *v, size_t n,
 		return parse_mac(v, n, dst);
 	case LK_U32:
 		return parse_u32(v, n, dst, UINT32_MAX);
+	case LK_UUID97:
+		return parse_uuid97(v, n, dst);
 	default:
 		return copy_text(v, n, dst, k->size, k->kind);
 	}

@@ -20,10 +20,12 @@
  *   pxeconffile    option 209 (PXELINUX config file, RFC 5071)
  *   pxepathprefix  option 210 (path prefix)
  *   reboottime     option 211, seconds in decimal
+ *   opt97          option 97 sent back by the server (hex, type 0 and
+ *                  the client's UUID), which GRUB's lookup uses
  *   mac            not udhcpc's: our script adds the link's address
  *
  * Options udhcpc has no name for come as "optNNN" (NNN the code in
- * decimal, the value in hex); none of those is read here. Unknown names
+ * decimal, the value in hex); only opt97 is read here. Unknown names
  * are ignored. Nothing here reads a file: bytes in, a struct out.
  */
 #ifndef BM_NET_LEASE_H
@@ -46,6 +48,7 @@ enum {
 	NET_LEASE_SERVER_ID = 1 << 3,
 	NET_LEASE_SIADDR = 1 << 4,
 	NET_LEASE_REBOOT_TIME = 1 << 5,
+	NET_LEASE_UUID = 1 << 6,
 };
 
 struct net_lease {
@@ -64,6 +67,7 @@ struct net_lease {
 	char config_file[NET_LEASE_STR_MAX]; /* 209 */
 	char path_prefix[NET_LEASE_STR_MAX]; /* 210 */
 	uint32_t reboot_time;		     /* 211, seconds */
+	uint8_t uuid[16];		     /* 97 as the server sent it back */
 	char hostname[NET_LEASE_HOSTNAME_MAX];
 	/* The first field left out for a bad value, as a sentence ("the DHCP
 	 * server's host name (option 12) is not valid"), or NULL. */

@@ -204,9 +204,11 @@ static int names(struct job *j, enum net_loader ld, struct net_names *out)
 	memcpy(c.mac, l->mac, 6);
 	memcpy(c.ip, l->ip, 4);
 	/* pxelinux takes the UUID the PXE ROM sent; GRUB only the one the
-	 * server sends back in its answer, which udhcpc does not hand on */
+	 * server sends back in its answer (option 97, as dnsmasq does) */
 	if (ld == NET_LOADER_PXELINUX && j->src->has_uuid)
 		c.uuid = j->src->uuid;
+	if (ld == NET_LOADER_GRUB && (l->has & NET_LEASE_UUID))
+		c.uuid = l->uuid;
 	out->count = 0;
 	switch (ld) {
 	case NET_LOADER_PXELINUX:

@@ -429,6 +429,23 @@ TEST(loader_classify)
 		  NET_LOADER_UNKNOWN);
 }
 
+TEST(lease_option_97_sent_back)
+{
+	struct net_lease l;
+	const char *why;
+	const char *t = "interface=eth0\nip=10.0.2.15\n"
+			"opt97=000d7a3f124b5c4e6d8f90a1b2c3d4e5f6\n";
+
+	CHECK_INT(net_lease_parse(t, strlen(t), &l, &why), 0);
+	CHECK(l.has & NET_LEASE_UUID);
+	CHECK(l.uuid[0] == 0x0d && l.uuid[15] == 0xf6);
+	t = "interface=eth0\nip=10.0.2.15\n"
+	    "opt97=010d7a3f124b5c4e6d8f90a1b2c3d4e5f6\n";
+	CHECK_INT(net_lease_parse(t, strlen(t), &l, &why), 0);
+	CHECK(!(l.has & NET_LEASE_UUID));
+	CHECK(l.dropped != NULL);
+}
+
 TEST(uuid_from_sysfs_text)
 {
 	static const uint8_t want[16] = {0x0d, 0x7a, 0x3f, 0x12, 0x4b, 0x5c,
@@ -460,4 +477,5 @@ TEST_MAIN("test_net", url_tftp_name_and_path, url_http_ipv4_port_query,
 	  url_resolve_rfc3986, url_resolve_boot_dir, lease_qemu_user_network,
 	  lease_pxe_options, lease_bad_values, pxelinux_names_qemu,
 	  pxelinux_names_uuid_and_209, grub_names_tftp_and_http,
-	  grub_prefix_from_boot_file, loader_classify, uuid_from_sysfs_text)
+	  grub_prefix_from_boot_file, loader_classify, uuid_from_sysfs_text,
+	  lease_option_97_sent_back)
