@@ -167,8 +167,9 @@ static int reason(struct net_fetch *f, const char *log, int status)
 
 /* Before a TFTP transfer: the size the server announces (tsize), so that
  * a file past the cap is refused before a byte of it comes, and the
- * progress has its total; a missing file ends here. Any other answer, or
- * none, leaves it to busybox's tftp. */
+ * progress has its total; a missing file, and a server that answers
+ * nothing in 3 s, end here. Any other answer leaves it to busybox's
+ * tftp. */
 static int tftp_ask_size(struct net_fetch *f, const char *server,
 			 const char *name)
 {
@@ -188,6 +189,10 @@ static int tftp_ask_size(struct net_fetch *f, const char *server,
 	} else if (rc == -ENOENT || rc == -EACCES) {
 		snprintf(f->why, sizeof(f->why), "tftp: server error: %s",
 			 why ? why : "file not found");
+		return rc;
+	} else if (rc == -ETIMEDOUT) { /* busybox's tftp would wait longer */
+		snprintf(f->why, sizeof(f->why),
+			 "the TFTP server %.64s does not answer", server);
 		return rc;
 	}
 	return 0;
