@@ -40,15 +40,13 @@ int efi_guid_parse(const char *s, uint8_t g[EFI_GUID_SIZE])
 	if (!s)
 		return -EINVAL;
 	for (size_t i = 0; i < EFI_GUID_SIZE; i++) {
-		int hi, lo;
+		int b;
 
 		if (efi_guid_dash(pos) && s[pos++] != '-')
 			return -EINVAL;
-		hi = hex_digit(s[pos]);
-		lo = hi < 0 ? -1 : hex_digit(s[pos + 1]);
-		if (lo < 0)
+		if ((b = hex_byte(s + pos)) < 0)
 			return -EINVAL;
-		tmp[efi_guid_order[i]] = (uint8_t)(hi << 4 | lo);
+		tmp[efi_guid_order[i]] = (uint8_t)b;
 		pos += 2;
 	}
 	if (s[pos] != '\0')

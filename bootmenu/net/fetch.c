@@ -90,16 +90,25 @@ struct progress {
 	bool http; /* look for Content-Length in the log (wget -S) */
 };
 
-/* "Content-Length: N" among the headers wget -S printed so far. */
-static unsigned long long content_length(const char *log)
+/* What the tool wrote so far (its stdout and stderr), up to size - 1
+ * bytes and a NUL; returns the length ("" when there is no log). */
+static size_t read_log(const char *log, char *buf, size_t size)
 {
-	char buf[4096], *h;
 	FILE *fp = fopen(log, "re");
-	size_t n = fp ? fread(buf, 1, sizeof(buf) - 1, fp) : 0;
+	size_t n = fp ? fread(buf, 1, size - 1, fp) : 0;
 
 	if (fp)
 		fclose(fp);
 	buf[n] = '\0';
+	return n;
+}
+
+/* "Content-Length: N" among the headers wget -S printed so far. */
+static unsigned long long content_length(const char *log)
+{
+	char buf[4096], *h;
+
+	read_log(log, buf, sizeof(buf));
 	for (h = buf; (h = strcasestr(h, "content-length:")); h++) {
 		char *end;
 		unsigned long long v = strtoull(h + 15, &end, 10);
@@ -135,15 +144,11 @@ static int progress(void *data)
 }
 
 /* The tool's last words, in f->why, and what they mean as -errno. */
-static int reason(struct net_fetch *f, const char *log, int status)
+static int reason(struct net_fetch *f, const char *log)
 {
 	char buf[1024], *line, *nl;
-	FILE *fp = fopen(log, "re");
-	size_t n = fp ? fread(buf, 1, sizeof(buf) - 1, fp) : 0;
+	size_t n = read_log(log, buf, sizeof(buf));
 
-	if (fp)
-		fclose(fp);
-	buf[n] = '\0';
 	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
 		buf[--n] = '\0';
 	line = (nl = strrchr(buf, '\n')) ? nl + 1 : buf;
@@ -161,8 +166,17 @@ static int reason(struct net_fetch *f, const char *log, int status)
 		return -ECONNREFUSED;
 	if (strstr(buf, "timeout") || strstr(buf, "timed out"))
 		return -ETIMEDOUT;
-	(void)status;
 	return -EIO;
+}
+
+/* A size the server announced past the cap: nothing is fetched. */
+static int too_big(struct net_fetch *f)
+{
+	snprintf(f->why, sizeof(f->why),
+		 "the server announces %llu MiB, more than the %llu MiB free: "
+		 "not fetched",
+		 f->total >> 20, f->cap >> 20);
+	return -EFBIG;
 }
 
 /* Before a TFTP transfer: the size the server announces (tsize), so that
@@ -179,13 +193,8 @@ static int tftp_ask_size(struct net_fetch *f, const char *server,
 
 	if (rc == 1) {
 		f->total = size;
-		if (size > f->cap) {
-			snprintf(f->why, sizeof(f->why),
-				 "the server announces %llu MiB, more than the "
-				 "%llu MiB free: not fetched",
-				 size >> 20, f->cap >> 20);
-			return -EFBIG;
-		}
+		if (size > f->cap)
+			return too_big(f);
 	} else if (rc == -ENOENT || rc == -EACCES) {
 		snprintf(f->why, sizeof(f->why), "tftp: server error: %s",
 			 why ? why : "file not found");
@@ -200,11 +209,11 @@ static int tftp_ask_size(struct net_fetch *f, const char *server,
 
 int net_fetch(struct net_fetch *f)
 {
-	char part[4096], log[4096], cap[32];
+	char part[4096], log[4096], host[256];
 	bool url = strstr(f->remote, "://") != NULL;
 	bool http = !strncmp(f->remote, "http://", 7);
 	struct progress p = {f, part, log, -1, now_ms(), http};
-	const char *name = f->remote;
+	const char *name = f->remote, *server = f->server;
 	char *argv[12];
 	int i = 0, rc;
 	struct stat st;
@@ -217,7 +226,6 @@ int net_fetch(struct net_fetch *f)
 	    (size_t)snprintf(log, sizeof(log), "%s.log", f->dest) >=
 		sizeof(log))
 		return -ENAMETOOLONG;
-	snprintf(cap, sizeof(cap), "%llu", f->cap);
 	unlink(part);
 	if (http) {
 		argv[i++] = "wget"; /* stalls: watch() stops it */
@@ -227,18 +235,15 @@ int net_fetch(struct net_fetch *f)
 		argv[i++] = part;
 		argv[i++] = (char *)f->remote;
 	} else {
-		char *host = NULL;
-
 		if (url) { /* tftp://host/path */
-			static __thread char h[256];
 			const char *s = f->remote + 7, *slash = strchr(s, '/');
 			size_t n = slash ? (size_t)(slash - s) : strlen(s);
 
-			if (n >= sizeof(h) || !slash)
+			if (n >= sizeof(host) || !slash)
 				return -EINVAL;
-			memcpy(h, s, n);
-			h[n] = '\0';
-			host = h;
+			memcpy(host, s, n);
+			host[n] = '\0';
+			server = host;
 			name = slash + 1;
 		}
 		while (*name == '/')
@@ -251,8 +256,8 @@ int net_fetch(struct net_fetch *f)
 		argv[i++] = (char *)name;
 		argv[i++] = "-l";
 		argv[i++] = part;
-		argv[i++] = host ? host : (char *)f->server;
-		rc = tftp_ask_size(f, argv[i - 1], name);
+		argv[i++] = (char *)server;
+		rc = tftp_ask_size(f, server, name);
 		if (rc < 0)
 			return rc;
 	}
@@ -274,15 +279,10 @@ int net_fetch(struct net_fetch *f)
 	if (rc == 0 && rename(part, f->dest) < 0)
 		rc = -errno;
 	if (rc > 0)
-		rc = reason(f, log, rc);
-	else if (rc == -E2BIG) {
-		snprintf(
-		    f->why, sizeof(f->why),
-		    "the server announces %llu MiB, more than the %llu MiB "
-		    "free: not fetched",
-		    f->total >> 20, f->cap >> 20);
-		rc = -EFBIG;
-	} else if (rc == -EFBIG)
+		rc = reason(f, log);
+	else if (rc == -E2BIG)
+		rc = too_big(f);
+	else if (rc == -EFBIG)
 		snprintf(f->why, sizeof(f->why),
 			 "larger than %llu MiB: stopped there", f->cap >> 20);
 	else if (rc == -ETIMEDOUT)

@@ -80,19 +80,18 @@ static const struct lease_key lease_keys[] = {
      "the client UUID the DHCP server sent back (option 97) is not valid"},
 };
 
-/* "52:54:00:12:34:56", either case. */
-static int parse_mac(const char *v, size_t n, uint8_t mac[6])
+int net_mac_parse(const char *v, size_t n, uint8_t mac[6])
 {
 	uint8_t m[6];
 
 	if (n != 17)
 		return -EINVAL;
 	for (int i = 0; i < 6; i++) {
-		int hi = hex_digit(v[3 * i]), lo = hex_digit(v[3 * i + 1]);
+		int b = hex_byte(v + 3 * i);
 
-		if (hi < 0 || lo < 0 || (i < 5 && v[3 * i + 2] != ':'))
+		if (b < 0 || (i < 5 && v[3 * i + 2] != ':'))
 			return -EINVAL;
-		m[i] = (uint8_t)(hi << 4 | lo);
+		m[i] = (uint8_t)b;
 	}
 	memcpy(mac, m, 6);
 	return 0;
@@ -107,11 +106,11 @@ static int parse_uuid97(const char *v, size_t n, uint8_t uuid[16])
 	if (n != 34)
 		return -EINVAL;
 	for (size_t i = 0; i < 17; i++) {
-		int hi = hex_digit(v[2 * i]), lo = hex_digit(v[2 * i + 1]);
+		int b = hex_byte(v + 2 * i);
 
-		if (hi < 0 || lo < 0)
+		if (b < 0)
 			return -EINVAL;
-		u[i] = (uint8_t)(hi << 4 | lo);
+		u[i] = (uint8_t)b;
 	}
 	if (u[0] != 0)
 		return -EINVAL;
@@ -189,7 +188,7 @@ static int parse_value(const struct lease_key *k, const char *v, size_t n,
 	case LK_PREFIX:
 		return parse_prefix(v, n, dst);
 	case LK_MAC:
-		return parse_mac(v, n, dst);
+		return net_mac_parse(v, n, dst);
 	case LK_U32:
 		return parse_u32(v, n, dst, UINT32_MAX);
 	case LK_UUID97:

@@ -74,6 +74,11 @@ struct net_lease {
 	const char *dropped;
 };
 
+/* A MAC address as text, v[0..n): "52:54:00:12:34:56", either case (as
+ * the lease's mac= and sysfs's address give it) into mac[0..6). Returns 0,
+ * or -EINVAL (@mac is then unchanged). */
+int net_mac_parse(const char *v, size_t n, uint8_t mac[6]);
+
 /* Parse the lease text buf[0..len) into *l. Lines without '=' and unknown
  * names are ignored; a later line wins over an earlier one of the same
  * name. A bad value of an optional field drops that field and sets

@@ -1,7 +1,7 @@
 /* link.c - wired network links from sysfs, brought up with one ioctl. */
+#include "net/lease.h"
 #include "net/link.h"
 #include "util/file.h"
-#include "util/hex.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -107,14 +107,5 @@ int net_link_mac(const char *sysfs, const char *name, uint8_t mac[6])
 	char buf[32];
 	int rc = link_read(sysfs, name, "address", buf, sizeof(buf));
 
-	if (rc < 0)
-		return rc;
-	for (int i = 0; i < 6; i++) {
-		int hi = hex_digit(buf[3 * i]), lo = hex_digit(buf[3 * i + 1]);
-
-		if (hi < 0 || lo < 0 || (i < 5 && buf[3 * i + 2] != ':'))
-			return -EINVAL;
-		mac[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return 0;
+	return rc < 0 ? rc : net_mac_parse(buf, strcspn(buf, "\n"), mac);
 }

@@ -29,23 +29,19 @@ int net_uuid_parse(const char *s, size_t len, uint8_t out[16])
 		len--;
 	if (len != NET_UUID_TEXT - 1)
 		return -EINVAL;
-	for (size_t i = 0; i < len; i++) {
-		int hi, lo;
+	for (size_t i = 0; i < len; i += 2) {
+		int b;
 
 		if (i == 8 || i == 13 || i == 18 || i == 23) {
-			if (s[i] != '-')
+			if (s[i++] != '-')
 				return -EINVAL;
-			continue;
 		}
-		hi = hex_digit(s[i]);
-		lo = i + 1 < len ? hex_digit(s[i + 1]) : -1;
-		if (hi < 0 || lo < 0)
+		if ((b = hex_byte(s + i)) < 0)
 			return -EINVAL;
-		u[k] = (uint8_t)(hi << 4 | lo);
-		zero &= u[k] == 0;
-		ones &= u[k] == 0xff;
+		u[k] = (uint8_t)b;
+		zero &= b == 0;
+		ones &= b == 0xff;
 		k++;
-		i++;
 	}
 	if (zero || ones)
 		return -ENOENT;

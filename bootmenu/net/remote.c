@@ -158,14 +158,20 @@ static int fetch_locked(struct net_remote *rt, const char *key,
 	return rc;
 }
 
+/* @path's key (remote_key()) and its cache file's name[0..256). */
+static int remote_names(const char *path, char *key, char *name)
+{
+	int rc = remote_key(path, key);
+
+	return rc < 0 ? rc : cache_name(key, name, 256);
+}
+
 static int remote_get(struct net_remote *rt, const char *path, char *name,
 		      const struct fs_progress *cb, char *why, size_t len)
 {
 	char key[REMOTE_KEY_MAX];
-	int rc = remote_key(path, key);
+	int rc = remote_names(path, key, name);
 
-	if (rc == 0)
-		rc = cache_name(key, name, 256);
 	if (rc < 0)
 		return rc;
 	pthread_mutex_lock(&rt->lock);
@@ -234,7 +240,7 @@ static int remote_stat(const struct fs_root *fs, const char *path,
 {
 	struct net_remote *rt = of(fs);
 	char key[REMOTE_KEY_MAX], name[256];
-	int rc = remote_key(path, key);
+	int rc = remote_names(path, key, name);
 	bool gone;
 
 	if (rc == -EISDIR) { /* the server's root */
@@ -242,8 +248,6 @@ static int remote_stat(const struct fs_root *fs, const char *path,
 		st->st_mode = S_IFDIR | 0555;
 		return 0;
 	}
-	if (rc == 0)
-		rc = cache_name(key, name, sizeof(name));
 	if (rc < 0)
 		return rc;
 	if (fstatat(rt->cache_fd, name, st, 0) == 0)

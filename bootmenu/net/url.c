@@ -75,16 +75,15 @@ static int decode(const char *s, size_t len, char *out, size_t size,
 		unsigned char c = (unsigned char)s[i];
 
 		if (c == '%') {
-			int hi = i + 2 < len ? hex_digit(s[i + 1]) : -1;
-			int lo = hi < 0 ? -1 : hex_digit(s[i + 2]);
+			int b = i + 2 < len ? hex_byte(s + i + 1) : -1;
 
-			if (lo < 0)
+			if (b < 0)
 				return fail(
 				    why,
 				    "a % in the address is not followed "
 				    "by two hex digits",
 				    -EINVAL);
-			c = (unsigned char)(hi << 4 | lo);
+			c = (unsigned char)b;
 			i += 2;
 		}
 		if (c == 0 || is_ctl(c))

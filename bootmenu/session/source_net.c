@@ -81,11 +81,19 @@ struct net_src {
 	size_t n_jobs;
 };
 
+/* Make the source's fd readable: an event is waiting. */
+static void wake(struct job *j)
+{
+	uint64_t one = 1;
+
+	if (write(j->src->efd, &one, sizeof(one)) < 0)
+		log_warn("%s: cannot wake the menu", j->ifname);
+}
+
 /* The link's work is over: its root (or none) for the session. */
 static void done(struct job *j)
 {
 	struct net_src *ns = j->src;
-	uint64_t one = 1;
 
 	pthread_mutex_lock(&ns->lock);
 	if (j->rt && !ns->cancel)
@@ -94,8 +102,7 @@ static void done(struct job *j)
 	j->state[0] = '\0';
 	ns->state_changed = true;
 	pthread_mutex_unlock(&ns->lock);
-	if (write(ns->efd, &one, sizeof(one)) < 0)
-		log_warn("%s: cannot wake the menu", j->ifname);
+	wake(j);
 }
 
 /* Sleep @ms, in steps, unless the source is stopping. False then. */
@@ -112,7 +119,6 @@ static void set_state(struct job *j, const char *fmt, ...)
 static void set_state(struct job *j, const char *fmt, ...)
 {
 	struct net_src *ns = j->src;
-	uint64_t one = 1;
 	va_list ap;
 
 	pthread_mutex_lock(&ns->lock);
@@ -121,8 +127,7 @@ static void set_state(struct job *j, const char *fmt, ...)
 	va_end(ap);
 	ns->state_changed = true;
 	pthread_mutex_unlock(&ns->lock);
-	if (write(ns->efd, &one, sizeof(one)) < 0)
-		log_debug("%s: cannot wake the menu", j->ifname);
+	wake(j);
 }
 
 static void ip_text(const uint8_t ip[4], char *out, size_t len)
@@ -180,11 +185,10 @@ static enum net_loader loader(struct job *j)
 
 	if (ld != NET_LOADER_UNKNOWN || !j->file[0])
 		return ld;
+	/* fetched quietly first: a boot file that is not there is no error */
 	if (net_remote_fetch(j->rt, j->file, why, sizeof(why)) < 0)
 		return ld;
-	fd = net_remote_fs(j->rt)->ops->open(net_remote_fs(j->rt), j->file,
-					     false);
-	if (fd >= 0) {
+	if ((fd = fs_open(net_remote_fs(j->rt), j->file, false)) >= 0) {
 		ssize_t n = read(fd, head, sizeof(head));
 
 		close(fd);

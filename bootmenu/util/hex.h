@@ -15,4 +15,14 @@ static inline int hex_digit(char c)
 	return -1;
 }
 
+/* The byte two hexadecimal digits s[0], s[1] write; -1 when either is
+ * not one (s[1] is read only when s[0] is a digit, so a NUL-terminated
+ * string is never read past its end). */
+static inline int hex_byte(const char *s)
+{
+	int hi = hex_digit(s[0]), lo = hi < 0 ? -1 : hex_digit(s[1]);
+
+	return lo < 0 ? -1 : hi << 4 | lo;
+}
+
 #endif
