@@ -103,7 +103,7 @@ static int fetching(void *data, const char *path, unsigned long long done,
 
 	if (k == UI_KEY_ESC)
 		return 1;
-	if (now - u->fetch_drawn_ms < 500 && done < total)
+	if (now - u->fetch_drawn_ms < 500 && (!total || done < total))
 		return 0;
 	u->fetch_drawn_ms = now;
 	if (total)
