@@ -57,9 +57,10 @@ struct scan_job {
 	bool no_mount, set_ro;
 	uint64_t dev_size;
 	char holders[PATH_MAX]; /* sysfs: who uses the device (md, dm) */
-	bool is_vol;		/* a volume's window: map it first */
-	char member[PROBE_PATH_MAX];
-	struct vol_window win;
+	bool is_vol;		/* a volume: map its windows first */
+	size_t n_win;
+	struct vol_window win[VOL_WINDOWS_MAX]; /* source i: member[i] */
+	char member[VOL_WINDOWS_MAX][PROBE_PATH_MAX];
 	int (*mount_fn)(void *, const char *, const char *, const char *);
 	void *mount_ctx;
 	const char *(*filter_fn)(void *, const char *, const char *,
@@ -89,13 +90,14 @@ struct scan_job {
 
 /* What makes a record a volume's rather than a block device's. */
 struct scan_recvol {
-	char group[VOL_GROUP_ID_MAX];	  /* the VG id or md UUID */
-	char member[PROBE_PATH_MAX];	  /* the window's member device node */
-	char member_name[PROBE_NAME_MAX]; /* and its kernel name */
-	struct vol_window win;
-	char skip[160];		      /* planned not to map: why */
-	char note[160];		      /* degraded: said when mounted */
-	char map_dev[PROBE_PATH_MAX]; /* the loop device while mounted */
+	char group[VOL_GROUP_ID_MAX]; /* the VG id or md UUID */
+	size_t n_win;
+	struct vol_window win[VOL_WINDOWS_MAX];	      /* source i: member[i] */
+	char member[VOL_WINDOWS_MAX][PROBE_PATH_MAX]; /* device nodes */
+	char member_name[PROBE_NAME_MAX]; /* the first's kernel name */
+	char skip[160];			  /* planned not to map: why */
+	char note[160];			  /* degraded: said when mounted */
+	char map_dev[PROBE_PATH_MAX]; /* the loop or dm device while mounted */
 };
 
 /* A member device read (an LVM2 PV or an md member), for the plan. */
@@ -266,7 +268,7 @@ void scan_rec_drop_fs(struct scan *s, struct scan_rec *r, bool lazy);
  * list; j->member_read says whether there is a reading to plan with. */
 void scan_vol_job_read(struct scan_job *j);
 
-/* In the worker: map @j's window (a volume's job) as a read-only loop
+/* In the worker: map @j's windows (a volume's job) as a read-only loop
  * device and make it the device probed. Returns 0, or -errno with
  * j->res filled as a failure. */
 int scan_vol_job_map(struct scan_job *j);

@@ -54,9 +54,9 @@ void scan_rec_remove(struct scan *s, struct scan_rec *r)
 	if (r->job && !r->job->abandoned)
 		scan_job_abandon(s, r->job);
 	scan_rec_drop_fs(s, r, true);
+	scan_vol_unmap(r); /* one kept unmounted: a PV on an md mirror */
 	r->removed = true;
-	if (!r->vol) /* its volumes go with it */
-		scan_vol_member_gone(s, r->pub.name);
+	scan_vol_member_gone(s, r->pub.name); /* its volumes go with it */
 	log_info("scan: %s removed", r->pub.name);
 	scan_ev_push(s, SCAN_EV_DEVICE, NULL, r->pub.name);
 }

@@ -59,8 +59,10 @@ static int release_all(struct scan *s)
 		char target[PATH_MAX];
 		int e;
 
-		if (!r->fs)
+		if (!r->fs) {
+			scan_vol_unmap(r); /* a PV's mapping (LVM on md) */
 			continue;
+		}
 		scan_target(s, r->pub.name, target);
 		e = s->o.mount_fn ? 0 : mount_release(target, false);
 		if (e < 0 && !rc)

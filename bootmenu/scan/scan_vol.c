@@ -5,18 +5,23 @@
  * uses it: a device with holders in sysfs is dm's or md's, and the
  * volume on it shows up as that kernel device. The readings are planned
  * (vol/plan.h); each volume becomes a record of its own, named as lvs or
- * mdadm would ("vgsys/boot", "md0", "md/boot"), whose job maps its one
- * window as a read-only loop device, then probes and mounts that like a
- * partition. The mapping lives as long as the mount: it goes with the
- * record, its member, and in scan_unmount_all().
+ * mdadm would ("vgsys/boot", "md0", "md/boot"), whose job maps it
+ * read-only (a loop device over one window, a device-mapper table over
+ * several), then probes and mounts that like a partition. The mapping
+ * lives as long as the mount: it goes with the record, its member, and
+ * in scan_unmount_all().
  */
 #include "scan/scan_int.h"
+#include "util/file.h"
 #include "util/log.h"
+#include "vol/dm.h"
 #include "vol/map.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/dm-ioctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,21 +31,36 @@
 
 /* --- in the worker */
 
-/* The first entry of the sysfs holders directory @dir into @out: 0, or
- * -ENOENT when nothing holds the device. */
+/* Is the sysfs block device directory @dir a device-mapper table of
+ * bootmenu's (VOL_DM_PREFIX), made by this scan or a bootmenu before it? */
+static bool dm_ours_at(const char *dir)
+{
+	char path[PATH_MAX + 16], dm[DM_NAME_LEN] = "";
+
+	snprintf(path, sizeof(path), "%s/dm/name", dir);
+	return util_read_small(AT_FDCWD, path, dm, sizeof(dm)) == 0 &&
+	       !strncmp(dm, VOL_DM_PREFIX, strlen(VOL_DM_PREFIX));
+}
+
+/* The first entry of the sysfs holders directory @dir into @out that is
+ * not one of bootmenu's own tables: 0, or -ENOENT when nothing else holds
+ * the device. */
 static int first_holder(const char *dir, char *out, size_t len)
 {
+	char path[PATH_MAX + NAME_MAX + 2];
 	DIR *d = opendir(dir);
 	struct dirent *de;
 	int rc = -ENOENT;
 
 	if (!d)
 		return -ENOENT;
-	while (rc < 0 && (de = readdir(d)))
-		if (de->d_name[0] != '.') {
+	while (rc < 0 && (de = readdir(d))) {
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (de->d_name[0] != '.' && !dm_ours_at(path)) {
 			snprintf(out, len, "%.*s", (int)len - 1, de->d_name);
 			rc = 0;
 		}
+	}
 	closedir(d);
 	return rc;
 }
@@ -99,8 +119,13 @@ void scan_vol_job_read(struct scan_job *j)
 int scan_vol_job_map(struct scan_job *j)
 {
 	char err[PROBE_DETAIL_MAX] = "", dev[PROBE_PATH_MAX] = "";
-	int rc = vol_map_window(j->member, &j->win, dev, sizeof(dev), err,
-				sizeof(err));
+	const char *members[VOL_WINDOWS_MAX];
+	int rc;
+
+	for (size_t i = 0; i < j->n_win; i++)
+		members[i] = j->member[i];
+	rc = vol_map(j->name, j->win, j->n_win, members, dev, sizeof(dev), err,
+		     sizeof(err));
 
 	if (rc < 0) {
 		memset(&j->res, 0, sizeof(j->res));
@@ -122,9 +147,11 @@ int scan_vol_job_map(struct scan_job *j)
 void scan_vol_job_init(const struct scan_rec *r, struct scan_job *j)
 {
 	j->is_vol = true;
-	j->devnode[0] = '\0'; /* the loop device, once mapped */
-	snprintf(j->member, sizeof(j->member), "%s", r->vol->member);
-	j->win = r->vol->win;
+	j->devnode[0] = '\0'; /* the loop or dm device, once mapped */
+	j->holders[0] = '\0'; /* nothing holds a mapping made for us */
+	j->n_win = r->vol->n_win;
+	memcpy(j->win, r->vol->win, sizeof(j->win));
+	memcpy(j->member, r->vol->member, sizeof(j->member));
 }
 
 void scan_vol_unmap(struct scan_rec *r)
@@ -156,7 +183,8 @@ static void member_keep(struct scan *s, const struct scan_rec *r,
 	}
 	lvm_pv_free(&m->pv);
 	snprintf(m->dev, sizeof(m->dev), "%s", r->pub.name);
-	snprintf(m->devnode, sizeof(m->devnode), "%s", r->sys.devnode);
+	snprintf(m->devnode, sizeof(m->devnode), "%s",
+		 r->vol ? r->vol->map_dev : r->sys.devnode);
 	m->kind = j->kind;
 	m->pv = j->pv;
 	j->pv.text = NULL; /* the reading's now */
@@ -177,7 +205,8 @@ void scan_vol_reaped(struct scan *s, struct scan_rec *r, struct scan_job *j,
 		}
 		return;
 	}
-	if (r->vol && r->pub.state != SCAN_DEV_MOUNTED)
+	/* a mapping stays while mounted, or while it is a PV (LVM on md) */
+	if (r->vol && r->pub.state != SCAN_DEV_MOUNTED && !j->member_read)
 		scan_vol_unmap(r);
 	else if (r->vol && r->vol->note[0])
 		r->pub.reason = arena_strdup(&s->a, r->vol->note);
@@ -219,24 +248,28 @@ void scan_vol_member_gone(struct scan *s, const char *name)
 
 /* --- the plan into records */
 
-/* Does @r's volume stand as planned in @it (its window on @src)? */
+/* Does @r's volume stand as planned in @it (its windows on @mems)? */
 static bool rec_as_planned(const struct scan_rec *r,
 			   const struct vol_plan_item *it,
-			   const struct scan_volmem *src)
+			   struct scan_volmem *const *mems)
 {
 	const struct scan_recvol *v = r->vol;
 
-	if (strcmp(v->group, it->group) || strcmp(v->skip, it->v.skip))
+	if (strcmp(v->group, it->group) || strcmp(v->skip, it->v.skip) ||
+	    v->n_win != it->v.n)
 		return false;
-	return !src || (!strcmp(v->member, src->devnode) &&
-			v->win.offset == it->v.w[0].offset &&
-			v->win.size == it->v.w[0].size);
+	for (size_t i = 0; i < it->v.n; i++)
+		if (strcmp(v->member[i], mems[it->v.w[i].source]->devnode) ||
+		    v->win[i].offset != it->v.w[i].offset ||
+		    v->win[i].size != it->v.w[i].size)
+			return false;
+	return true;
 }
 
 /* @r (fresh or removed) as the volume @it says. */
 static void rec_fill(struct scan *s, struct scan_rec *r,
 		     const struct vol_plan_item *it,
-		     const struct scan_volmem *src)
+		     struct scan_volmem *const *mems)
 {
 	struct scan_recvol *v = r->vol;
 
@@ -246,12 +279,16 @@ static void rec_fill(struct scan *s, struct scan_rec *r,
 	snprintf(v->group, sizeof(v->group), "%s", it->group);
 	snprintf(v->skip, sizeof(v->skip), "%s", it->v.skip);
 	snprintf(v->note, sizeof(v->note), "%s", it->note);
-	if (src) {
-		snprintf(v->member, sizeof(v->member), "%s", src->devnode);
-		snprintf(v->member_name, sizeof(v->member_name), "%s",
-			 src->dev);
-		v->win = it->v.w[0];
-		v->win.source = 0;
+	v->n_win = it->v.n;
+	for (size_t i = 0; i < it->v.n; i++) {
+		const struct scan_volmem *m = mems[it->v.w[i].source];
+
+		snprintf(v->member[i], sizeof(v->member[i]), "%s", m->devnode);
+		if (i == 0)
+			snprintf(v->member_name, sizeof(v->member_name), "%s",
+				 m->dev);
+		v->win[i] = it->v.w[i];
+		v->win[i].source = (int)i;
 	}
 	r->pub.disk = r->pub.name;
 	r->pub.devnode = r->pub.fstype = r->pub.uuid = r->pub.label = "";
@@ -266,8 +303,6 @@ static void rec_fill(struct scan *s, struct scan_rec *r,
 static int vol_record(struct scan *s, const struct vol_plan_item *it,
 		      struct scan_volmem *const *mems, int64_t now)
 {
-	const struct scan_volmem *src =
-	    it->v.n ? mems[it->v.w[0].source] : NULL;
 	struct scan_rec *r = scan_rec_find(s, it->v.name);
 
 	if (r && !r->vol && !r->removed) {
@@ -276,12 +311,12 @@ static int vol_record(struct scan *s, const struct vol_plan_item *it,
 			 it->v.name);
 		return 0;
 	}
-	if (r && !r->removed && rec_as_planned(r, it, src))
+	if (r && !r->removed && rec_as_planned(r, it, mems))
 		return 0;
 	if (r)
 		scan_rec_remove(s, r); /* planned otherwise now: again */
 	r = scan_rec_get(s, it->v.name);
-	rec_fill(s, r, it, src);
+	rec_fill(s, r, it, mems);
 	if (it->v.skip[0]) {
 		r->removed = false;
 		r->pending_ms = 0;
@@ -322,9 +357,21 @@ int scan_vol_update(struct scan *s, int64_t now)
 	return scheduled;
 }
 
+/* Is @name one of bootmenu's tables? Its uevent may come before the
+ * job says which device it made. */
+static bool dm_ours(const struct scan *s, const char *name)
+{
+	char dir[PATH_MAX];
+
+	if (strncmp(name, "dm-", 3))
+		return false;
+	snprintf(dir, sizeof(dir), "%s/class/block/%s", s->o.sysfs, name);
+	return dm_ours_at(dir);
+}
+
 bool scan_vol_owns(struct scan *s, const char *name)
 {
-	bool owns = false;
+	bool owns = dm_ours(s, name);
 
 	for (struct scan_rec *r = s->recs; r && !owns; r = r->next) {
 		const char *dev = r->vol ? r->vol->map_dev : "";

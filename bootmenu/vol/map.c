@@ -1,22 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* map.c - a volume's window as a read-only loop device. */
+/* map.c - a volume as a read-only block device: a loop device over its
+ * one window, or a device-mapper table over its several. */
 #include "vol/map.h"
 
 #include "util/say.h"
+#include "vol/dm.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/dm-ioctl.h>
 #include <linux/fs.h>
 #include <linux/loop.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #define LOOP_CONTROL "/dev/loop-control"
-#define FREE_TRIES 4 /* another process may take the free device first */
+#define DM_CONTROL "/dev/mapper/control"
+#define FREE_TRIES 4	/* another process may take the free device first */
+#define DM_REQ_MAX 4096 /* a table of VOL_WINDOWS_MAX runs fits */
 
 static int member_size(int fd, uint64_t *size)
 {
@@ -105,11 +112,181 @@ int vol_map_window(const char *member, const struct vol_window *w, char *dev,
 	return 0;
 }
 
-int vol_unmap(const char *dev)
+/* --- device-mapper */
+
+/* @w as a run of the block device @member, checked as for a loop. */
+static int dm_run(const char *member, const struct vol_window *w,
+		  struct vol_dm_run *r, char *err, size_t errlen)
 {
-	int fd = open(dev, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	uint64_t size = 0;
+	int fd = open(member, O_RDONLY | O_CLOEXEC);
 	int rc;
 
+	if (fd < 0)
+		return say(err, errlen, -errno, "cannot open %s: %s", member,
+			   strerror(errno));
+	rc = fstat(fd, &st) < 0 ? -errno : 0;
+	if (rc == 0 && !S_ISBLK(st.st_mode))
+		rc = -ENOTBLK;
+	if (rc == 0)
+		rc = member_size(fd, &size);
+	close(fd);
+	if (rc < 0)
+		return say(err, errlen, rc,
+			   "cannot use %s for device-mapper: %s", member,
+			   strerror(-rc));
+	if (!w->size || w->offset % 512 || w->size % 512 || w->offset > size ||
+	    w->size > size - w->offset)
+		return say(err, errlen, -ERANGE,
+			   "the volume's bytes %llu+%llu do not lie inside "
+			   "%s (%llu bytes)",
+			   (unsigned long long)w->offset,
+			   (unsigned long long)w->size, member,
+			   (unsigned long long)size);
+	r->major = major(st.st_rdev);
+	r->minor = minor(st.st_rdev);
+	r->offset = w->offset / 512;
+	r->sectors = w->size / 512;
+	return 0;
+}
+
+/* A name no other table has: the prefix, @vol's name with '/' as '-',
+ * this process and a count (a restarted bootmenu never meets its
+ * predecessor's tables). */
+static void dm_name(const char *vol, char *out, size_t len)
+{
+	static atomic_uint count;
+	size_t at = (size_t)snprintf(out, len, VOL_DM_PREFIX "%.80s", vol);
+
+	for (char *p = out + strlen(VOL_DM_PREFIX); *p; p++)
+		if (*p == '/')
+			*p = '-';
+	if (at < len)
+		snprintf(out + at, len - at, "-%ld-%u", (long)getpid(),
+			 atomic_fetch_add(&count, 1));
+}
+
+/* One dm ioctl on the control device with the request @io. */
+static int dm_call(int ctl, unsigned long req, struct dm_ioctl *io)
+{
+	return ioctl(ctl, req, io) < 0 ? -errno : 0;
+}
+
+/* A request with no table: the version, its size and @name. */
+static void dm_plain(struct dm_ioctl *io, const char *name, uint32_t flags)
+{
+	memset(io, 0, sizeof(*io));
+	io->version[0] = DM_VERSION_MAJOR;
+	io->data_size = sizeof(*io);
+	io->data_start = sizeof(*io);
+	io->flags = flags;
+	snprintf(io->name, sizeof(io->name), "%s", name);
+}
+
+/* Create @name, load runs[0..n) read-only, resume it; its device number
+ * into *devno. On failure the half-made device is removed. */
+static int dm_make(int ctl, const char *name, const struct vol_dm_run *runs,
+		   size_t n, dev_t *devno)
+{
+	_Alignas(8) unsigned char req[DM_REQ_MAX];
+	struct dm_ioctl io;
+	long used = vol_dm_table(req, sizeof(req), name, runs, n);
+	int rc;
+
+	if (used < 0)
+		return (int)used;
+	dm_plain(&io, name, DM_READONLY_FLAG);
+	rc = dm_call(ctl, DM_DEV_CREATE, &io);
+	if (rc < 0)
+		return rc;
+	*devno = (dev_t)io.dev;
+	rc = dm_call(ctl, DM_TABLE_LOAD, (struct dm_ioctl *)req);
+	if (rc == 0) {
+		dm_plain(&io, name, 0); /* no DM_SUSPEND_FLAG: resume */
+		rc = dm_call(ctl, DM_DEV_SUSPEND, &io);
+	}
+	if (rc < 0) {
+		dm_plain(&io, name, 0);
+		dm_call(ctl, DM_DEV_REMOVE, &io);
+	}
+	return rc;
+}
+
+static int map_dm(const char *name, const struct vol_window *w, size_t n,
+		  const char *const *members, char *dev, size_t devlen,
+		  char *err, size_t errlen)
+{
+	struct vol_dm_run runs[VOL_WINDOWS_MAX];
+	char dmname[DM_NAME_LEN];
+	dev_t devno = 0;
+	int ctl, rc;
+
+	if (n > VOL_WINDOWS_MAX)
+		return say(err, errlen, -E2BIG, "%s has %zu runs, more than %d",
+			   name, n, VOL_WINDOWS_MAX);
+	for (size_t i = 0; i < n; i++) {
+		rc = dm_run(members[w[i].source], &w[i], &runs[i], err, errlen);
+		if (rc < 0)
+			return rc;
+	}
+	ctl = open(DM_CONTROL, O_RDWR | O_CLOEXEC);
+	if (ctl < 0)
+		return say(err, errlen, -errno,
+			   "cannot map %s through device-mapper: %s", name,
+			   errno == ENOENT ? "this kernel has no device-mapper"
+					   : strerror(errno));
+	dm_name(name, dmname, sizeof(dmname));
+	rc = dm_make(ctl, dmname, runs, n, &devno);
+	close(ctl);
+	if (rc < 0)
+		return say(err, errlen, rc,
+			   "cannot map %s read-only through device-mapper: %s",
+			   name, strerror(-rc));
+	snprintf(dev, devlen, "/dev/dm-%u", minor(devno));
+	return 0;
+}
+
+int vol_map(const char *name, const struct vol_window *w, size_t n,
+	    const char *const *members, char *dev, size_t devlen, char *err,
+	    size_t errlen)
+{
+	if (!n)
+		return say(err, errlen, -EINVAL, "%s has no bytes to map",
+			   name);
+	if (n == 1)
+		return vol_map_window(members[w[0].source], &w[0], dev, devlen,
+				      err, errlen);
+	return map_dm(name, w, n, members, dev, devlen, err, errlen);
+}
+
+/* Remove the table behind the device node @dev, now or (still open) when
+ * its last user closes it. */
+static int unmap_dm(const char *dev)
+{
+	struct dm_ioctl io;
+	struct stat st;
+	int ctl, rc;
+
+	if (stat(dev, &st) < 0)
+		return -errno;
+	ctl = open(DM_CONTROL, O_RDWR | O_CLOEXEC);
+	if (ctl < 0)
+		return -errno;
+	dm_plain(&io, "", DM_DEFERRED_REMOVE);
+	io.dev = (uint64_t)st.st_rdev; /* no name: looked up by number */
+	rc = dm_call(ctl, DM_DEV_REMOVE, &io);
+	close(ctl);
+	return rc;
+}
+
+int vol_unmap(const char *dev)
+{
+	int fd, rc;
+
+	if (!strncmp(dev, "/dev/dm-", 8))
+		return unmap_dm(dev);
+	fd = open(dev, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	rc = ioctl(fd, LOOP_CLR_FD, 0) < 0 ? -errno : 0;

@@ -3,8 +3,11 @@
  *
  * One window (a linear LV in one run, one RAID1 member's data area) needs
  * no device-mapper: a loop device over the member with an offset and a
- * size limit, read-only, is the same bytes. Volumes of several windows
- * need device-mapper and are not mapped here. */
+ * size limit, read-only, is the same bytes. A volume of several windows
+ * (an LV in several runs, or over several PVs) is a read-only
+ * device-mapper table of linear targets (dm.h), named VOL_DM_PREFIX and
+ * the volume's name, made with our own ioctls: no libdevmapper, no udev,
+ * nothing written to the members. */
 #ifndef BOOTMENU_VOL_MAP_H
 #define BOOTMENU_VOL_MAP_H
 
@@ -18,8 +21,18 @@
 int vol_map_window(const char *member, const struct vol_window *w, char *dev,
 		   size_t devlen, char *err, size_t errlen);
 
-/* Remove the mapping @dev made by vol_map_window(); a device still
- * mounted goes when it is unmounted. Returns 0 or -errno. */
+/* Map volume @name's windows w[0..n) (members[w[i].source] are their
+ * devices) as one read-only block device: vol_map_window() for one
+ * window, device-mapper for several (members must then be block
+ * devices). The device's path ("/dev/loop3", "/dev/dm-0") into
+ * dev[0..devlen). Returns 0, or -errno with a sentence in err; nothing
+ * stays mapped on failure. */
+int vol_map(const char *name, const struct vol_window *w, size_t n,
+	    const char *const *members, char *dev, size_t devlen, char *err,
+	    size_t errlen);
+
+/* Remove the mapping @dev made by vol_map() or vol_map_window(); a
+ * device still mounted goes when it is unmounted. Returns 0 or -errno. */
 int vol_unmap(const char *dev);
 
 #endif

@@ -26,17 +26,6 @@ static struct vol_plan_item *plan_item(struct plan *p)
 	return &p->out[p->count++];
 }
 
-/* A volume of several windows: device-mapper's work, not a loop's. */
-static void plan_single_window(struct vol *v)
-{
-	if (v->skip[0] || v->n <= 1)
-		return;
-	snprintf(v->skip, sizeof(v->skip),
-		 "spans %zu runs; needs device-mapper (not yet)", v->n);
-	v->n = 0;
-	v->size = 0;
-}
-
 /* --- LVM2: one group per VG id */
 
 static bool is_pv_with_vg(const struct vol_member *m, const char *vg_id)
@@ -85,7 +74,6 @@ static int plan_add(struct plan *p, const char *id, const char *name,
 	snprintf(it->group_name, sizeof(it->group_name), "%s", name);
 	it->v = *v;
 	snprintf(it->note, sizeof(it->note), "%s", note ? note : "");
-	plan_single_window(&it->v);
 	return 0;
 }
 

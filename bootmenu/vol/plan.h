@@ -8,8 +8,8 @@
  * once; an incomplete one waits for the settle, and is then planned
  * either readable (a degraded RAID1 with a healthy member) or with the
  * sentence that says why not ("volume group vgdata: 1 of 2 physical
- * volumes missing"). A volume of several windows needs device-mapper
- * and is planned with a skip sentence.
+ * volumes missing"). A volume of several windows is planned as it is:
+ * the scan maps it through device-mapper (vol/map.h).
  */
 #ifndef BOOTMENU_VOL_PLAN_H
 #define BOOTMENU_VOL_PLAN_H

@@ -104,31 +104,61 @@ def lvm_disk(path, vg, lvs, size_mib=64):
     device-mapper driver. @lvs: [(name, MiB, ext4 image or None)]; each
     image is copied in at its LV's first extent (every LV here is one
     linear run). Needs root and /dev/loop-control."""
-    if os.path.exists(path):
-        os.unlink(path)
-    with open(path, "wb") as f:
-        f.truncate(size_mib << 20)
-    dev = subprocess.run(["losetup", "-f", "--show", path], check=True,
-                         capture_output=True, text=True).stdout.strip()
+    steps = [("create", name, mib) for name, mib, _ in lvs]
+    images = {name: image for name, _, image in lvs if image}
+    runs = lvm_disks([path], vg, steps, images, size_mib)
+    return {name: r[0][1] for name, r in runs.items()}
+
+
+def lvm_disks(paths, vg, steps, images, size_mib=64):
+    """Whole disks at @paths, the physical volumes of volume group @vg in
+    that order, written by lvm2 as lvm_disk() does. @steps: [("create" or
+    "extend", LV name, MiB)] run in order, so an LV extended after another
+    was created lies in several runs, and one larger than what is left on
+    a PV goes on to the next. @images: {LV name: ext4 image}, each written
+    across its LV's runs in the LV's order. Returns {LV: [(path, byte
+    offset, bytes)]}, the runs in order."""
+    devs = {}
+    for path in paths:
+        if os.path.exists(path):
+            os.unlink(path)
+        with open(path, "wb") as f:
+            f.truncate(size_mib << 20)
     try:
-        _lvm("pvcreate", "--metadatasize", "1m", "--dataalignment", "1m", dev)
-        _lvm("vgcreate", "-s", "1m", vg, dev)
-        for name, mib, _ in lvs:
-            _lvm("lvcreate", "-an", "-Zn", "-L", "%dM" % mib, "-n", name, vg)
+        for path in paths:
+            devs[subprocess.run(["losetup", "-f", "--show", path], check=True,
+                                capture_output=True, text=True).stdout.strip()] = path
+        for dev in devs:
+            _lvm("pvcreate", "--metadatasize", "1m", "--dataalignment", "1m", dev)
+        _lvm("vgcreate", "-s", "1m", vg, *devs)
+        for op, name, mib in steps:
+            if op == "create":
+                _lvm("lvcreate", "-an", "-Zn", "-L", "%dM" % mib, "-n", name, vg)
+            else:
+                _lvm("lvextend", "-L", "+%dM" % mib, "%s/%s" % (vg, name))
         pe_start = int(_lvm("pvs", "--noheadings", "--units", "b", "--nosuffix",
-                            "-o", "pe_start", dev).split()[0])
-        starts = {}
-        for line in _lvm("lvs", "--noheadings", "-o", "lv_name,seg_pe_ranges",
-                         vg).splitlines():
-            name, ranges = line.split()
-            first = ranges.split(":")[1].split("-")[0]
-            starts[name] = pe_start + int(first) * (1 << 20)
+                            "-o", "pe_start", next(iter(devs))).split()[0])
+        segs = []
+        for line in _lvm("lvs", "--segments", "--noheadings", "-o",
+                         "lv_name,seg_start_pe,seg_pe_ranges", vg).splitlines():
+            name, start, ranges = line.split()
+            dev, pes = ranges.rsplit(":", 1)
+            first, last = (int(x) for x in pes.split("-"))
+            segs.append((name, int(start), devs[dev], pe_start + first * (1 << 20),
+                         (last - first + 1) << 20))
     finally:
-        subprocess.run(["losetup", "-d", dev], check=False)
-    for name, _, image in lvs:
-        if image:
-            put_at(path, image, starts[name])
-    return starts
+        for dev in devs:
+            subprocess.run(["losetup", "-d", dev], check=False)
+    runs = {}
+    for name, _, path, off, size in sorted(segs, key=lambda t: (t[0], t[1])):
+        runs.setdefault(name, []).append((path, off, size))
+    for name, image in images.items():
+        with open(image, "rb") as src:
+            for path, off, size in runs[name]:
+                with open(path, "r+b") as d:
+                    d.seek(off)
+                    d.write(src.read(size))
+    return runs
 
 
 def md_member(path, image, version, index, uuid, name="e2e:boot",

@@ -4,7 +4,8 @@
 Disks are written by Debian's lvm2 (without a device-mapper driver) and
 from md's documented superblock layout, with an ext4 /boot copied in at
 the volume's first byte. bootmenu reads each volume through a read-only
-loop device: the volume's default entry boots, a volume group with a
+loop device, or device-mapper for an LV in several runs over two PVs:
+the volume's default entry boots, a volume group with a
 missing physical volume and a thin LV are listed with their reasons, a
 RAID1 mirror with one member missing still boots, and every member image
 is byte-identical afterwards (sha256)."""
@@ -14,7 +15,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 from qemu import Qemu, check, need  # noqa: E402
-from disks import sha256, ext4_image, lvm_disk, md_member  # noqa: E402
+from disks import sha256, ext4_image, lvm_disk, lvm_disks, md_member  # noqa: E402
 
 B = os.path.abspath(sys.argv[1])
 EFI = os.path.join(B, "bootmenu.efi")
@@ -94,6 +95,36 @@ def lvm_boot():
     boots("volumes-lvm-boot", [disk], "lvm-boot")
 
 
+def lvm_runs_boot():
+    """/boot in an LV of three runs over two PVs (lvextend after another
+    LV took the next extents, then past the first PV's end): read through
+    device-mapper; both PVs unchanged."""
+    fs = os.path.join(W, "lvm-runs.ext4")
+    boot_fs(fs, "lvm-runs")
+    disks = [os.path.join(W, "lvm-runs-%d.img" % i) for i in range(2)]
+    runs = lvm_disks(disks, "vgruns", [("create", "boot", 2), ("create", "root", 4),
+                                       ("extend", "boot", 16)],
+                     {"boot": fs}, size_mib=16)
+    got = [(os.path.basename(p), size >> 20) for p, _, size in runs["boot"]]
+    if len(got) != 3 or got[1][0] == got[2][0]:
+        raise AssertionError("boot's runs are not three over two PVs: %s" % got)
+    boots("volumes-lvm-runs", disks, "lvm-runs")
+
+
+def lvm_on_md_boots():
+    """LVM on an md RAID1 (1.2) of two members: the mirror is read, the PV
+    found on it, /boot in its LV boots; both members unchanged."""
+    fs = os.path.join(W, "lvm-md.ext4")
+    boot_fs(fs, "lvm-on-md")
+    pv = os.path.join(W, "lvm-md-pv.data")
+    lvm_disks([pv], "vgmd", [("create", "boot", 16)], {"boot": fs}, size_mib=24)
+    disks = [os.path.join(W, "lvm-md-%s.img" % c) for c in "ab"]
+    for i, p in enumerate(disks):
+        md_member(p, pv, "1.2", i, bytes(range(0x20, 0x30)))
+    os.unlink(pv)
+    boots("volumes-lvm-on-md", disks, "lvm-on-md")
+
+
 def lvm_reasons():
     """The LVM boot disk beside a VG missing one of its two PVs and a VG
     with a thin LV: the LV is read, the others listed with reasons."""
@@ -139,6 +170,8 @@ def cleanup():
 
 ok = True
 for name, fn in (("e2e.volumes.lvm_boot_lv_boots", lvm_boot),
+                 ("e2e.volumes.lvm_lv_in_three_runs_on_two_pvs_boots", lvm_runs_boot),
+                 ("e2e.volumes.lvm_on_md_raid1_boots", lvm_on_md_boots),
                  ("e2e.volumes.lvm_missing_pv_and_thin_listed", lvm_reasons),
                  ("e2e.volumes.md_raid1_12_one_member_missing_boots", md_degraded),
                  ("e2e.volumes.md_raid1_090_boots", md_090_pair)):

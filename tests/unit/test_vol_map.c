@@ -1,11 +1,15 @@
 /* test_vol_map.c - a volume's window as a read-only loop device, on a
  * scratch image (needs root and loop devices: skipped with a note
- * otherwise, as on a build machine without them). */
+ * otherwise, as on a build machine without them); the device-mapper
+ * request for a volume in several runs, byte by byte (the ioctls
+ * themselves run in QEMU: tests/e2e/test_volumes.py). */
 #include "test.h"
+#include "vol/dm.h"
 #include "vol/map.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/dm-ioctl.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -106,4 +110,88 @@ TEST(bad_windows_refused)
 	unlink(IMG);
 }
 
-TEST_MAIN("test_vol_map", window_maps_read_only, bad_windows_refused)
+/* The request a two-run LV loads: the header, then each linear target
+ * at an 8-byte boundary with `next` counted from its own start, the
+ * parameters "MAJ:MIN SECTOR" NUL-terminated, read-only. */
+TEST(dm_table_layout)
+{
+	static _Alignas(8) unsigned char buf[1024];
+	const struct vol_dm_run runs[] = {{254, 0, 2048, 16384},
+					  {8, 17, 1234567, 8}};
+	const struct dm_ioctl *io = (const void *)buf;
+	const struct dm_target_spec *t;
+	long used;
+	size_t at;
+
+	memset(buf, 0xaa, sizeof(buf));
+	used =
+	    vol_dm_table(buf, sizeof(buf), "bootmenu-vgsys-root-1-0", runs, 2);
+	CHECK(used > 0);
+	CHECK_INT((int)io->version[0], DM_VERSION_MAJOR);
+	CHECK_INT((int)io->data_size, (int)used);
+	CHECK_INT((int)io->data_start % 8, 0);
+	CHECK(io->data_start >= sizeof(*io));
+	CHECK_INT((int)io->target_count, 2);
+	CHECK_INT((int)io->flags, DM_READONLY_FLAG);
+	CHECK_STR(io->name, "bootmenu-vgsys-root-1-0");
+	at = io->data_start;
+	t = (const void *)(buf + at);
+	CHECK(t->sector_start == 0 && t->length == 16384);
+	CHECK_STR(t->target_type, "linear");
+	CHECK_STR((const char *)(t + 1), "254:0 2048");
+	CHECK_INT((int)t->next % 8, 0);
+	at += t->next;
+	t = (const void *)(buf + at);
+	CHECK(t->sector_start == 16384 && t->length == 8);
+	CHECK_STR((const char *)(t + 1), "8:17 1234567");
+	/* the last spec's padding ends the request */
+	CHECK_INT((int)(at + t->next), (int)used);
+	CHECK_INT((int)used % 8, 0);
+}
+
+TEST(dm_table_refusals)
+{
+	static _Alignas(8) unsigned char buf[1024];
+	const struct vol_dm_run one = {8, 1, 0, 8}, empty = {8, 1, 0, 0};
+	const struct vol_dm_run huge[2] = {{8, 1, 0, UINT64_MAX}, {8, 2, 0, 1}};
+	char name[200];
+
+	memset(name, 'x', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	CHECK_INT((int)vol_dm_table(buf, sizeof(buf), "a", &one, 0), -EINVAL);
+	CHECK_INT((int)vol_dm_table(buf, sizeof(buf), "a", &empty, 1), -EINVAL);
+	CHECK_INT((int)vol_dm_table(buf, sizeof(buf), "a", huge, 2), -EINVAL);
+	CHECK_INT((int)vol_dm_table(buf, sizeof(buf), name, &one, 1),
+		  -ENAMETOOLONG);
+	CHECK_INT(
+	    (int)vol_dm_table(buf, sizeof(struct dm_ioctl) + 8, "a", &one, 1),
+	    -ENOSPC);
+	CHECK_INT((int)vol_dm_table(buf, 16, "a", &one, 1), -ENOSPC);
+}
+
+/* Several windows need block devices: an image file is refused with a
+ * sentence, and nothing is mapped. */
+TEST(several_windows_need_block_devices)
+{
+	const struct vol_window w[2] = {{0, 0, 512 * KIB},
+					{1, 1024 * KIB, 512 * KIB}};
+	const char *members[2] = {IMG, IMG};
+	char dev[64] = "", err[256] = "";
+
+	CHECK(make_image() == 0);
+	CHECK_INT(
+	    vol_map("vg/lv", w, 2, members, dev, sizeof(dev), err, sizeof(err)),
+	    -ENOTBLK);
+	CHECK_STR(err, "cannot use " IMG " for device-mapper: Block device "
+		       "required");
+	CHECK_STR(dev, "");
+	CHECK_INT(
+	    vol_map("vg/lv", w, 0, members, dev, sizeof(dev), err, sizeof(err)),
+	    -EINVAL);
+	CHECK_STR(err, "vg/lv has no bytes to map");
+	unlink(IMG);
+}
+
+TEST_MAIN("test_vol_map", window_maps_read_only, bad_windows_refused,
+	  dm_table_layout, dm_table_refusals,
+	  several_windows_need_block_devices)

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* dm.h - the device-mapper table of a volume in several runs.
+ *
+ * A logical volume whose extents lie in several runs (lvextend after
+ * another LV took the next extents, or a VG over two PVs) is one block
+ * device only through device-mapper: one "linear" target per run, in the
+ * volume's order. vol_dm_table() writes the DM_TABLE_LOAD request for
+ * that (struct dm_ioctl, then each struct dm_target_spec followed by its
+ * parameter text, 8-byte aligned, each spec's `next` counted from its own
+ * start); it is pure, so the layout is tested without a kernel. The
+ * ioctls themselves are in map.c. Layout from the kernel's
+ * include/uapi/linux/dm-ioctl.h and Documentation/admin-guide/
+ * device-mapper/linear.rst.
+ */
+#ifndef BOOTMENU_VOL_DM_H
+#define BOOTMENU_VOL_DM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define VOL_DM_PREFIX "bootmenu-" /* the names of bootmenu's own tables */
+
+/* One run: @sectors of the volume, from sector @offset of the member
+ * device @major:@minor. */
+struct vol_dm_run {
+	unsigned major, minor;
+	uint64_t offset;  /* 512-byte sectors from the member's start */
+	uint64_t sectors; /* > 0 */
+};
+
+/* The DM_TABLE_LOAD request for device @name (< DM_NAME_LEN bytes) with
+ * runs[0..n) one after another from the volume's sector 0, read-only,
+ * into buf[0..len). Returns the bytes used (the request's data_size), or
+ * -EINVAL (no runs, an empty run, a run past the 64-bit sector count),
+ * -ENAMETOOLONG, -ENOSPC when @len is too small. */
+long vol_dm_table(void *buf, size_t len, const char *name,
+		  const struct vol_dm_run *runs, size_t n);
+
+#endif
