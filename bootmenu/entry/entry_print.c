@@ -12,31 +12,91 @@ static const char *fs_name(const struct fs_root *fs)
 	return fs ? fs->name : NULL;
 }
 
-/* "path" on the entry's own filesystem, "name:path" on another one, and
- * "?spec:path" when the other one has not been found. */
-static void print_file(FILE *f, const struct entry *e,
+/* Where --list says a file is: on a btrfs filesystem, in the subvolume
+ * that holds it (scan/fs.h fs_subvol()) with its path from there, and
+ * named by the filesystem, whichever view found it; else as the root it
+ * is on sees it. */
+struct place {
+	const struct fs_root *fs;
+	const char *path;
+	size_t sub; /* the subvolume is top[0..sub); 0: in none */
+	char top[2 * FS_PATH_MAX];
+};
+
+static void place_of(struct place *p, const struct fs_root *fs,
+		     const char *path)
+{
+	p->fs = fs;
+	p->path = path;
+	p->sub = 0;
+	if (!fs || !fs->btrfs ||
+	    fs_subvol(fs, path, p->top, sizeof(p->top), &p->sub) < 0 || !p->sub)
+		return;
+	p->fs = fs->btrfs->home;
+	p->path = p->top[p->sub] ? p->top + p->sub : "/";
+}
+
+static bool same_place(const struct place *a, const struct place *b)
+{
+	return a->fs == b->fs && a->sub == b->sub &&
+	       !memcmp(a->top, b->top, a->sub);
+}
+
+/* "name" or "name[subvolume]" */
+static void print_where(FILE *f, const struct place *p)
+{
+	fprintf(f, "%s", fs_name(p->fs));
+	if (p->sub)
+		fprintf(f, "[%.*s]", (int)p->sub, p->top);
+}
+
+/* The device column: the entry's filesystem, and the subvolume that
+ * holds the kernel @k when it is on that filesystem in one. */
+static void place_column(struct place *col, const struct entry *e,
+			 const struct place *k)
+{
+	if (k->sub && e->fs && e->fs->btrfs && k->fs == e->fs->btrfs->home)
+		*col = *k;
+	else
+		place_of(col, e->fs, NULL);
+}
+
+/* "path" where the device column @col is, "name[subvolume]:path" or
+ * "name:path" elsewhere, and "?spec:path" when the filesystem named has
+ * not been found. */
+static void print_file(FILE *f, const struct place *col,
 		       const struct entry_file *x)
 {
-	if (x->fs && x->fs != e->fs)
-		fprintf(f, "%s:", x->fs->name);
-	else if (!x->fs && x->dev)
+	struct place p;
+
+	place_of(&p, x->fs, x->path);
+	if (!x->fs && x->dev)
 		fprintf(f, "?%s:", x->dev);
-	fputs(x->path ? x->path : "-", f);
+	else if (x->fs && !same_place(&p, col)) {
+		print_where(f, &p);
+		fputc(':', f);
+	}
+	fputs(p.path ? p.path : "-", f);
 }
 
 void entry_print_text(FILE *f, const struct entry_list *l,
 		      const struct entry *def)
 {
+	struct place k, col;
 	int n = 0;
 
 	for (const struct entry *e = l->head; e; e = e->next) {
-		fprintf(f, "%d%s %s%s%s [%s] %s:", n++, e == def ? "*" : " ",
+		place_of(&k, e->kernel.fs, e->kernel.path);
+		place_column(&col, e, &k);
+		fprintf(f, "%d%s %s%s%s [%s] ", n++, e == def ? "*" : " ",
 			e->group ? e->group : "", e->group ? ">" : "", e->title,
-			entry_format_name(e->format), fs_name(e->fs));
-		print_file(f, e, &e->kernel);
+			entry_format_name(e->format));
+		print_where(f, &col);
+		fputc(':', f);
+		print_file(f, &col, &e->kernel);
 		for (size_t i = 0; i < e->n_initrds; i++) {
 			fputs(i ? "," : " initrd=", f);
-			print_file(f, e, &e->initrds[i]);
+			print_file(f, &col, &e->initrds[i]);
 		}
 		fprintf(f, " -- %s", e->cmdline);
 		if (e->disabled)
@@ -48,13 +108,21 @@ void entry_print_text(FILE *f, const struct entry_list *l,
 			w->file ? w->file : "-", w->line, w->msg);
 }
 
+/* {"path", "device", "subvolume" (btrfs: the one holding the file, or
+ * null), "spec"}: path and device as the parser found the file. */
 static void json_file(FILE *f, const struct entry *e,
 		      const struct entry_file *x)
 {
+	struct place p;
+
+	place_of(&p, x->fs, x->path);
+	p.top[p.sub] = '\0';
 	fputs("{\"path\":", f);
 	json_str(f, x->path);
 	fputs(",\"device\":", f);
 	json_str(f, x->fs ? x->fs->name : NULL);
+	fputs(",\"subvolume\":", f);
+	json_str(f, p.sub ? p.top : NULL);
 	fputs(",\"spec\":", f);
 	json_str(f, x->dev);
 	fputc('}', f);

@@ -11,7 +11,9 @@ struct entry_list;
 
 /* One line per entry: "N* title [format] device:kernel initrds -- cmdline",
  * '*' marking @def (the policy's default, choose.h; may be NULL), then the
- * warnings. */
+ * warnings. On btrfs the device is "name[subvolume]" when the kernel is in
+ * a subvolume, its path then from the subvolume's root; a file elsewhere
+ * is "name:path" or "name[subvolume]:path". */
 void entry_print_text(FILE *f, const struct entry_list *l,
 		      const struct entry *def);
 /* What --list --json says beside the configs' entries; every field may
@@ -27,9 +29,10 @@ struct entry_print_extra {
 /* One JSON object: "secure_boot" ({"state", "lockdown"}, when @x gives
  * them), "entries", an array of entry objects (see README: id, title,
  * format, kernel, initrds, cmdline, device, source, default, disabled,
- * and, for kernels booted by kexec when @x->signer is set, "signed"
- * (true, false or null: unreadable) and "signer"), and "warnings"
- * (device, file, line, message, count). @x may be NULL. */
+ * kernel_file and initrd_files (path, device, subvolume, spec), and, for
+ * kernels booted by kexec when @x->signer is set, "signed" (true, false
+ * or null: unreadable) and "signer"), and "warnings" (device, file, line,
+ * message, count). @x may be NULL. */
 void entry_print_json(FILE *f, const struct entry_list *l,
 		      const struct entry *def,
 		      const struct entry_print_extra *x);

@@ -9,6 +9,7 @@
  * and BTRFS_IOC_INO_LOOKUP turns that directory into a path in the parent.
  */
 #include "scan/btrfs.h"
+#include "scan/fs.h"
 #include "scan/mount.h"
 #include "util/le.h"
 
@@ -17,6 +18,7 @@
 #include <linux/btrfs.h>
 #include <linux/btrfs_tree.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -104,6 +106,35 @@ int btrfs_find_backref(const void *buf, size_t len, unsigned n,
 		return 0;
 	}
 	return -ENOENT;
+}
+
+/* The key right after @at's, in the order (objectid, type, offset). */
+static int btrfs_cursor_next(struct btrfs_cursor *at)
+{
+	if (at->offset++ != UINT64_MAX)
+		return 0;
+	if (at->type++ != UINT8_MAX)
+		return 0;
+	at->type = 0;
+	return at->objectid++ != UINT64_MAX ? 0 : -ERANGE;
+}
+
+int btrfs_find_subvols(const void *buf, size_t len, unsigned n, uint64_t *ids,
+		       size_t max, size_t *count, struct btrfs_cursor *at)
+{
+	struct btrfs_hit h;
+	size_t off = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (btrfs_next_hit(buf, len, &off, &h) < 0)
+			return -EUCLEAN;
+		*at = (struct btrfs_cursor){h.objectid, h.offset, h.type};
+		if (h.type != BTRFS_ROOT_BACKREF_KEY || *count >= max ||
+		    (*count && ids[*count - 1] == h.objectid))
+			continue;
+		ids[(*count)++] = h.objectid;
+	}
+	return n ? btrfs_cursor_next(at) : 0;
 }
 
 /* One key range of the root tree (tree 1). Returns the item count. */
@@ -216,6 +247,80 @@ static int btrfs_default_in(int fd, char *out, size_t size)
 	if (id == 0)
 		id = BTRFS_TOP_ID;
 	return btrfs_path_of(fd, id, out, size);
+}
+
+/* The subvolumes' ids, from ROOT_BACKREF items of the root tree (the
+ * search's range also holds ROOT_ITEM and ROOT_REF keys between them:
+ * TREE_SEARCH compares whole keys; btrfs_find_subvols() skips those). */
+static int btrfs_subvol_ids(int fd, uint64_t *ids, size_t max, size_t *count)
+{
+	struct btrfs_ioctl_search_args a;
+	struct btrfs_cursor at = {BTRFS_FIRST_FREE_OBJECTID, 0,
+				  BTRFS_ROOT_BACKREF_KEY};
+	int n, rc = 0;
+
+	*count = 0;
+	while (rc == 0 && *count < max &&
+	       at.objectid <= BTRFS_LAST_FREE_OBJECTID) {
+		memset(&a.key, 0, sizeof(a.key));
+		a.key.tree_id = BTRFS_ROOT_TREE_OBJECTID;
+		a.key.min_objectid = at.objectid;
+		a.key.min_type = at.type;
+		a.key.min_offset = at.offset;
+		a.key.max_objectid = BTRFS_LAST_FREE_OBJECTID;
+		a.key.max_type = BTRFS_ROOT_BACKREF_KEY;
+		a.key.max_offset = a.key.max_transid = UINT64_MAX;
+		a.key.nr_items = 64;
+		if (ioctl(fd, BTRFS_IOC_TREE_SEARCH, &a) < 0)
+			return -errno;
+		n = (int)a.key.nr_items;
+		if (n == 0)
+			break;
+		rc = btrfs_find_subvols(a.buf, sizeof(a.buf), (unsigned)n, ids,
+					max, count, &at);
+	}
+	return rc == -ERANGE ? 0 : rc;
+}
+
+/* Append @path and its NUL to the block *@list of *@len bytes. */
+static int btrfs_append(char **list, size_t *len, const char *path)
+{
+	size_t pl = strlen(path) + 1;
+	char *p = realloc(*list, *len + pl);
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(p + *len, path, pl);
+	*list = p;
+	*len += pl;
+	return 0;
+}
+
+int btrfs_subvol_list(int top_fd, char **list, size_t *n)
+{
+	uint64_t ids[FS_SUBVOL_MAX];
+	char path[BTRFS_PATH_MAX];
+	size_t count, len = 0;
+	int fd = btrfs_open(top_fd), rc;
+
+	*list = NULL;
+	*n = 0;
+	if (fd < 0)
+		return fd;
+	rc = btrfs_subvol_ids(fd, ids, FS_SUBVOL_MAX, &count);
+	for (size_t i = 0; rc == 0 && i < count; i++) {
+		if (btrfs_path_of(fd, ids[i], path, sizeof(path)) < 0)
+			continue;
+		rc = btrfs_append(list, &len, path);
+		*n += rc == 0;
+	}
+	close(fd);
+	if (rc < 0) {
+		free(*list);
+		*list = NULL;
+		*n = 0;
+	}
+	return rc;
 }
 
 int btrfs_default_path(int top_fd, char *out, size_t size)

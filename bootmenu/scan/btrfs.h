@@ -5,7 +5,8 @@
  * says btrfs_relative_path=y (then from the default subvolume). The scan
  * mounts the top level read-only (subvolid=5) and asks the kernel for the
  * default subvolume's path, so both views are reachable. The ioctls need
- * CAP_SYS_ADMIN (BTRFS_IOC_TREE_SEARCH). No allocation; thread-safe.
+ * CAP_SYS_ADMIN (BTRFS_IOC_TREE_SEARCH). Only btrfs_subvol_list()
+ * allocates (its list); thread-safe.
  */
 #ifndef BM_BTRFS_H
 #define BM_BTRFS_H
@@ -29,6 +30,15 @@ int btrfs_default_path(int top_fd, char *out, size_t size);
  * as btrfs_default_path() writes it. Returns 0 or -errno. */
 int btrfs_subvol_path(int top_fd, uint64_t id, char *out, size_t size);
 
+/* Every subvolume's path inside the top level mounted at @top_fd, as
+ * btrfs_default_path() writes them, in order of their ids: *@list is one
+ * malloc'd block of *@n NUL-terminated paths one after another (NULL when
+ * none), which the caller frees. At most FS_SUBVOL_MAX (scan/fs.h): past
+ * it, the subvolumes with higher ids are not listed. A subvolume whose
+ * path cannot be had (too long) is left out. Returns 0 or -errno (as
+ * btrfs_default_path()). */
+int btrfs_subvol_list(int top_fd, char **list, size_t *n);
+
 /* Pure parsers of a BTRFS_IOC_TREE_SEARCH result (@n items in
  * buf[0..len), each a search header and the item's bytes), for the tests
  * and the fuzz target. */
@@ -43,6 +53,20 @@ int btrfs_find_default(const void *buf, size_t len, unsigned n, uint64_t *id);
 int btrfs_find_backref(const void *buf, size_t len, unsigned n,
 		       uint64_t *parent, uint64_t *dirid, char *name,
 		       size_t size);
+
+/* Where a search of the root tree goes on: the key after the last item
+ * seen (items come in key order). */
+struct btrfs_cursor {
+	uint64_t objectid, offset;
+	uint32_t type;
+};
+
+/* The subvolumes that the ROOT_BACKREF items name (the keys' objectids)
+ * appended to ids[*count..max), each once (*count grows), and @at moved
+ * past the last item. Returns 0, -EUCLEAN when an item is cut short,
+ * -ERANGE when the last key is the largest there is. */
+int btrfs_find_subvols(const void *buf, size_t len, unsigned n, uint64_t *ids,
+		       size_t max, size_t *count, struct btrfs_cursor *at);
 
 /* The directory inside the top level mounted at @top_fd that a
  * distribution's root is in: the default subvolume, or a common layout

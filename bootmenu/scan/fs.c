@@ -544,13 +544,44 @@ void fs_root_close(struct fs_root *fs)
 	fs->root_fd = -1;
 }
 
+/* @b's subvolumes, the default first (the cap never drops it), copied
+ * into @a without leading or trailing '/'. */
+static int fs_btrfs_subvols(struct fs_btrfs *b, struct arena *a,
+			    const char *const *list, size_t n)
+{
+	const char **v = arena_alloc(a, (n + 1) * sizeof(*v));
+	size_t k = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i <= n && k < FS_SUBVOL_MAX; i++) {
+		const char *s = i ? list[i - 1] : b->default_path;
+		size_t l;
+
+		s += strspn(s, "/");
+		for (l = strlen(s); l && s[l - 1] == '/'; l--)
+			;
+		if (l && !(v[k++] = arena_strndup(a, s, l)))
+			return -ENOMEM;
+	}
+	b->subvols = v;
+	b->n_subvols = k;
+	return 0;
+}
+
 int fs_root_add_btrfs(struct fs_root *home, struct arena *a, int top_fd,
-		      const char *home_path, const char *default_path)
+		      const char *home_path, const char *default_path,
+		      const char *const *subvols, size_t n_subvols)
 {
 	struct fs_btrfs *b = arena_alloc(a, sizeof(*b));
 	struct fs_root *top = arena_alloc(a, sizeof(*top));
 
-	if (!b || !top) {
+	if (b) {
+		b->home_path = arena_strdup(a, home_path);
+		b->default_path = arena_strdup(a, default_path);
+	}
+	if (!b || !top || !b->home_path || !b->default_path ||
+	    fs_btrfs_subvols(b, a, subvols, n_subvols) < 0) {
 		close(top_fd);
 		return -ENOMEM;
 	}
@@ -560,8 +591,63 @@ int fs_root_add_btrfs(struct fs_root *home, struct arena *a, int top_fd,
 	top->mountpoint = NULL;
 	b->top = top;
 	b->home = home;
-	b->home_path = arena_strdup(a, home_path);
-	b->default_path = arena_strdup(a, default_path);
 	top->btrfs = home->btrfs = b;
+	return 0;
+}
+
+size_t fs_subvol_prefix(const char *const *subvols, size_t n, const char *path)
+{
+	size_t best = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t l = strlen(subvols[i]);
+
+		if (l > best && !strncmp(path, subvols[i], l) &&
+		    (path[l] == '/' || path[l] == '\0'))
+			best = l;
+	}
+	return best;
+}
+
+/* Append @path's components to buf[0..*n), '/' between them, leaving
+ * out empty and "." ones; -EINVAL at a "..". */
+static int fs_top_append(char *buf, size_t size, size_t *n, const char *path)
+{
+	for (const char *p = path + strspn(path, "/"); *p;
+	     p += strspn(p, "/")) {
+		size_t l = strcspn(p, "/");
+
+		if (l == 2 && p[0] == '.' && p[1] == '.')
+			return -EINVAL;
+		if (!(l == 1 && p[0] == '.')) {
+			if (l + 1 >= size - *n)
+				return -ENAMETOOLONG;
+			if (*n)
+				buf[(*n)++] = '/';
+			memcpy(buf + *n, p, l);
+			*n += l;
+		}
+		p += l;
+	}
+	return 0;
+}
+
+int fs_subvol(const struct fs_root *fs, const char *path, char *buf,
+	      size_t size, size_t *sub)
+{
+	const struct fs_btrfs *b = fs ? fs->btrfs : NULL;
+	size_t n = 0;
+	int rc;
+
+	*sub = 0;
+	if (!b || !path || size == 0)
+		return -EINVAL;
+	rc = fs_top_append(buf, size, &n, fs == b->home ? b->home_path : "");
+	if (rc == 0)
+		rc = fs_top_append(buf, size, &n, path);
+	if (rc < 0)
+		return rc;
+	buf[n] = '\0';
+	*sub = fs_subvol_prefix(b->subvols, b->n_subvols, buf);
 	return 0;
 }

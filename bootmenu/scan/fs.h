@@ -26,6 +26,12 @@ struct arena;
 #define FS_LINKS_MAX 40
 /* Deepest directory nesting the component walk follows. */
 #define FS_WALK_DEPTH 64
+/* Most subvolumes of one btrfs filesystem that are named (struct
+ * fs_btrfs). The scan lists them in order of their ids and stops here: a
+ * file in a subvolume past the cap (made later) is named by the nearest
+ * named subvolume above it, or none, with its path from there, so where
+ * it is stays right and only the name is the outer one. */
+#define FS_SUBVOL_MAX 256
 
 struct fs_root;
 
@@ -66,12 +72,18 @@ struct fs_ops {
  * grub-core/fs/btrfs.c get_root()), so grub paths resolve in @top, a
  * second fs_root of the same filesystem that is in no list of roots.
  * @top's name is home's with ":top" after it. Paths are inside the top
- * level, without a leading '/'. */
+ * level, without a leading '/'. @subvols says which subvolume a file is
+ * in (fs_subvol()), for --list: the scan asks the kernel for them, --root
+ * is told with subvol= (session/source_dirs.c). */
 struct fs_btrfs {
 	struct fs_root *top; /* owned with @home; closed with it */
 	const struct fs_root *home;
 	const char *home_path;	  /* home's directory in top: "@", "" */
 	const char *default_path; /* the default subvolume's */
+	/* the subvolumes, the default first unless it is the top level; at
+	 * most FS_SUBVOL_MAX, none empty */
+	const char *const *subvols;
+	size_t n_subvols;
 };
 
 /* A network root (net/remote.c): the files of a TFTP or HTTP server,
@@ -168,9 +180,29 @@ void fs_root_close(struct fs_root *fs);
 /* Make @home (open, its identities set) the view of a btrfs filesystem
  * whose top level is the directory @top_fd (O_PATH; owned by @home from
  * here on, even on failure): @home_path and @default_path are directories
- * inside it. Everything is allocated in @a. Returns 0 or -errno. */
+ * inside it, @subvols[0..n_subvols) the paths of its subvolumes (the
+ * default is added when missing; leading and trailing '/' dropped, empty
+ * paths and those past FS_SUBVOL_MAX left out). Everything is allocated in @a.
+ * Returns 0 or -errno. */
 int fs_root_add_btrfs(struct fs_root *home, struct arena *a, int top_fd,
-		      const char *home_path, const char *default_path);
+		      const char *home_path, const char *default_path,
+		      const char *const *subvols, size_t n_subvols);
+
+/* The length of the longest of @subvols[0..n) that is @path or a leading
+ * part of it ending where a component ends ("@/.snap" is not in
+ * "@/.snapshots/1"); 0 when none is. Paths from a btrfs top level, without
+ * a leading '/'. Pure. */
+size_t fs_subvol_prefix(const char *const *subvols, size_t n, const char *path);
+
+/* Where @path of a btrfs view (@fs->btrfs set: its home or its top) is
+ * on the filesystem: its path from the top level (without a leading '/',
+ * "//" or "." components) in buf[0..size), and in *@sub the length of the
+ * subvolume's path at its start (fs_subvol_prefix(); 0: in no subvolume
+ * named). buf[*sub] is then '/' or the end. Returns 0, -EINVAL (not
+ * btrfs, or ".." in @path: which directory that is, only resolving
+ * says), -ENAMETOOLONG. */
+int fs_subvol(const struct fs_root *fs, const char *path, char *buf,
+	      size_t size, size_t *sub);
 
 /* The resolvers behind fs_open(), for the scan room and the tests.
  * FS_RESOLVE_AUTO is openat2 when the kernel has it, else the walk;

@@ -75,9 +75,12 @@ struct scan_job {
 	int root_fd;
 	char detail[MOUNT_DETAIL_MAX];
 	char sub[BTRFS_PATH_MAX]; /* root_fd's directory in the mount */
-	/* btrfs: the top level (O_PATH, or -1) and the default subvolume */
+	/* btrfs: the top level (O_PATH, or -1), the default subvolume, and
+	 * every subvolume (btrfs_subvol_list(): malloc'd, the job's) */
 	int top_fd;
 	char def[BTRFS_PATH_MAX];
+	char *subvols;
+	size_t n_subvols;
 	/* a member device's reading (kind VOL_LVM: pv, VOL_MD: md) */
 	bool member_read;
 	enum vol_kind kind;

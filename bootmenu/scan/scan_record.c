@@ -91,6 +91,24 @@ static void rec_take_probe(struct scan *s, struct scan_rec *r,
 	r->pub.xbootldr = p->xbootldr;
 }
 
+/* @fs is btrfs: its top level and subvolumes, from @j. */
+static void rec_add_btrfs(struct scan *s, struct fs_root *fs,
+			  struct scan_job *j)
+{
+	const char *sv[FS_SUBVOL_MAX];
+	const char *p = j->subvols;
+	size_t n;
+
+	for (n = 0; n < j->n_subvols && n < FS_SUBVOL_MAX; n++) {
+		sv[n] = p;
+		p += strlen(p) + 1;
+	}
+	if (fs_root_add_btrfs(fs, &s->a, j->top_fd, j->sub, j->def, sv, n) < 0)
+		log_info("scan: %s: btrfs top level not kept: grub paths "
+			 "start at the default subvolume",
+			 fs->name);
+}
+
 static struct fs_root *rec_make_fs(struct scan *s, struct scan_rec *r,
 				   struct scan_job *j)
 {
@@ -119,11 +137,8 @@ static struct fs_root *rec_make_fs(struct scan *s, struct scan_rec *r,
 	fs->removable = d->removable;
 	fs->volume = r->vol != NULL;
 	fs->priv = r;
-	if (j->top_fd >= 0 &&
-	    fs_root_add_btrfs(fs, &s->a, j->top_fd, j->sub, j->def) < 0)
-		log_info("scan: %s: btrfs top level not kept: grub paths "
-			 "start at the default subvolume",
-			 d->name);
+	if (j->top_fd >= 0)
+		rec_add_btrfs(s, fs, j);
 	j->top_fd = -1;
 	n->fs = fs;
 	n->next = s->all_fs;

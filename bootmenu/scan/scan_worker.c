@@ -32,6 +32,7 @@ void scan_job_unref(struct scan_job *j)
 		return;
 	pthread_mutex_destroy(&j->lock);
 	lvm_pv_free(&j->pv);
+	free(j->subvols);
 	free(j);
 }
 
@@ -67,6 +68,12 @@ static bool job_open_btrfs(struct scan_job *j, int mnt)
 			 j->devnode, strerror(-rc));
 		j->def[0] = '\0';
 	}
+	/* only for naming them in --list: without them, files are named by
+	 * their path from the top level */
+	rc = btrfs_subvol_list(mnt, &j->subvols, &j->n_subvols);
+	if (rc < 0 && rc != -EPERM)
+		log_info("scan: %s: subvolumes not listed (%s)", j->devnode,
+			 strerror(-rc));
 	btrfs_pick_root(mnt, j->def, j->sub);
 	j->top_fd = mnt;
 	/* inside the mount whatever its directories are (symlinks too) */

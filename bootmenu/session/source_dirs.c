@@ -19,11 +19,19 @@ struct dirs {
 	int efd;	/* readable until every event was taken */
 };
 
-/* "DIR=LABEL,uuid=U,partuuid=P,btrfs=DEFAULT" into @fs's identities
- * (strings in @a); *@btrfs is the default subvolume's path when DIR is a
- * btrfs top level (NULL otherwise). The directory part is returned. */
+/* What --root says of a btrfs top level: the default subvolume's path
+ * (NULL: not btrfs) and the others' (subvol=, past FS_SUBVOL_MAX left
+ * out as the scan leaves them out). */
+struct dirs_btrfs_opt {
+	const char *def;
+	const char *subvols[FS_SUBVOL_MAX];
+	size_t n;
+};
+
+/* "DIR=LABEL,uuid=U,partuuid=P,btrfs=DEFAULT,subvol=S..." into @fs's
+ * identities and @b (strings in @a). The directory part is returned. */
 static char *root_spec(struct arena *a, const char *spec, struct fs_root *fs,
-		       const char **btrfs)
+		       struct dirs_btrfs_opt *b)
 {
 	char *dir = arena_strdup(a, spec), *eq = strchr(dir, '=');
 	char *opt;
@@ -44,7 +52,9 @@ static char *root_spec(struct arena *a, const char *spec, struct fs_root *fs,
 		else if (!strncmp(opt, "partuuid=", 9))
 			fs->partuuid = opt + 9;
 		else if (!strncmp(opt, "btrfs=", 6))
-			*btrfs = opt + 6;
+			b->def = opt + 6;
+		else if (!strncmp(opt, "subvol=", 7) && b->n < FS_SUBVOL_MAX)
+			b->subvols[b->n++] = opt + 7;
 		if (next)
 			*next = ',';
 		opt = next;
@@ -53,15 +63,16 @@ static char *root_spec(struct arena *a, const char *spec, struct fs_root *fs,
 }
 
 /* A btrfs top level given as a directory: subvolumes are directories in
- * it, and @def names the default one (as `btrfs subvolume get-default`
- * would). The root handed on is picked as the scan picks it. */
-static int dirs_btrfs(struct arena *a, struct fs_root *fs, const char *def)
+ * it, @b->def names the default one (as `btrfs subvolume get-default`
+ * would) and subvol= the others (as `btrfs subvolume list` would). The
+ * root handed on is picked as the scan picks it. */
+static int dirs_btrfs(struct arena *a, struct fs_root *fs,
+		      const struct dirs_btrfs_opt *b)
 {
 	char sub[BTRFS_PATH_MAX];
+	const char *def = b->def + strspn(b->def, "/");
 	int top = fs->root_fd;
 
-	while (*def == '/')
-		def++;
 	btrfs_pick_root(top, def, sub);
 	fs->fstype = "btrfs";
 	fs->root_fd = fs_open_how(fs, sub[0] ? sub : ".", O_PATH | O_DIRECTORY,
@@ -72,7 +83,7 @@ static int dirs_btrfs(struct arena *a, struct fs_root *fs, const char *def)
 		fs->root_fd = top;
 		return rc;
 	}
-	return fs_root_add_btrfs(fs, a, top, sub, def);
+	return fs_root_add_btrfs(fs, a, top, sub, def, b->subvols, b->n);
 }
 
 static int dirs_fd(const struct source *src)
@@ -148,14 +159,14 @@ struct source *source_dirs_new(const char *const *specs, size_t n)
 	d->roots = arena_alloc(&d->a, (n + 1) * sizeof(*d->roots));
 	for (; d->n < n; d->n++) {
 		struct fs_root *fs = arena_alloc(&d->a, sizeof(*fs));
-		const char *btrfs = NULL;
-		const char *dir = root_spec(&d->a, specs[d->n], fs, &btrfs);
+		struct dirs_btrfs_opt b = {0};
+		const char *dir = root_spec(&d->a, specs[d->n], fs, &b);
 		int rc;
 
 		fs->root_fd = -1;
 		rc = fs_root_open_dir(fs, dir);
-		if (rc == 0 && btrfs)
-			rc = dirs_btrfs(&d->a, fs, btrfs);
+		if (rc == 0 && b.def)
+			rc = dirs_btrfs(&d->a, fs, &b);
 		if (rc < 0) {
 			fprintf(stderr, "bootmenu: --root %s: %s\n", dir,
 				strerror(-rc));

@@ -3,8 +3,8 @@
 in @/boot, grub.cfg naming /@/boot/... from the top level) and openSUSE's
 (the default subvolume is @/.snapshots/1/snapshot, grub.cfg with
 btrfs_relative_path; the snapshot menu of snapper's grub plugin, whose
-entry for snapshot 2 boots the kernel inside that snapshot with its
-rootflags). Each image is made with Debian's btrfs-progs
+entry for snapshot 2, found in `--list` by its subvolume's name, boots the
+kernel inside that snapshot with its rootflags). Each image is made with Debian's btrfs-progs
 through a loop mount (root); in QEMU its default entry boots with no key
 pressed and the image is byte-identical afterwards (sha256)."""
 import os
@@ -111,7 +111,7 @@ def snapshot_entry_boots():
              disks=[{"file": img, "snapshot": False}], snapshot=False)
     try:
         q.expect(r"rescue shell", 90)
-        q.send("bootmenu --list > /tmp/l.txt 2>&1; cat /tmp/l.txt; n=$(grep -m1 'snapshots/2/snapshot/boot/vmlinuz-6.8.5' /tmp/l.txt "
+        q.send("bootmenu --list > /tmp/l.txt 2>&1; cat /tmp/l.txt; n=$(grep -m1 -F '[@/.snapshots/2/snapshot]:/boot/vmlinuz-6.8.5' /tmp/l.txt "
                "| cut -c1-2); echo N=$n; bootmenu --boot $n\n")
         n = q.expect(r"N=\s*(\d+)", 120).group(1)
         line = q.expect(r"BOOTMENU-TARGET: cmdline=([^\r\n]*)", 240).group(1)

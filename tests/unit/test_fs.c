@@ -425,6 +425,78 @@ TEST(test_backend_seam)
 	arena_free(&a);
 }
 
+/* The subvolume a path is in: the longest that ends where one of the
+ * path's components ends, whatever the order of the list. */
+TEST(test_subvol_prefix)
+{
+	static const char *const sv[] = {"@", "@/.snap", "@/.snapshots",
+					 "@/.snapshots/12/snapshot", "@home"};
+	static const char *const rev[] = {"@/.snapshots/12/snapshot", "@"};
+
+	CHECK_INT(fs_subvol_prefix(sv, 5, "@/.snapshots/12/snapshot/boot/k"),
+		  24); /* nested: the longest */
+	CHECK_INT(fs_subvol_prefix(rev, 2, "@/.snapshots/12/snapshot/boot/k"),
+		  24);
+	CHECK_INT(fs_subvol_prefix(sv, 5, "@/.snapshots/3/snapshot/boot/k"),
+		  12); /* not listed: the one above it */
+	CHECK_INT(fs_subvol_prefix(sv, 2, "@/.snapshots/3/snapshot/boot/k"),
+		  1); /* "@/.snap" stops inside ".snapshots" */
+	CHECK_INT(fs_subvol_prefix(sv, 5, "@/.snapshots/12/snapshotx/k"), 12);
+	CHECK_INT(fs_subvol_prefix(sv, 5, "@/.snap"), 7); /* its own root */
+	CHECK_INT(fs_subvol_prefix(sv, 5, "@homework/k"), 0);
+	CHECK_INT(fs_subvol_prefix(sv, 5, "@home/user"), 5);
+	CHECK_INT(fs_subvol_prefix(sv, 5, "boot/vmlinuz"), 0); /* top level */
+	CHECK_INT(fs_subvol_prefix(sv, 5, ""), 0);
+	CHECK_INT(fs_subvol_prefix(sv, 0, "@/boot/k"), 0);
+}
+
+/* fs_subvol(): the path from the top level through either view, "//"
+ * and "." taken out; ".." and a path past the buffer are not named. */
+TEST(test_subvol)
+{
+	static const char *const sv[] = {"/@/"};
+	struct fs_root home = {.root_fd = -1, .name = "b"}, plain = {0};
+	struct arena a = {0};
+	char p[256], buf[64];
+	size_t sub = 9;
+	int tfd;
+
+	dir("bt");
+	dir("bt/@");
+	snprintf(p, sizeof(p), "%s/bt/@", root);
+	CHECK_INT(fs_root_open_dir(&home, p), 0);
+	snprintf(p, sizeof(p), "%s/bt", root);
+	tfd = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	CHECK_INT(fs_root_add_btrfs(&home, &a, tfd, "@",
+				    "@/.snapshots/1/snapshot", sv, 1),
+		  0);
+	CHECK_INT(home.btrfs->n_subvols, 2); /* the default, then "@" */
+	CHECK_STR(home.btrfs->subvols[0], "@/.snapshots/1/snapshot");
+	CHECK_STR(home.btrfs->subvols[1], "@");
+	CHECK_INT(fs_subvol(&home, "/boot//./vmlinuz", buf, sizeof(buf), &sub),
+		  0);
+	CHECK_STR(buf, "@/boot/vmlinuz");
+	CHECK_INT(sub, 1);
+	CHECK_INT(fs_subvol(home.btrfs->top, "/@/.snapshots/1/snapshot/boot/k",
+			    buf, sizeof(buf), &sub),
+		  0);
+	CHECK_STR(buf, "@/.snapshots/1/snapshot/boot/k");
+	CHECK_INT(sub, 23);
+	CHECK_INT(fs_subvol(home.btrfs->top, "/boot/k", buf, sizeof(buf), &sub),
+		  0);
+	CHECK_STR(buf, "boot/k");
+	CHECK_INT(sub, 0); /* a top-level file */
+	CHECK_INT(fs_subvol(&home, "/boot/../k", buf, sizeof(buf), &sub),
+		  -EINVAL);
+	CHECK_INT(fs_subvol(&home, "/boot/vmlinuz-6.9.1-1", buf, 16, &sub),
+		  -ENAMETOOLONG);
+	CHECK_INT(fs_subvol(&plain, "/boot/k", buf, sizeof(buf), &sub),
+		  -EINVAL); /* not btrfs */
+	CHECK_INT(sub, 0);
+	fs_root_close(&home);
+	arena_free(&a);
+}
+
 TEST(test_setup)
 {
 	build_tree();
@@ -438,4 +510,4 @@ TEST(test_teardown)
 
 TEST_MAIN("test_fs", test_setup, test_confine_openat2, test_confine_walk,
 	  test_read_file, test_stat, test_list, test_realpath, test_casefold,
-	  test_backend_seam, test_teardown)
+	  test_backend_seam, test_subvol_prefix, test_subvol, test_teardown)

@@ -5,6 +5,7 @@
 #include "cfg/grub.h"
 #include "cfg/grub_env.h"
 #include "entry/entry.h"
+#include "entry/entry_print.h"
 #include "scan/fs.h"
 #include "util/arena.h"
 #include "test.h"
@@ -964,8 +965,10 @@ TEST(chainloader_efi_through_the_firmware)
 }
 
 /* Make t[0] (its tree the top level) a btrfs filesystem whose parsers'
- * root is @home and whose default subvolume is @def. */
-static void tbtrfs(struct trun *r, const char *home, const char *def)
+ * root is @home, whose default subvolume is @def and whose other
+ * subvolumes are @sv[0..n). */
+static void tbtrfs(struct trun *r, const char *home, const char *def,
+		   const char *const *sv, size_t n)
 {
 	struct fs_root *fs = &r->t[0].fs;
 	int top = fs->root_fd;
@@ -974,7 +977,8 @@ static void tbtrfs(struct trun *r, const char *home, const char *def)
 	fs->root_fd =
 	    *home ? fs_open_how(fs, home, O_PATH | O_DIRECTORY, FS_RESOLVE_AUTO)
 		  : dup(top);
-	if (fs->root_fd < 0 || fs_root_add_btrfs(fs, &r->a, top, home, def))
+	if (fs->root_fd < 0 ||
+	    fs_root_add_btrfs(fs, &r->a, top, home, def, sv, n))
 		abort();
 }
 
@@ -991,7 +995,7 @@ TEST(btrfs_paths_from_the_top_level)
 	tput(&r.t[0], "@/boot/vmlinuz-1", "k");
 	tput(&r.t[0], "@snap/boot/vmlinuz-2", "k");
 	tput(&r.t[0], "@/boot/grub/grub.cfg", "");
-	tbtrfs(&r, "@", "");
+	tbtrfs(&r, "@", "", NULL, 0);
 	CHECK(fs_is_file(&r.t[0].fs, "/boot/grub/grub.cfg")); /* in @ */
 	trun_cfg(&r, "menuentry U { linux /@/boot/vmlinuz-1 }\n"
 		     "menuentry S { linux /@snap/boot/vmlinuz-2 }\n"
@@ -1042,7 +1046,8 @@ TEST(btrfs_relative_path_subvol_and_mounts)
 	tput(&r.t[0], "@/.snapshots/3/snapshot/boot/vmlinuz", "k3");
 	tput(&r.t[0], "@/.snapshots/3/t.cfg",
 	     "menuentry \"$config_file\" { linux /k }\n");
-	tbtrfs(&r, "@/.snapshots/1/snapshot", "@/.snapshots/1/snapshot");
+	tbtrfs(&r, "@/.snapshots/1/snapshot", "@/.snapshots/1/snapshot", NULL,
+	       0);
 	trun_cfg(&r, cfg);
 	CHECK_INT(r.out.count, 8);
 	/* $config_file as GRUB names it, through the mounted /.snapshots */
@@ -1059,6 +1064,62 @@ TEST(btrfs_relative_path_subvol_and_mounts)
 	CHECK(!E_KFS(&r, 5));
 	CHECK(E_KFS(&r, 6) == r.t[0].fs.btrfs->top);
 	CHECK(warned(&r, "unknown command") == NULL);
+	tend(&r);
+}
+
+/* --list names the subvolume a file is in: the kernel's in the device
+ * column, its files then from the subvolume's root (the top level's and
+ * home's views alike); a file elsewhere with its own place; a top-level
+ * file in none as the top level sees it. JSON: "subvolume" beside it. */
+TEST(btrfs_list_names_the_subvolume)
+{
+	static const char *const sv[] = {"/@/", "@/.snap",
+					 "@/.snapshots/2/snapshot", "@snap"};
+	static const char want[] =
+	    "0* H [grub] A[@]:/boot/k initrd=A[@snap]:/boot/i -- "
+	    "BOOT_IMAGE=/@/boot/k\n"
+	    "1  S [grub] A[@/.snapshots/2/snapshot]:/boot/k initrd=/boot/i -- "
+	    "BOOT_IMAGE=/@/.snapshots/2/snapshot/boot/k\n"
+	    "2  T [grub] A:A:top:/plain/k initrd=A[@]:/boot/i,A:top:/plain/i "
+	    "-- BOOT_IMAGE=/plain/k\n";
+	struct trun r;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	tstart(&r, 1);
+	tput(&r.t[0], "@/boot/k", "k");
+	tput(&r.t[0], "@/.snapshots/2/snapshot/boot/k", "k");
+	tput(&r.t[0], "@/boot/i", "i");
+	tput(&r.t[0], "@/.snapshots/2/snapshot/boot/i", "i");
+	tput(&r.t[0], "@snap/boot/i", "i");
+	tput(&r.t[0], "plain/k", "k");
+	tput(&r.t[0], "plain/i", "i");
+	tbtrfs(&r, "@", "", sv, 4);
+	CHECK_INT(r.t[0].fs.btrfs->n_subvols, 4); /* the default is the top */
+	CHECK_STR(r.t[0].fs.btrfs->subvols[0], "@");
+	trun_cfg(&r,
+		 "menuentry H { linux /@/boot/k; initrd /@snap/boot/i }\n"
+		 "menuentry S { linux /@/.snapshots/2/snapshot/boot/k\n"
+		 "  initrd /@/.snapshots/2/snapshot/boot/i }\n"
+		 "menuentry T { linux /plain/k; initrd /@/boot/i /plain/i }\n");
+	entry_finish(&r.out, r.all, 1);
+	f = open_memstream(&out, &len);
+	entry_print_text(f, &r.out, r.out.head);
+	fclose(f);
+	CHECK_STR(out, want);
+	free(out);
+	f = open_memstream(&out, &len);
+	entry_print_json(f, &r.out, NULL, NULL);
+	fclose(f);
+	CHECK(strstr(out, "\"kernel_file\":{\"path\":\"/.snapshots/2/snapshot/"
+			  "boot/k\",\"device\":\"A\",\"subvolume\":\"@/"
+			  ".snapshots/2/snapshot\",\"spec\":null}") != NULL);
+	CHECK(strstr(out, "{\"path\":\"/@snap/boot/i\",\"device\":\"A:top\","
+			  "\"subvolume\":\"@snap\",") != NULL);
+	CHECK(strstr(out, "\"kernel_file\":{\"path\":\"/plain/k\",\"device\":"
+			  "\"A:top\",\"subvolume\":null,") != NULL);
+	free(out);
 	tend(&r);
 }
 
@@ -1100,7 +1161,7 @@ TEST(blscfg_blsdir_and_btrfs_paths)
 	     "title F\nversion 6.1\nlinux /root/boot/vmlinuz-6.1\n"
 	     "initrd /root/boot/initramfs-6.1.img\noptions ro\n");
 	tput(&r.t[0], "root/boot/vmlinuz-6.1", "k");
-	tbtrfs(&r, "root", "");
+	tbtrfs(&r, "root", "", NULL, 0);
 	trun_cfg(&r, "set blsdir=/root/boot/loader/entries\nblscfg\n");
 	CHECK_INT(r.out.count, 1);
 	CHECK_STR(E_KERNEL(&r, 0), "/boot/vmlinuz-6.1");
@@ -1127,5 +1188,5 @@ TEST_MAIN("test_grub", quoting, comments_continuation_separators,
 	  xen_multiboot_listed_disabled_without_warnings,
 	  module_needs_a_multiboot_kernel, repeated_warning_once_with_count,
 	  chainloader_efi_through_the_firmware, btrfs_paths_from_the_top_level,
-	  btrfs_relative_path_subvol_and_mounts,
+	  btrfs_relative_path_subvol_and_mounts, btrfs_list_names_the_subvolume,
 	  configfile_in_entries_and_submenus, blscfg_blsdir_and_btrfs_paths)

@@ -2,6 +2,7 @@
  * made-up buffers, and the ioctls over a real btrfs image loop-mounted
  * (as root, with btrfs-progs; skipped otherwise, saying so). */
 #include "scan/btrfs.h"
+#include "scan/fs.h"
 #include "scan/mount.h"
 #include "test.h"
 
@@ -91,6 +92,50 @@ TEST(test_find_backref)
 	    -EUCLEAN);
 }
 
+/* The ROOT_BACKREF items among the others a search brings (ROOT_ITEM,
+ * ROOT_REF), each subvolume once, up to the cap; the cursor past the
+ * last item whatever its type. */
+TEST(test_find_subvols)
+{
+	uint8_t buf[512], it[18 + 4] = {0}, other[8] = {0};
+	struct btrfs_cursor at = {0, 0, 0};
+	uint64_t ids[4] = {0};
+	size_t off = 0, count = 0;
+
+	it[16] = 4;
+	memcpy(it + 18, "snap", 4);
+	off = put_hit(buf, off, 256, 0, 132, other, sizeof(other));
+	off = put_hit(buf, off, 256, 5, BACKREF, it, sizeof(it));
+	off = put_hit(buf, off, 256, 257, 156, other, sizeof(other));
+	off = put_hit(buf, off, 257, 256, BACKREF, it, sizeof(it));
+	off = put_hit(buf, off, 257, 256, BACKREF, it, sizeof(it));
+	off = put_hit(buf, off, 258, 0, 132, other, sizeof(other));
+	CHECK_INT(btrfs_find_subvols(buf, off, 6, ids, 4, &count, &at), 0);
+	CHECK_INT(count, 2);
+	CHECK_INT(ids[0], 256);
+	CHECK_INT(ids[1], 257);
+	/* the next search starts right after ROOT_ITEM 258: its backref */
+	CHECK_INT(at.objectid, 258);
+	CHECK_INT(at.type, 132);
+	CHECK_INT(at.offset, 1);
+	count = 0;
+	CHECK_INT(btrfs_find_subvols(buf, off, 6, ids, 1, &count, &at), 0);
+	CHECK_INT(count, 1); /* the cap */
+	CHECK_INT(btrfs_find_subvols(buf, off - 1, 6, ids, 4, &count, &at),
+		  -EUCLEAN);
+	at = (struct btrfs_cursor){7, 8, 9};
+	CHECK_INT(btrfs_find_subvols(buf, off, 0, ids, 4, &count, &at), 0);
+	CHECK_INT(at.objectid, 7); /* nothing read: where it was */
+	off = put_hit(buf, 0, UINT64_MAX, UINT64_MAX, 255, other, 0);
+	CHECK_INT(btrfs_find_subvols(buf, off, 1, ids, 4, &count, &at),
+		  -ERANGE);
+	off = put_hit(buf, 0, 300, UINT64_MAX, 255, other, 0);
+	CHECK_INT(btrfs_find_subvols(buf, off, 1, ids, 4, &count, &at), 0);
+	CHECK_INT(at.objectid, 301);
+	CHECK_INT(at.type, 0);
+	CHECK_INT(at.offset, 0);
+}
+
 #define SCRATCH "/tmp/bm-test-btrfs"
 
 static int sh(const char *cmd)
@@ -155,6 +200,35 @@ static void mount_top_level(void)
 	sh("losetup -d \"$(cat loopdev)\"; rm -f loopdev");
 }
 
+/* Every subvolume, in order of their ids; past FS_SUBVOL_MAX (300 more
+ * made: searches over several 4 KiB answers), the later ones not. */
+static void check_subvol_list(int fd)
+{
+	char *list = NULL;
+	size_t n = 0;
+	const char *p;
+
+	CHECK_INT(btrfs_subvol_list(fd, &list, &n), 0);
+	CHECK_INT(n, 3);
+	p = list;
+	CHECK_STR(p, "@");
+	p += strlen(p) + 1;
+	CHECK_STR(p, "@/.snapshots");
+	p += strlen(p) + 1;
+	CHECK_STR(p, "@/.snapshots/1/snapshot");
+	free(list);
+	CHECK_INT(sh("mkdir mnt/@/m && for i in $(seq 1 300); do "
+		     "btrfs subvolume create mnt/@/m/$i || exit 1; done"),
+		  0);
+	CHECK_INT(btrfs_subvol_list(fd, &list, &n), 0);
+	CHECK_INT(n, FS_SUBVOL_MAX);
+	p = list;
+	for (size_t i = 1; i < n; i++)
+		p += strlen(p) + 1;
+	CHECK_STR(p, "@/m/253"); /* 3 first, then 253 of the 300 */
+	free(list);
+}
+
 TEST(test_btrfs_image)
 {
 	char path[BTRFS_PATH_MAX];
@@ -178,6 +252,7 @@ TEST(test_btrfs_image)
 	CHECK_INT(btrfs_subvol_path(fd, BTRFS_TOP_ID, path, sizeof(path)), 0);
 	CHECK_STR(path, "");
 	CHECK_INT(btrfs_default_path(fd, path, 8), -ENAMETOOLONG);
+	check_subvol_list(fd);
 	close(fd);
 	fd = open(SCRATCH, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	CHECK(btrfs_default_path(fd, path, sizeof(path)) < 0); /* not btrfs */
@@ -188,4 +263,4 @@ TEST(test_btrfs_image)
 }
 
 TEST_MAIN("test_scan_btrfs", test_find_default, test_find_backref,
-	  test_btrfs_image)
+	  test_find_subvols, test_btrfs_image)
