@@ -147,6 +147,7 @@ static int load_jump(struct ui *u, const struct entry *e, bool once, char *err,
 		return -EINVAL;
 	}
 	ui_count_stop(&u->m);
+	progress(u, 0, 1); /* the bar at once, before the first byte */
 	bo.progress = progress;
 	bo.fetch = fetching;
 	bo.progress_data = u;

@@ -12,7 +12,8 @@
 #                place with mtools, the ext4s rebuilt)
 #   boot.img     GPT, one ext4 "debian" partition (the demo's UUID and label):
 #                the demo's Debian install, grub.cfg with timeout 0 and serial;
-#                its default entry is Debian's kernel + the demo target initrd
+#                its default entry is Debian's kernel + the demo target initrd,
+#                with `echo 'BENCH-GRUB: loaded'` after its initrd command
 #   boot40.img   the same with the default entry's initrd replaced by
 #                initrd40.cpio.gz: the target initrd + a 40 MiB random
 #                /payload/pad.bin (an uncompressed cpio appended)
@@ -84,8 +85,11 @@ EOL
 	dd if="$2" of="$1" bs=1M seek=1 conv=notrunc,sparse status=none
 }
 cp -a "$B/demo/debian" "$W/deb-boot"
+# the default entry (the first top-level initrd) says when GRUB has loaded
+# its files: measurement 2's "load done" for GRUB
 sed -i -e 's/^terminal_output console$/terminal_output serial/' \
-	-e 's/set timeout=5/set timeout=0/' "$W/deb-boot/boot/grub/grub.cfg"
+	-e 's/set timeout=5/set timeout=0/' \
+	-e "0,/^\tinitrd\t.*\$/s//&\n\techo\t'BENCH-GRUB: loaded'/" "$W/deb-boot/boot/grub/grub.cfg"
 swapcon "$W/deb-boot/boot/grub/grub.cfg"
 mkext4 "$W/deb-boot" "$W/p.img" 40 >/dev/null
 gptdisk "$O/boot.img" "$W/p.img" 40

@@ -15,9 +15,11 @@ mkdir -p "$O"
 PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
 echo "bench: BENCH_RUNS=${BENCH_RUNS:-5} accel=$([ "${KVM:-0}" = 1 ] && echo KVM || echo TCG) into $O"
 
-# --- the extras: GRUB (BIOS), xorriso for grub-mkrescue, kexec-tools, the chart
+# --- the extras: GRUB (BIOS and UEFI), xorriso for grub-mkrescue, kexec-tools,
+# the chart
 need=()
 [ -d /usr/lib/grub/i386-pc ] || need+=(grub-pc-bin)
+[ -d /usr/lib/grub/x86_64-efi ] || need+=(grub-efi-amd64-bin)
 command -v grub-mkrescue >/dev/null || need+=(grub-common)
 command -v xorriso >/dev/null || need+=(xorriso)
 command -v mcopy >/dev/null || need+=(mtools)
@@ -34,11 +36,19 @@ if [ ${#need[@]} -gt 0 ]; then
 	fi
 fi
 
-# --- GRUB 2 rescue ISO
+# --- GRUB 2: a BIOS rescue ISO and a UEFI ESP, with the same grub.cfg
 if [ -d /usr/lib/grub/i386-pc ] && command -v grub-mkrescue >/dev/null; then
-	[ "$O/grub.iso" -nt "$H/grub-iso.sh" ] || bash "$H/grub-iso.sh" "$O/grub.iso"
+	[ "$O/grub.iso" -nt "$H/grub-iso.sh" ] && [ "$O/grub.iso" -nt "$H/grub-cfg.sh" ] ||
+		bash "$H/grub-iso.sh" "$O/grub.iso"
 else
-	rm -f "$O/grub.iso"; echo "bench: no grub-pc-bin: the GRUB figures will be skipped"
+	rm -f "$O/grub.iso"; echo "bench: no grub-pc-bin: the GRUB BIOS figures will be skipped"
+fi
+if [ -d /usr/lib/grub/x86_64-efi ] && command -v grub-mkstandalone >/dev/null; then
+	[ "$O/grub-efi/esp.img" -nt "$H/grub-efi.sh" ] && [ "$O/grub-efi/esp.img" -nt "$H/grub-cfg.sh" ] &&
+		[ "$O/grub-efi/esp.img" -nt "$H/../../images/esp.sh" ] ||
+		bash "$H/grub-efi.sh" "$O/grub-efi"
+else
+	rm -f "$O/grub-efi/esp.img"; echo "bench: no grub-efi-amd64-bin: the GRUB UEFI figures will be skipped"
 fi
 
 # --- disks
