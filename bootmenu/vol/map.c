@@ -75,6 +75,20 @@ static int attach(int mfd, const struct vol_window *w, char *dev, size_t devlen)
 	return rc;
 }
 
+/* Does @w lie inside the @size bytes of @member, in whole sectors? */
+static int window_inside(const char *member, const struct vol_window *w,
+			 uint64_t size, char *err, size_t errlen)
+{
+	if (w->size && !(w->offset % 512) && !(w->size % 512) &&
+	    w->offset <= size && w->size <= size - w->offset)
+		return 0;
+	return say(err, errlen, -ERANGE,
+		   "the volume's bytes %llu+%llu do not lie inside %s (%llu "
+		   "bytes)",
+		   (unsigned long long)w->offset, (unsigned long long)w->size,
+		   member, (unsigned long long)size);
+}
+
 int vol_map_window(const char *member, const struct vol_window *w, char *dev,
 		   size_t devlen, char *err, size_t errlen)
 {
@@ -91,15 +105,10 @@ int vol_map_window(const char *member, const struct vol_window *w, char *dev,
 		return say(err, errlen, rc, "cannot size %s: %s", member,
 			   strerror(-rc));
 	}
-	if (!w->size || w->offset % 512 || w->size % 512 || w->offset > size ||
-	    w->size > size - w->offset) {
+	rc = window_inside(member, w, size, err, errlen);
+	if (rc < 0) {
 		close(mfd);
-		return say(err, errlen, -ERANGE,
-			   "the volume's bytes %llu+%llu do not lie inside "
-			   "%s (%llu bytes)",
-			   (unsigned long long)w->offset,
-			   (unsigned long long)w->size, member,
-			   (unsigned long long)size);
+		return rc;
 	}
 	rc = attach(mfd, w, dev, devlen);
 	close(mfd); /* the loop device keeps its own reference */
@@ -136,14 +145,9 @@ static int dm_run(const char *member, const struct vol_window *w,
 		return say(err, errlen, rc,
 			   "cannot use %s for device-mapper: %s", member,
 			   strerror(-rc));
-	if (!w->size || w->offset % 512 || w->size % 512 || w->offset > size ||
-	    w->size > size - w->offset)
-		return say(err, errlen, -ERANGE,
-			   "the volume's bytes %llu+%llu do not lie inside "
-			   "%s (%llu bytes)",
-			   (unsigned long long)w->offset,
-			   (unsigned long long)w->size, member,
-			   (unsigned long long)size);
+	rc = window_inside(member, w, size, err, errlen);
+	if (rc < 0)
+		return rc;
 	r->major = major(st.st_rdev);
 	r->minor = minor(st.st_rdev);
 	r->offset = w->offset / 512;
