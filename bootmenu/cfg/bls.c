@@ -111,6 +111,29 @@ static const char *bls_path(struct cfg_ctx *ctx, const char *dir, const char *p)
 	return fs_is_file(ctx->fs, boot) ? boot : abs;
 }
 
+/* A file @path names that the entry's own view lacks, on btrfs: the
+ * specification names files from the partition's root, which GRUB and
+ * the kernel take to be the default subvolume, so Fedora's entries in
+ * root/boot/loader/entries say /root/boot/vmlinuz-... when the top level
+ * is the default. Returns the top level's view when the file is there
+ * from the default subvolume (*path then from the top), else NULL (the
+ * entry's view, @path unchanged). */
+static const struct fs_root *bls_btrfs(struct cfg_ctx *ctx, const char **path)
+{
+	const struct fs_btrfs *b = ctx->fs->btrfs;
+	const char *full;
+
+	if (!b || !b->top || ctx->fs == b->top || fs_is_file(ctx->fs, *path))
+		return NULL;
+	full = *b->default_path
+		   ? arena_printf(ctx->a, "/%s%s", b->default_path, *path)
+		   : *path;
+	if (!fs_is_file(b->top, full))
+		return NULL;
+	*path = full;
+	return b->top;
+}
+
 /* One `options` line; they are joined once, at the end (joining at each
  * line made a file of many short lines cost its size squared). */
 struct bls_opt {
@@ -142,13 +165,24 @@ static const char *bls_options(struct arena *a, const struct bls_keys *k)
 	return out;
 }
 
+static void bls_add_initrd(struct cfg_ctx *ctx, struct entry *e,
+			   const char *path)
+{
+	const struct fs_root *fs = bls_btrfs(ctx, &path);
+	size_t n = e->n_initrds;
+
+	entry_add_initrd(ctx->out, e, NULL, path);
+	if (fs && e->n_initrds > n)
+		e->initrds[n].fs = fs;
+}
+
 /* grub's blscfg splits `initrd` at blanks ($tuned_initrd adds one); the
  * specification and systemd-boot take one path per line. */
 static void bls_initrd(struct cfg_ctx *ctx, struct entry *e, const char *dir,
 		       const char *v, bls_expand_fn expand, void *data)
 {
 	if (!expand) {
-		entry_add_initrd(ctx->out, e, NULL, bls_path(ctx, dir, v));
+		bls_add_initrd(ctx, e, bls_path(ctx, dir, v));
 		return;
 	}
 	v = expand(data, v);
@@ -158,8 +192,8 @@ static void bls_initrd(struct cfg_ctx *ctx, struct entry *e, const char *dir,
 		v += strspn(v, " \t");
 		n = strcspn(v, " \t");
 		if (n)
-			entry_add_initrd(
-			    ctx->out, e, NULL,
+			bls_add_initrd(
+			    ctx, e,
 			    bls_path(ctx, dir, arena_strndup(ctx->a, v, n)));
 		v += n;
 	}
@@ -266,6 +300,7 @@ static struct entry *bls_finish(struct cfg_ctx *ctx, struct entry *e,
 		e->devicetree = bls_path(ctx, dir, k->devicetree);
 	if (k->linux_) {
 		e->kernel.path = bls_path(ctx, dir, k->linux_);
+		e->kernel.fs = bls_btrfs(ctx, &e->kernel.path);
 		e->line = k->line_linux;
 	} else if (k->efi) {
 		e->kernel.path = bls_path(ctx, dir, k->efi);

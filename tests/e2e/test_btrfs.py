@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """/boot on btrfs: the Ubuntu/Debian layout (subvolume @ with the kernels
-in @/boot, grub.cfg naming /@/boot/... from the top level) and openSUSE's
+in @/boot, grub.cfg naming /@/boot/... from the top level), Fedora's
+(subvolumes root and home, /boot inside root, blscfg entries naming
+/root/boot/..., the saved entry of grubenv as default) and openSUSE's
 (the default subvolume is @/.snapshots/1/snapshot, grub.cfg with
 btrfs_relative_path; the snapshot menu of snapper's grub plugin, whose
 entry for snapshot 2, found in `--list` by its subvolume's name, boots the
@@ -102,6 +104,37 @@ def snapper(mnt):
     run("btrfs", "subvolume", "set-default", sid, mnt)
 
 
+FEDORA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures",
+                      "grub", "fedora-btrfs", "top", "root", "boot", "grub2")
+FEDORA_ID = "3f0c2b7e8a5d4c1e9b6a7d8e0f1a2b3c"
+
+
+def fedora(mnt):
+    """Fedora's layout with /boot inside the subvolume root (and home
+    beside it), the top level as default subvolume: the fixture's
+    grub.cfg (blscfg) and a grubenv whose saved_entry is the older of two
+    BLS entries in root/boot/loader/entries (its blsdir, as Fedora's
+    grub2-mkconfig sets it), paths from the top level."""
+    run("btrfs", "subvolume", "create", os.path.join(mnt, "root"))
+    run("btrfs", "subvolume", "create", os.path.join(mnt, "home"))
+    boot = os.path.join(mnt, "root", "boot")
+    os.makedirs(os.path.join(boot, "grub2"))
+    shutil.copy(os.path.join(FEDORA, "grub.cfg"), os.path.join(boot, "grub2", "grub.cfg"))
+    for ver, entry in (("6.11.4-201.fc40.x86_64", "btrfs-fedora-new"),
+                       ("6.8.5-301.fc40.x86_64", "btrfs-fedora-saved")):
+        shutil.copy(need(os.path.join(B, "kernel", "bzImage")), os.path.join(boot, "vmlinuz-" + ver))
+        shutil.copy(need(os.path.join(B, "target-initrd.cpio.gz")),
+                    os.path.join(boot, "initramfs-%s.img" % ver))
+        write(os.path.join(boot, "loader", "entries", "%s-%s.conf" % (FEDORA_ID, ver)),
+              "title Fedora Linux (%s) 40\nversion %s\nlinux /root/boot/vmlinuz-%s\n"
+              "initrd /root/boot/initramfs-%s.img\noptions root=UUID=x ro "
+              "rootflags=subvol=root %s demo.entry=%s target.poweroff\n"
+              % (ver, ver, ver, ver, CON, entry))
+    env = ("# GRUB Environment Block\nsaved_entry=%s-6.8.5-301.fc40.x86_64\n"
+           "blsdir=/root/boot/loader/entries\n" % FEDORA_ID)
+    write(os.path.join(boot, "grub2", "grubenv"), env + "#" * (1024 - len(env)))
+
+
 def snapshot_entry_boots():
     img = os.path.join(W, "snapper.img")
     # the fixture's grub.cfg searches for its filesystem by this UUID
@@ -124,9 +157,9 @@ def snapshot_entry_boots():
     os.unlink(img)
 
 
-def boots(name, build, entry):
+def boots(name, build, entry, uuid=None):
     img = os.path.join(W, name + ".img")
-    btrfs_image(img, build)
+    btrfs_image(img, build, uuid)
     before = sha256(img)
     q = Qemu(B, "btrfs-" + name, kernel=need(EFI), append="bootmenu.timeout=0",
              disks=[{"file": img, "snapshot": False}], snapshot=False)
@@ -146,4 +179,8 @@ ok = check("e2e.btrfs.ubuntu_layout_at_subvolume_boots", lambda: boots("ubuntu",
 ok = check("e2e.btrfs.opensuse_default_snapshot_boots",
            lambda: boots("opensuse", opensuse, "btrfs-suse")) and ok
 ok = check("e2e.btrfs.opensuse_snapshot_entry_boots_its_kernel", snapshot_entry_boots) and ok
+# the fixture's grub.cfg searches for its filesystem by this UUID
+ok = check("e2e.btrfs.fedora_root_subvolume_saved_entry_boots",
+           lambda: boots("fedora", fedora, "btrfs-fedora-saved",
+                         "0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6")) and ok
 sys.exit(0 if ok else 1)
