@@ -2,14 +2,16 @@
  *
  * A device the probe calls an LVM2 PV or a RAID member is read (pread()
  * only, never written) by its job, unless the running kernel already
- * uses it: a device with holders in sysfs is dm's or md's, and the
- * volume on it shows up as that kernel device. The readings are planned
+ * uses it: a device with holders in sysfs (other than bootmenu's own
+ * device-mapper tables) is dm's or md's, and the volume on it shows up
+ * as that kernel device. The readings are planned
  * (vol/plan.h); each volume becomes a record of its own, named as lvs or
  * mdadm would ("vgsys/boot", "md0", "md/boot"), whose job maps it
  * read-only (a loop device over one window, a device-mapper table over
- * several), then probes and mounts that like a partition. The mapping
- * lives as long as the mount: it goes with the record, its member, and
- * in scan_unmount_all().
+ * several), then probes and mounts that like a partition; a volume that
+ * holds an LVM2 PV (LVM on an md mirror) is read as a member in turn.
+ * The mapping lives as long as the mount, or the PV on it: it goes with
+ * the record, its member, and in scan_unmount_all().
  */
 #include "scan/scan_int.h"
 #include "util/file.h"

@@ -111,6 +111,34 @@ def lvm_runs_boot():
     boots("volumes-lvm-runs", disks, "lvm-runs")
 
 
+def lvm_runs_listed_then_unmapped():
+    """`bootmenu --list` over the disks of lvm_runs_boot (an LV through
+    device-mapper) and of lvm_on_md_boots (a loop device under another):
+    both LVs are listed with their entries, and when bootmenu exits no
+    device-mapper table and no bound loop device is left."""
+    disks = [need(os.path.join(W, "lvm-runs-%d.img" % i)) for i in range(2)] + \
+        [need(os.path.join(W, "lvm-md-%s.img" % c)) for c in "ab"]
+    q = Qemu(B, "volumes-unmapped", kernel=need(EFI), append="bootmenu.shell",
+             disks=[{"file": p, "snapshot": False} for p in disks], snapshot=False)
+    try:
+        q.expect(r"rescue shell", 90)
+        q.send("bootmenu --list > /tmp/l.txt 2>&1; echo RC=$?; cat /tmp/l.txt; "
+               "echo DM=$(ls /sys/block | grep -c '^dm-') "
+               "LOOPS=$(cat /sys/block/loop*/size 2>/dev/null | grep -vc '^0$')\n")
+        rc = q.expect(r"RC=(\d+)", 180).group(1)
+        start = q.pos
+        left = q.expect(r"DM=(\d+) LOOPS=(\d+)", 30)
+        text = q.output()[start:q.pos].replace("\r", "")
+    finally:
+        q.close()
+    if rc != "0":
+        raise AssertionError("bootmenu --list exited %s: %s" % (rc, text[-600:]))
+    want_lines(text, [r"lvm-runs .*vgruns/boot", r"lvm-on-md .*vgmd/boot"])
+    if left.groups() != ("0", "0"):
+        raise AssertionError("left mapped: %s dm tables, %s loop devices"
+                             % left.groups())
+
+
 def lvm_on_md_boots():
     """LVM on an md RAID1 (1.2) of two members: the mirror is read, the PV
     found on it, /boot in its LV boots; both members unchanged."""
@@ -172,6 +200,8 @@ ok = True
 for name, fn in (("e2e.volumes.lvm_boot_lv_boots", lvm_boot),
                  ("e2e.volumes.lvm_lv_in_three_runs_on_two_pvs_boots", lvm_runs_boot),
                  ("e2e.volumes.lvm_on_md_raid1_boots", lvm_on_md_boots),
+                 ("e2e.volumes.lvm_listed_then_every_mapping_removed",
+                  lvm_runs_listed_then_unmapped),
                  ("e2e.volumes.lvm_missing_pv_and_thin_listed", lvm_reasons),
                  ("e2e.volumes.md_raid1_12_one_member_missing_boots", md_degraded),
                  ("e2e.volumes.md_raid1_090_boots", md_090_pair)):
