@@ -58,6 +58,8 @@ struct scan_job {
 	uint64_t dev_size;
 	char holders[PATH_MAX]; /* sysfs: who uses the device (md, dm) */
 	bool is_vol;		/* a volume: map its windows first */
+	unsigned stripes; /* > 1: the windows are stripes of @chunk bytes */
+	uint64_t chunk;
 	size_t n_win;
 	struct vol_window win[VOL_WINDOWS_MAX]; /* source i: member[i] */
 	char member[VOL_WINDOWS_MAX][PROBE_PATH_MAX];
@@ -94,6 +96,8 @@ struct scan_job {
 /* What makes a record a volume's rather than a block device's. */
 struct scan_recvol {
 	char group[VOL_GROUP_ID_MAX]; /* the VG id or md UUID */
+	unsigned stripes; /* > 1: the windows are stripes of @chunk bytes */
+	uint64_t chunk;
 	size_t n_win;
 	struct vol_window win[VOL_WINDOWS_MAX];	      /* source i: member[i] */
 	char member[VOL_WINDOWS_MAX][PROBE_PATH_MAX]; /* device nodes */

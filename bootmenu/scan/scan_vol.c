@@ -126,8 +126,8 @@ int scan_vol_job_map(struct scan_job *j)
 
 	for (size_t i = 0; i < j->n_win; i++)
 		members[i] = j->member[i];
-	rc = vol_map(j->name, j->win, j->n_win, members, dev, sizeof(dev), err,
-		     sizeof(err));
+	rc = vol_map(j->name, j->win, j->n_win, j->stripes, j->chunk, members,
+		     dev, sizeof(dev), err, sizeof(err));
 
 	if (rc < 0) {
 		memset(&j->res, 0, sizeof(j->res));
@@ -152,6 +152,8 @@ void scan_vol_job_init(const struct scan_rec *r, struct scan_job *j)
 	j->devnode[0] = '\0'; /* the loop or dm device, once mapped */
 	j->holders[0] = '\0'; /* nothing holds a mapping made for us */
 	j->n_win = r->vol->n_win;
+	j->stripes = r->vol->stripes;
+	j->chunk = r->vol->chunk;
 	memcpy(j->win, r->vol->win, sizeof(j->win));
 	memcpy(j->member, r->vol->member, sizeof(j->member));
 }
@@ -258,7 +260,8 @@ static bool rec_as_planned(const struct scan_rec *r,
 	const struct scan_recvol *v = r->vol;
 
 	if (strcmp(v->group, it->group) || strcmp(v->skip, it->v.skip) ||
-	    v->n_win != it->v.n)
+	    v->n_win != it->v.n || v->stripes != it->v.stripes ||
+	    v->chunk != it->v.chunk)
 		return false;
 	for (size_t i = 0; i < it->v.n; i++)
 		if (strcmp(v->member[i], mems[it->v.w[i].source]->devnode) ||
@@ -282,6 +285,8 @@ static void rec_fill(struct scan *s, struct scan_rec *r,
 	snprintf(v->skip, sizeof(v->skip), "%s", it->v.skip);
 	snprintf(v->note, sizeof(v->note), "%s", it->note);
 	v->n_win = it->v.n;
+	v->stripes = it->v.stripes;
+	v->chunk = it->v.chunk;
 	for (size_t i = 0; i < it->v.n; i++) {
 		const struct scan_volmem *m = mems[it->v.w[i].source];
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* dm.c - a volume's runs as a device-mapper linear table (pure). */
+/* dm.c - a volume's runs as a device-mapper table (pure): linear runs
+ * one after another, or the stripes of one striped target. */
 #include "vol/dm.h"
 
 #include <errno.h>
@@ -8,69 +9,122 @@
 #include <string.h>
 
 #define DM_ALIGN 8u /* what the kernel expects of each target spec */
+/* a parameter text: "N CHUNK" and "MAJ:MIN OFFSET " for each stripe */
+#define DM_PARAMS_MAX (48 + VOL_DM_RUNS_MAX * 48)
 
 static size_t align_up(size_t n)
 {
 	return (n + DM_ALIGN - 1) & ~(size_t)(DM_ALIGN - 1);
 }
 
-/* One linear target at @at of buf[0..len): the spec, its parameters
- * ("MAJ:MIN OFFSET"), padding. Returns the bytes it takes, or -ENOSPC. */
+/* One target at @at of buf[0..len): the spec of @type for sectors
+ * start..start+length, its parameter text, padding. Returns the bytes it
+ * takes, or -ENOSPC. */
 static long put_target(unsigned char *buf, size_t len, size_t at,
-		       uint64_t start, const struct vol_dm_run *r)
+		       const char *type, uint64_t start, uint64_t length,
+		       const char *params)
 {
 	struct dm_target_spec spec;
-	char params[64];
-	int plen = snprintf(params, sizeof(params), "%u:%u %llu", r->major,
-			    r->minor, (unsigned long long)r->offset);
-	size_t size = align_up(sizeof(spec) + (size_t)plen + 1);
+	size_t plen = strlen(params);
+	size_t size = align_up(sizeof(spec) + plen + 1);
 
 	if (at > len || size > len - at)
 		return -ENOSPC;
 	memset(&spec, 0, sizeof(spec));
 	spec.sector_start = start;
-	spec.length = r->sectors;
+	spec.length = length;
 	spec.next = (uint32_t)size;
-	snprintf(spec.target_type, sizeof(spec.target_type), "linear");
+	snprintf(spec.target_type, sizeof(spec.target_type), "%s", type);
 	memset(buf + at, 0, size);
 	memcpy(buf + at, &spec, sizeof(spec));
-	memcpy(buf + at + sizeof(spec), params, (size_t)plen);
+	memcpy(buf + at + sizeof(spec), params, plen);
 	return (long)size;
 }
 
-long vol_dm_table(void *buf, size_t len, const char *name,
-		  const struct vol_dm_run *runs, size_t n)
+/* "MAJ:MIN OFFSET" of @r at @p (room @room). Returns the length. */
+static int put_dev(char *p, size_t room, const struct vol_dm_run *r)
 {
-	unsigned char *out = buf;
-	struct dm_ioctl io;
-	size_t at = align_up(sizeof(io));
+	return snprintf(p, room, "%u:%u %llu", r->major, r->minor,
+			(unsigned long long)r->offset);
+}
+
+/* Each run a linear target, one after another. Returns the end of the
+ * last target in @buf, or -errno. */
+static long put_linear(unsigned char *buf, size_t len, size_t at,
+		       const struct vol_dm_run *runs, size_t n)
+{
 	uint64_t start = 0;
 
-	if (!n)
-		return -EINVAL;
-	if (strlen(name) >= sizeof(io.name))
-		return -ENAMETOOLONG;
-	if (at > len)
-		return -ENOSPC;
 	for (size_t i = 0; i < n; i++) {
+		char params[64];
 		long used;
 
 		if (!runs[i].sectors || runs[i].sectors > UINT64_MAX - start)
 			return -EINVAL;
-		used = put_target(out, len, at, start, &runs[i]);
+		put_dev(params, sizeof(params), &runs[i]);
+		used = put_target(buf, len, at, "linear", start,
+				  runs[i].sectors, params);
 		if (used < 0)
 			return used;
 		start += runs[i].sectors;
 		at += (size_t)used;
 	}
+	return (long)at;
+}
+
+/* One striped target over the stripes runs[0..n) (striped.rst: "<num
+ * stripes> <chunk size> [<dev path> <offset>]+"). Returns the end of the
+ * target in @buf, or -errno. */
+static long put_striped(unsigned char *buf, size_t len, size_t at,
+			const struct vol_dm_run *runs, size_t n, uint64_t chunk)
+{
+	char params[DM_PARAMS_MAX];
+	size_t pl;
+	long used;
+
+	if (n > VOL_DM_RUNS_MAX || !runs[0].sectors ||
+	    runs[0].sectors > UINT64_MAX / n)
+		return -EINVAL;
+	pl = (size_t)snprintf(params, sizeof(params), "%zu %llu", n,
+			      (unsigned long long)chunk);
+	for (size_t i = 0; i < n; i++) {
+		if (runs[i].sectors != runs[0].sectors)
+			return -EINVAL;
+		params[pl++] = ' ';
+		pl +=
+		    (size_t)put_dev(params + pl, sizeof(params) - pl, &runs[i]);
+	}
+	used =
+	    put_target(buf, len, at, "striped", 0, runs[0].sectors * n, params);
+	return used < 0 ? used : (long)(at + (size_t)used);
+}
+
+long vol_dm_table(void *buf, size_t len, const char *name,
+		  const struct vol_dm_run *runs, size_t n, uint64_t chunk)
+{
+	unsigned char *out = buf;
+	struct dm_ioctl io;
+	size_t start = align_up(sizeof(io));
+	long end;
+
+	if (!n)
+		return -EINVAL;
+	if (strlen(name) >= sizeof(io.name))
+		return -ENAMETOOLONG;
+	if (start > len)
+		return -ENOSPC;
+	end = chunk ? put_striped(out, len, start, runs, n, chunk)
+		    : put_linear(out, len, start, runs, n);
+	if (end < 0)
+		return end;
 	memset(&io, 0, sizeof(io));
 	io.version[0] = DM_VERSION_MAJOR;
-	io.data_size = (uint32_t)at;
-	io.data_start = (uint32_t)align_up(sizeof(io));
-	io.target_count = (uint32_t)n;
+	io.data_size = (uint32_t)end;
+	io.data_start = (uint32_t)start;
+	io.target_count = chunk ? 1 : (uint32_t)n;
 	io.flags = DM_READONLY_FLAG;
 	memcpy(io.name, name, strlen(name));
-	memset(out, 0, io.data_start);
+	memset(out, 0, start);
 	memcpy(out, &io, sizeof(io));
-	return (long)at;
+	return end;
 }

@@ -7,6 +7,7 @@
 #include "util/say.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,6 +261,21 @@ static void value_vg(struct tp *t, const char *key, const struct token *v)
 		word_u64(v, t->extent_size);
 }
 
+/* Item @idx of a segment's `stripes = [ "pv0", 0, "pv1", 0 ]`: the PV
+ * of stripe idx/2 at even places, its first extent at odd ones. */
+static void value_stripe(struct tp *t, struct lvm_seg *s, const struct token *v,
+			 int idx)
+{
+	int i = idx / 2;
+
+	if (idx % 2 == 0)
+		s->pvs[i] = v->kind == T_STR ? find_pv(t->vg, v->s) : -1;
+	else
+		word_u64(v, &s->pes[i]);
+	s->pv = s->pvs[0];
+	s->pe = s->pes[0];
+}
+
 static void value_seg(struct tp *t, const char *key, const struct token *v,
 		      int idx)
 {
@@ -273,10 +289,11 @@ static void value_seg(struct tp *t, const char *key, const struct token *v,
 		snprintf(s->type, sizeof(s->type), "%.31s", v->s);
 	else if (!strcmp(key, "stripe_count"))
 		word_u64(v, &s->stripe_count);
-	else if (!strcmp(key, "stripes") && idx == 0 && v->kind == T_STR)
-		s->pv = find_pv(t->vg, v->s);
-	else if (!strcmp(key, "stripes") && idx == 1)
-		word_u64(v, &s->pe);
+	else if (!strcmp(key, "stripe_size"))
+		word_u64(v, &s->stripe_size);
+	else if (!strcmp(key, "stripes") && idx >= 0 &&
+		 idx / 2 < VOL_WINDOWS_MAX)
+		value_stripe(t, s, v, idx);
 	else if (!strcmp(key, "cow_store") && v->kind == T_STR)
 		copy_name(t->lv->cow, v);
 }
@@ -330,8 +347,11 @@ static enum role open_role(struct tp *t, const struct token *k)
 			     ? &t->lv->seg[t->lv->seg_count]
 			     : NULL;
 		t->lv->seg_count++;
-		if (t->seg)
+		if (t->seg) {
 			t->seg->pv = -1;
+			for (size_t i = 0; i < VOL_WINDOWS_MAX; i++)
+				t->seg->pvs[i] = -1;
+		}
 		return R_SEG;
 	}
 	return R_NONE;
@@ -649,8 +669,10 @@ static void seg_skip(const struct lvm_seg *s, char *skip, size_t n)
 {
 	const char *t = s->type;
 
-	if (!strcmp(t, "striped")) {
-		snprintf(skip, n, "is striped over %llu volumes, not read yet",
+	if (!strcmp(t, "striped")) { /* a striped segment among others */
+		snprintf(skip, n,
+			 "is striped over %llu volumes in one of several "
+			 "segments, not read yet",
 			 (unsigned long long)s->stripe_count);
 		return;
 	}
@@ -672,20 +694,19 @@ static int find_source(const char *id, const char *const *uuids, size_t n)
 	return -1;
 }
 
-/* The window of one linear segment, appended to (or merged into) v. */
-static int seg_window(const struct lvm_vg *vg, const struct lvm_seg *s,
-		      const char *const *uuids, size_t n_pvs, struct vol *v)
+/* Which of the caller's PVs vg->pv[@pv] is; -ENODEV with the reason in
+ * v->skip when it is not there. */
+static int pv_source(const struct lvm_vg *vg, int pv, const char *const *uuids,
+		     size_t n_pvs, struct vol *v)
 {
-	uint64_t ext = vg->extent_size * LVM_SECTOR, off, size;
-	const char *id = vg->pv[s->pv].id;
+	const char *id = vg->pv[pv].id;
 	int src = find_source(id, uuids, n_pvs);
-	struct vol_window *w = v->n ? &v->w[v->n - 1] : NULL;
 
 	if (src < 0 && !id[0]) {
 		snprintf(v->skip, sizeof(v->skip),
 			 "its volume group %.48s names physical volume %.48s "
 			 "without a valid id",
-			 vg->name, vg->pv[s->pv].name);
+			 vg->name, vg->pv[pv].name);
 		return -ENODEV;
 	}
 	if (src < 0) {
@@ -697,18 +718,89 @@ static int seg_window(const struct lvm_vg *vg, const struct lvm_seg *s,
 		    id + 26);
 		return -ENODEV;
 	}
-	if (__builtin_mul_overflow(s->pe, ext, &off) ||
-	    __builtin_add_overflow(off, vg->pv[s->pv].pe_start * LVM_SECTOR,
-				   &off) ||
-	    vg->pv[s->pv].pe_start > UINT64_MAX / LVM_SECTOR ||
-	    __builtin_mul_overflow(s->extent_count, ext, &size) ||
-	    __builtin_add_overflow(v->size, size, &v->size))
+	return src;
+}
+
+/* Extents pe..pe+count of vg->pv[@pv] as bytes of the device: *off and
+ * *size, added to v->size. -EOVERFLOW past 64 bits. */
+static int pv_bytes(const struct lvm_vg *vg, int pv, uint64_t pe,
+		    uint64_t count, struct vol *v, uint64_t *off,
+		    uint64_t *size)
+{
+	uint64_t ext = vg->extent_size * LVM_SECTOR;
+
+	if (__builtin_mul_overflow(pe, ext, off) ||
+	    vg->pv[pv].pe_start > UINT64_MAX / LVM_SECTOR ||
+	    __builtin_add_overflow(*off, vg->pv[pv].pe_start * LVM_SECTOR,
+				   off) ||
+	    __builtin_mul_overflow(count, ext, size) ||
+	    __builtin_add_overflow(v->size, *size, &v->size))
+		return -EOVERFLOW;
+	return 0;
+}
+
+/* The window of one linear segment, appended to (or merged into) v. */
+static int seg_window(const struct lvm_vg *vg, const struct lvm_seg *s,
+		      const char *const *uuids, size_t n_pvs, struct vol *v)
+{
+	struct vol_window *w = v->n ? &v->w[v->n - 1] : NULL;
+	int src = pv_source(vg, s->pv, uuids, n_pvs, v);
+	uint64_t off, size;
+
+	if (src < 0)
+		return src;
+	if (pv_bytes(vg, s->pv, s->pe, s->extent_count, v, &off, &size) < 0)
 		return -EOVERFLOW;
 	if (w && w->source == src && w->offset + w->size == off) {
 		w->size += size;
 		return 0;
 	}
 	v->w[v->n++] = (struct vol_window){src, off, size};
+	return 0;
+}
+
+/* The one segment of a striped LV: a window per stripe, each of
+ * extent_count / stripe_count extents (lvm2's area_len), and the chunk.
+ * Returns 0, -ENODEV or -EINVAL (v->skip says why), -EOVERFLOW. */
+static int stripe_windows(const struct lvm_vg *vg, const struct lvm_seg *s,
+			  const char *const *uuids, size_t n_pvs, struct vol *v)
+{
+	uint64_t area = s->extent_count / s->stripe_count;
+
+	if (s->stripe_count > VOL_WINDOWS_MAX) {
+		snprintf(v->skip, sizeof(v->skip),
+			 "is striped over %llu volumes, more than bootmenu "
+			 "maps (%d)",
+			 (unsigned long long)s->stripe_count, VOL_WINDOWS_MAX);
+		return -EINVAL;
+	}
+	if (!s->stripe_size || s->stripe_size > UINT64_MAX / LVM_SECTOR ||
+	    s->extent_count % s->stripe_count) {
+		snprintf(v->skip, sizeof(v->skip),
+			 "is striped with a stripe size or length bootmenu "
+			 "cannot map");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < s->stripe_count; i++) {
+		uint64_t off, size;
+		int src;
+
+		if (s->pvs[i] < 0) {
+			snprintf(v->skip, sizeof(v->skip),
+				 "names a physical volume its volume group "
+				 "lacks");
+			return -EINVAL;
+		}
+		src = pv_source(vg, s->pvs[i], uuids, n_pvs, v);
+		if (src < 0)
+			return src;
+		if (pv_bytes(vg, s->pvs[i], s->pes[i], area, v, &off, &size) <
+		    0)
+			return -EOVERFLOW;
+		v->w[v->n++] = (struct vol_window){src, off, size};
+	}
+	v->stripes = (unsigned)s->stripe_count;
+	v->chunk = s->stripe_size * LVM_SECTOR;
 	return 0;
 }
 
@@ -755,8 +847,13 @@ static void lv_vol(const struct lvm_vg *vg, const struct lvm_lv *lv,
 			 lv->seg_count, VOL_WINDOWS_MAX);
 	for (size_t i = 0; !why && !v->skip[0] && i < lv->seg_count; i++) {
 		const struct lvm_seg *s = &lv->seg[i];
+		bool striped = !strcmp(s->type, "striped");
 
-		if (strcmp(s->type, "striped") || s->stripe_count != 1)
+		if (striped && s->stripe_count > 1 && lv->seg_count == 1) {
+			if (stripe_windows(vg, s, uuids, n_pvs, v) ==
+			    -EOVERFLOW)
+				why = "lies beyond what 64 bits address";
+		} else if (!striped || s->stripe_count != 1)
 			seg_skip(s, v->skip, sizeof(v->skip));
 		else if (s->pv < 0)
 			why = "names a physical volume its volume group lacks";
@@ -766,7 +863,7 @@ static void lv_vol(const struct lvm_vg *vg, const struct lvm_lv *lv,
 	if (why)
 		snprintf(v->skip, sizeof(v->skip), "%s", why);
 	if (v->skip[0])
-		v->n = 0, v->size = 0;
+		v->n = 0, v->size = 0, v->stripes = 0, v->chunk = 0;
 }
 
 int lvm_vols(const struct lvm_vg *vg, const char *const *pv_uuids, size_t n_pvs,

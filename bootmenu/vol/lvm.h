@@ -94,8 +94,12 @@ struct lvm_seg {
 	uint64_t start_extent, extent_count;
 	char type[32];	       /* "striped", "thin", "raid1", ... */
 	uint64_t stripe_count; /* striped only */
+	uint64_t stripe_size;  /* sectors, when stripe_count > 1 */
 	int pv;		       /* the first stripe: index into vg->pv, or -1 */
 	uint64_t pe;	       /* ... and its first extent there */
+	/* every stripe (the first VOL_WINDOWS_MAX): PV index (or -1), extent */
+	int pvs[VOL_WINDOWS_MAX];
+	uint64_t pes[VOL_WINDOWS_MAX];
 };
 
 struct lvm_lv {
@@ -129,10 +133,12 @@ int lvm_vg_parse(const char *text, size_t len, struct lvm_vg *vg, char *err,
 
 /* The volumes of @vg's visible LVs into out[0..max), *n set to their
  * count. pv_uuids[0..n_pvs) are the PVs the caller found (label UUIDs,
- * no dashes); a window's source is an index into that list. An LV that
- * cannot be read as windows (striped, thin, RAID, a missing PV...) gets
- * a sentence in vol.skip instead. Returns 0, or -E2BIG when @max was too
- * small (out holds the first @max). */
+ * no dashes); a window's source is an index into that list. A striped
+ * LV of one segment gets a window per stripe (vol.stripes, vol.chunk).
+ * An LV that cannot be read as windows (thin, RAID, a striped segment
+ * among others, a missing PV...) gets a sentence in vol.skip instead.
+ * Returns 0, or -E2BIG when @max was too small (out holds the first
+ * @max). */
 int lvm_vols(const struct lvm_vg *vg, const char *const *pv_uuids, size_t n_pvs,
 	     struct vol *out, size_t max, size_t *n);
 

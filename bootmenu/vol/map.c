@@ -188,14 +188,15 @@ static void dm_plain(struct dm_ioctl *io, const char *name, uint32_t flags)
 	snprintf(io->name, sizeof(io->name), "%s", name);
 }
 
-/* Create @name, load runs[0..n) read-only, resume it; its device number
- * into *devno. On failure the half-made device is removed. */
+/* Create @name, load runs[0..n) read-only (striped by @chunk sectors
+ * when not 0), resume it; its device number into *devno. On failure the
+ * half-made device is removed. */
 static int dm_make(int ctl, const char *name, const struct vol_dm_run *runs,
-		   size_t n, dev_t *devno)
+		   size_t n, uint64_t chunk, dev_t *devno)
 {
 	_Alignas(8) unsigned char req[DM_REQ_MAX];
 	struct dm_ioctl io;
-	long used = vol_dm_table(req, sizeof(req), name, runs, n);
+	long used = vol_dm_table(req, sizeof(req), name, runs, n, chunk);
 	int rc;
 
 	if (used < 0)
@@ -218,8 +219,8 @@ static int dm_make(int ctl, const char *name, const struct vol_dm_run *runs,
 }
 
 static int map_dm(const char *name, const struct vol_window *w, size_t n,
-		  const char *const *members, char *dev, size_t devlen,
-		  char *err, size_t errlen)
+		  uint64_t chunk, const char *const *members, char *dev,
+		  size_t devlen, char *err, size_t errlen)
 {
 	struct vol_dm_run runs[VOL_WINDOWS_MAX];
 	char dmname[DM_NAME_LEN];
@@ -241,7 +242,7 @@ static int map_dm(const char *name, const struct vol_window *w, size_t n,
 			   errno == ENOENT ? "this kernel has no device-mapper"
 					   : strerror(errno));
 	dm_name(name, dmname, sizeof(dmname));
-	rc = dm_make(ctl, dmname, runs, n, &devno);
+	rc = dm_make(ctl, dmname, runs, n, chunk / 512, &devno);
 	close(ctl);
 	if (rc < 0)
 		return say(err, errlen, rc,
@@ -252,16 +253,21 @@ static int map_dm(const char *name, const struct vol_window *w, size_t n,
 }
 
 int vol_map(const char *name, const struct vol_window *w, size_t n,
-	    const char *const *members, char *dev, size_t devlen, char *err,
-	    size_t errlen)
+	    unsigned stripes, uint64_t chunk, const char *const *members,
+	    char *dev, size_t devlen, char *err, size_t errlen)
 {
 	if (!n)
 		return say(err, errlen, -EINVAL, "%s has no bytes to map",
 			   name);
+	if (stripes > 1 &&
+	    (stripes != n || !chunk || chunk % 512 || chunk / 512 > UINT32_MAX))
+		return say(err, errlen, -EINVAL,
+			   "%s is striped in a way bootmenu cannot map", name);
 	if (n == 1)
 		return vol_map_window(members[w[0].source], &w[0], dev, devlen,
 				      err, errlen);
-	return map_dm(name, w, n, members, dev, devlen, err, errlen);
+	return map_dm(name, w, n, stripes > 1 ? chunk : 0, members, dev, devlen,
+		      err, errlen);
 }
 
 /* Remove the table behind the device node @dev, now or (still open) when

@@ -14,6 +14,7 @@
 #include "vol/vol.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Map @w of the device or image file @member as a read-only loop device;
  * its path ("/dev/loop3") into dev[0..devlen). The window must lie inside
@@ -24,12 +25,14 @@ int vol_map_window(const char *member, const struct vol_window *w, char *dev,
 /* Map volume @name's windows w[0..n) (members[w[i].source] are their
  * devices) as one read-only block device: vol_map_window() for one
  * window, device-mapper for several (members must then be block
- * devices). The device's path ("/dev/loop3", "/dev/dm-0") into
+ * devices); with @stripes > 1 the windows are the stripes of a striped
+ * volume, its bytes going round them @chunk bytes at a time (struct
+ * vol). The device's path ("/dev/loop3", "/dev/dm-0") into
  * dev[0..devlen). Returns 0, or -errno with a sentence in err; nothing
  * stays mapped on failure. */
 int vol_map(const char *name, const struct vol_window *w, size_t n,
-	    const char *const *members, char *dev, size_t devlen, char *err,
-	    size_t errlen);
+	    unsigned stripes, uint64_t chunk, const char *const *members,
+	    char *dev, size_t devlen, char *err, size_t errlen);
 
 /* Remove the mapping @dev made by vol_map() or vol_map_window(); a
  * device still mounted goes when it is unmounted. Returns 0 or -errno. */

@@ -24,11 +24,15 @@ struct vol_window {
 
 /* A volume found on the members: its name as `bootmenu --list` shows it
  * ("vgsys/root", "md0"), and either its windows, in the order of the
- * volume's bytes, or the sentence that says why it is not read. */
+ * volume's bytes, or the sentence that says why it is not read. A
+ * striped volume (stripes > 1) has one window per stripe instead, in
+ * the stripes' order: its bytes go round them @chunk bytes at a time. */
 struct vol {
 	char name[VOL_NAME_MAX];
-	char skip[160]; /* empty: readable through w[0..n) */
-	uint64_t size;	/* bytes, the sum of the windows */
+	char skip[160];	  /* empty: readable through w[0..n) */
+	uint64_t size;	  /* bytes, the sum of the windows */
+	unsigned stripes; /* 0 or 1: the windows follow each other */
+	uint64_t chunk;	  /* bytes, when striped */
 	size_t n;
 	struct vol_window w[VOL_WINDOWS_MAX];
 };

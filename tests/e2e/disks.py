@@ -115,9 +115,11 @@ def lvm_disks(paths, vg, steps, images, size_mib=64):
     that order, written by lvm2 as lvm_disk() does. @steps: [("create" or
     "extend", LV name, MiB)] run in order, so an LV extended after another
     was created lies in several runs, and one larger than what is left on
-    a PV goes on to the next. @images: {LV name: ext4 image}, each written
-    across its LV's runs in the LV's order. Returns {LV: [(path, byte
-    offset, bytes)]}, the runs in order."""
+    a PV goes on to the next; "striped" creates an LV striped over every PV
+    with 64 KiB chunks (lvcreate -i N -I 64k). @images: {LV name: ext4
+    image}, each written across its LV's runs in the LV's order (a
+    striped LV's chunks round its stripes). Returns {LV: [(path, byte
+    offset, bytes)]}, the runs in order (a striped LV's: its stripes)."""
     devs = {}
     for path in paths:
         if os.path.exists(path):
@@ -134,18 +136,24 @@ def lvm_disks(paths, vg, steps, images, size_mib=64):
         for op, name, mib in steps:
             if op == "create":
                 _lvm("lvcreate", "-an", "-Zn", "-L", "%dM" % mib, "-n", name, vg)
+            elif op == "striped":
+                _lvm("lvcreate", "-an", "-Zn", "-i", str(len(devs)), "-I", "64k",
+                     "-L", "%dM" % mib, "-n", name, vg)
             else:
                 _lvm("lvextend", "-L", "+%dM" % mib, "%s/%s" % (vg, name))
         pe_start = int(_lvm("pvs", "--noheadings", "--units", "b", "--nosuffix",
                             "-o", "pe_start", next(iter(devs))).split()[0])
-        segs = []
+        segs, striped = [], set()
         for line in _lvm("lvs", "--segments", "--noheadings", "-o",
                          "lv_name,seg_start_pe,seg_pe_ranges", vg).splitlines():
-            name, start, ranges = line.split()
-            dev, pes = ranges.rsplit(":", 1)
-            first, last = (int(x) for x in pes.split("-"))
-            segs.append((name, int(start), devs[dev], pe_start + first * (1 << 20),
-                         (last - first + 1) << 20))
+            name, start, *ranges = line.split()
+            for i, r in enumerate(ranges):  # a striped segment: each stripe
+                dev, pes = r.rsplit(":", 1)
+                first, last = (int(x) for x in pes.split("-"))
+                segs.append((name, int(start) + i, devs[dev],
+                             pe_start + first * (1 << 20), (last - first + 1) << 20))
+            if len(ranges) > 1:
+                striped.add(name)
     finally:
         for dev in devs:
             subprocess.run(["losetup", "-d", dev], check=False)
@@ -154,11 +162,32 @@ def lvm_disks(paths, vg, steps, images, size_mib=64):
         runs.setdefault(name, []).append((path, off, size))
     for name, image in images.items():
         with open(image, "rb") as src:
+            if name in striped:
+                _write_striped(src, runs[name], 64 << 10)
+                continue
             for path, off, size in runs[name]:
                 with open(path, "r+b") as d:
                     d.seek(off)
                     d.write(src.read(size))
     return runs
+
+
+def _write_striped(src, stripes, chunk):
+    """The bytes of @src round @stripes [(path, offset, size)] @chunk at a
+    time, as dm-stripe reads them."""
+    i = 0
+    while True:
+        data = src.read(chunk)
+        if not data:
+            return
+        path, off, size = stripes[i % len(stripes)]
+        at = (i // len(stripes)) * chunk
+        if at + len(data) > size:
+            raise AssertionError("the image is larger than the striped LV")
+        with open(path, "r+b") as d:
+            d.seek(off + at)
+            d.write(data)
+        i += 1
 
 
 def md_member(path, image, version, index, uuid, name="e2e:boot",

@@ -4,7 +4,8 @@
 Disks are written by Debian's lvm2 (without a device-mapper driver) and
 from md's documented superblock layout, with an ext4 /boot copied in at
 the volume's first byte. bootmenu reads each volume through a read-only
-loop device, or device-mapper for an LV in several runs over two PVs:
+loop device, or device-mapper for an LV in several runs over two PVs or
+striped over them:
 the volume's default entry boots, a volume group with a
 missing physical volume and a thin LV are listed with their reasons, a
 RAID1 mirror with one member missing still boots, and every member image
@@ -111,6 +112,19 @@ def lvm_runs_boot():
     boots("volumes-lvm-runs", disks, "lvm-runs")
 
 
+def lvm_striped_boots():
+    """/boot in an LV striped over two PVs (lvcreate -i2 -I64k): read
+    through device-mapper's striped target; both PVs unchanged."""
+    fs = os.path.join(W, "lvm-striped.ext4")
+    boot_fs(fs, "lvm-striped")
+    disks = [os.path.join(W, "lvm-striped-%d.img" % i) for i in range(2)]
+    runs = lvm_disks(disks, "vgstripe", [("striped", "boot", 16)], {"boot": fs},
+                     size_mib=16)
+    if len(runs["boot"]) != 2:
+        raise AssertionError("boot is not striped over two PVs: %s" % runs["boot"])
+    boots("volumes-lvm-striped", disks, "lvm-striped")
+
+
 def lvm_runs_listed_then_unmapped():
     """`bootmenu --list` over the disks of lvm_runs_boot (an LV through
     device-mapper) and of lvm_on_md_boots (a loop device under another):
@@ -200,6 +214,7 @@ ok = True
 for name, fn in (("e2e.volumes.lvm_boot_lv_boots", lvm_boot),
                  ("e2e.volumes.lvm_lv_in_three_runs_on_two_pvs_boots", lvm_runs_boot),
                  ("e2e.volumes.lvm_on_md_raid1_boots", lvm_on_md_boots),
+                 ("e2e.volumes.lvm_striped_lv_boots", lvm_striped_boots),
                  ("e2e.volumes.lvm_listed_then_every_mapping_removed",
                   lvm_runs_listed_then_unmapped),
                  ("e2e.volumes.lvm_missing_pv_and_thin_listed", lvm_reasons),

@@ -210,9 +210,19 @@ TEST(two_pvs_span_and_stripe)
 	CHECK_INT(r->w[1].offset, 65536 + 4 * MIB);
 	CHECK_INT(r->w[1].size, 5 * MIB);
 	CHECK_INT(r->size, 64 * MIB);
+	/* lvs: stripe over pv0 (loop1):0-3 and pv1 (loop2):0-3, -I64k */
 	r = vol_named(v, n, "vgdata/stripe");
-	CHECK_STR(r->skip, "is striped over 2 volumes, not read yet");
-	CHECK_INT(r->n, 0);
+	CHECK_STR(r->skip, "");
+	CHECK_INT(r->stripes, 2);
+	CHECK_INT(r->chunk, 65536);
+	CHECK_INT(r->n, 2);
+	CHECK_INT(r->w[0].source, 2);
+	CHECK_INT(r->w[0].offset, 65536);
+	CHECK_INT(r->w[0].size, 4 * MIB);
+	CHECK_INT(r->w[1].source, 1);
+	CHECK_INT(r->w[1].offset, 65536);
+	CHECK_INT(r->w[1].size, 4 * MIB);
+	CHECK_INT(r->size, 8 * MIB);
 	two_free(&t);
 }
 

@@ -124,8 +124,8 @@ TEST(dm_table_layout)
 	size_t at;
 
 	memset(buf, 0xaa, sizeof(buf));
-	used =
-	    vol_dm_table(buf, sizeof(buf), "bootmenu-vgsys-root-1-0", runs, 2);
+	used = vol_dm_table(buf, sizeof(buf), "bootmenu-vgsys-root-1-0", runs,
+			    2, 0);
 	CHECK(used > 0);
 	CHECK_INT((int)io->version[0], DM_VERSION_MAJOR);
 	CHECK_INT((int)io->data_size, (int)used);
@@ -149,6 +149,30 @@ TEST(dm_table_layout)
 	CHECK_INT((int)used % 8, 0);
 }
 
+/* A striped LV (lvcreate -i2 -I64k) is one "striped" target over both
+ * stripes: its length is theirs together, the chunk in sectors. */
+TEST(dm_table_striped)
+{
+	static _Alignas(8) unsigned char buf[1024];
+	const struct vol_dm_run st[] = {{8, 16, 128, 8192}, {8, 32, 128, 8192}};
+	const struct vol_dm_run uneven[] = {{8, 16, 128, 8192},
+					    {8, 32, 128, 4096}};
+	const struct dm_ioctl *io = (const void *)buf;
+	const struct dm_target_spec *t;
+	long used = vol_dm_table(buf, sizeof(buf), "s", st, 2, 128);
+
+	CHECK(used > 0);
+	CHECK_INT((int)io->target_count, 1);
+	CHECK_INT((int)io->flags, DM_READONLY_FLAG);
+	t = (const void *)(buf + io->data_start);
+	CHECK(t->sector_start == 0 && t->length == 16384);
+	CHECK_STR(t->target_type, "striped");
+	CHECK_STR((const char *)(t + 1), "2 128 8:16 128 8:32 128");
+	CHECK_INT((int)(io->data_start + t->next), (int)used);
+	CHECK_INT((int)vol_dm_table(buf, sizeof(buf), "s", uneven, 2, 128),
+		  -EINVAL);
+}
+
 TEST(dm_table_refusals)
 {
 	static _Alignas(8) unsigned char buf[1024];
@@ -158,15 +182,18 @@ TEST(dm_table_refusals)
 
 	memset(name, 'x', sizeof(name) - 1);
 	name[sizeof(name) - 1] = '\0';
-	CHECK_INT((int)vol_dm_table(buf, sizeof(buf), "a", &one, 0), -EINVAL);
-	CHECK_INT((int)vol_dm_table(buf, sizeof(buf), "a", &empty, 1), -EINVAL);
-	CHECK_INT((int)vol_dm_table(buf, sizeof(buf), "a", huge, 2), -EINVAL);
-	CHECK_INT((int)vol_dm_table(buf, sizeof(buf), name, &one, 1),
+	CHECK_INT((int)vol_dm_table(buf, sizeof(buf), "a", &one, 0, 0),
+		  -EINVAL);
+	CHECK_INT((int)vol_dm_table(buf, sizeof(buf), "a", &empty, 1, 0),
+		  -EINVAL);
+	CHECK_INT((int)vol_dm_table(buf, sizeof(buf), "a", huge, 2, 0),
+		  -EINVAL);
+	CHECK_INT((int)vol_dm_table(buf, sizeof(buf), name, &one, 1, 0),
 		  -ENAMETOOLONG);
-	CHECK_INT(
-	    (int)vol_dm_table(buf, sizeof(struct dm_ioctl) + 8, "a", &one, 1),
-	    -ENOSPC);
-	CHECK_INT((int)vol_dm_table(buf, 16, "a", &one, 1), -ENOSPC);
+	CHECK_INT((int)vol_dm_table(buf, sizeof(struct dm_ioctl) + 8, "a", &one,
+				    1, 0),
+		  -ENOSPC);
+	CHECK_INT((int)vol_dm_table(buf, 16, "a", &one, 1, 0), -ENOSPC);
 }
 
 /* Several windows need block devices: an image file is refused with a
@@ -179,19 +206,19 @@ TEST(several_windows_need_block_devices)
 	char dev[64] = "", err[256] = "";
 
 	CHECK(make_image() == 0);
-	CHECK_INT(
-	    vol_map("vg/lv", w, 2, members, dev, sizeof(dev), err, sizeof(err)),
-	    -ENOTBLK);
+	CHECK_INT(vol_map("vg/lv", w, 2, 0, 0, members, dev, sizeof(dev), err,
+			  sizeof(err)),
+		  -ENOTBLK);
 	CHECK_STR(err, "cannot use " IMG " for device-mapper: Block device "
 		       "required");
 	CHECK_STR(dev, "");
-	CHECK_INT(
-	    vol_map("vg/lv", w, 0, members, dev, sizeof(dev), err, sizeof(err)),
-	    -EINVAL);
+	CHECK_INT(vol_map("vg/lv", w, 0, 0, 0, members, dev, sizeof(dev), err,
+			  sizeof(err)),
+		  -EINVAL);
 	CHECK_STR(err, "vg/lv has no bytes to map");
 	unlink(IMG);
 }
 
 TEST_MAIN("test_vol_map", window_maps_read_only, bad_windows_refused,
-	  dm_table_layout, dm_table_refusals,
+	  dm_table_layout, dm_table_striped, dm_table_refusals,
 	  several_windows_need_block_devices)

@@ -141,9 +141,10 @@ TEST(both_pvs_present)
 		CHECK(it->v.w[1].offset == 65536 + (4 << 20));
 		CHECK(it->v.w[1].size == 5 << 20);
 	}
-	it = item(&s, "vgdata/stripe");
-	CHECK_STR(it ? it->v.skip : NULL,
-		  "is striped over 2 volumes, not read yet");
+	it = item(&s, "vgdata/stripe"); /* device-mapper's striped target */
+	CHECK_STR(it ? it->v.skip : NULL, "");
+	CHECK_INT(it ? (int)it->v.stripes : 0, 2);
+	CHECK_INT(it ? (int)it->v.n : 0, 2);
 	CHECK(it && s.it[0].group[0] && !strcmp(s.it[0].group, s.it[1].group));
 	done(&s);
 }
