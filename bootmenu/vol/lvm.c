@@ -272,8 +272,6 @@ static void value_stripe(struct tp *t, struct lvm_seg *s, const struct token *v,
 		s->pvs[i] = v->kind == T_STR ? find_pv(t->vg, v->s) : -1;
 	else
 		word_u64(v, &s->pes[i]);
-	s->pv = s->pvs[0];
-	s->pe = s->pes[0];
 }
 
 static void value_seg(struct tp *t, const char *key, const struct token *v,
@@ -348,7 +346,6 @@ static enum role open_role(struct tp *t, const struct token *k)
 			     : NULL;
 		t->lv->seg_count++;
 		if (t->seg) {
-			t->seg->pv = -1;
 			for (size_t i = 0; i < VOL_WINDOWS_MAX; i++)
 				t->seg->pvs[i] = -1;
 		}
@@ -744,12 +741,13 @@ static int seg_window(const struct lvm_vg *vg, const struct lvm_seg *s,
 		      const char *const *uuids, size_t n_pvs, struct vol *v)
 {
 	struct vol_window *w = v->n ? &v->w[v->n - 1] : NULL;
-	int src = pv_source(vg, s->pv, uuids, n_pvs, v);
+	int src = pv_source(vg, s->pvs[0], uuids, n_pvs, v);
 	uint64_t off, size;
 
 	if (src < 0)
 		return src;
-	if (pv_bytes(vg, s->pv, s->pe, s->extent_count, v, &off, &size) < 0)
+	if (pv_bytes(vg, s->pvs[0], s->pes[0], s->extent_count, v, &off,
+		     &size) < 0)
 		return -EOVERFLOW;
 	if (w && w->source == src && w->offset + w->size == off) {
 		w->size += size;
@@ -855,7 +853,7 @@ static void lv_vol(const struct lvm_vg *vg, const struct lvm_lv *lv,
 				why = "lies beyond what 64 bits address";
 		} else if (!striped || s->stripe_count != 1)
 			seg_skip(s, v->skip, sizeof(v->skip));
-		else if (s->pv < 0)
+		else if (s->pvs[0] < 0)
 			why = "names a physical volume its volume group lacks";
 		else if (seg_window(vg, s, uuids, n_pvs, v) == -EOVERFLOW)
 			why = "lies beyond what 64 bits address";

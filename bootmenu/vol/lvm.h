@@ -95,9 +95,8 @@ struct lvm_seg {
 	char type[32];	       /* "striped", "thin", "raid1", ... */
 	uint64_t stripe_count; /* striped only */
 	uint64_t stripe_size;  /* sectors, when stripe_count > 1 */
-	int pv;		       /* the first stripe: index into vg->pv, or -1 */
-	uint64_t pe;	       /* ... and its first extent there */
-	/* every stripe (the first VOL_WINDOWS_MAX): PV index (or -1), extent */
+	/* every stripe (the first VOL_WINDOWS_MAX): PV index into vg->pv (or
+	 * -1) and first extent there; a linear segment is stripe 0 */
 	int pvs[VOL_WINDOWS_MAX];
 	uint64_t pes[VOL_WINDOWS_MAX];
 };
