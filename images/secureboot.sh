@@ -7,7 +7,10 @@
 #       that key, the same kernel unsigned, the signed one with one byte
 #       changed, and Debian's own signed kernel with Debian's initrd
 #   p2, an ext4 root for Debian's initrd: /sbin/init is the test target
-# Also BUILD/sb-test/bootmenu.signed.efi, the signed image alone.
+# Also BUILD/sb-test/bootmenu.signed.efi, the signed image alone, and
+# BUILD/sb-test/outside.cpio, an initrd from outside whose /init prints
+# OUTSIDE-INITRD-RAN (also on the ESP as \outside.cpio): the signed image
+# must ignore it, from qemu -initrd or from initrd= in a Boot#### (issue #39)
 set -eu
 B=$(cd "$1" && pwd)
 SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,6 +37,15 @@ printf "$(printf '\\%03o' $(((b + 1) % 256)))" |
 	dd of="$W/esp/k/tampered" bs=1 seek="$half" conv=notrunc status=none
 cp "$B/target-initrd.cpio.gz" "$W/esp/k/initrd.img"
 cp "$B/debkernel/vmlinuz" "$W/esp/k/debian"
+# the outside initrd: only /init, a script for the built-in busybox's sh
+cat > "$W/outside-init" <<'EOL'
+#!/bin/sh
+echo "OUTSIDE-INITRD-RAN: an initrd from outside replaced /init"
+exec /bin/sh
+EOL
+printf 'file /init %s 0755 0 0\n' "$W/outside-init" > "$W/outside.list"
+"$B/tools/gen_init_cpio" "$W/outside.list" > "$W/outside.cpio"
+cp "$W/outside.cpio" "$W/esp/outside.cpio"
 have_debinitrd=no
 if [ -f "$B/debkernel/initrd.img" ]; then
 	cp "$B/debkernel/initrd.img" "$W/esp/k/debian-initrd.img"
@@ -77,4 +89,4 @@ for i in 1 2; do
 done
 rm -f "$W/p1.img" "$W/p2.img"
 mv "$img" "$W/disk.img"
-echo "  SBDISK $W/disk.img (signed bootmenu, 3 test kernels, Debian's: $have_debinitrd)"
+echo "  SBDISK $W/disk.img (signed bootmenu, 3 test kernels, Debian's: $have_debinitrd, an outside initrd)"

@@ -23,6 +23,9 @@ pkgs=(
 	# sbverify for `make sign` and the Secure Boot tests; gnu-efi for the
 	# tests' stand-in EFI application
 	qemu-system-x86 qemu-utils ovmf sbsigntool gnu-efi
+	# Debian's shim and MokManager (unsigned; the tests sign them with the
+	# snakeoil key) and mokutil, for the shim test and its MOK request
+	shim-unsigned mokutil
 	# test drivers (openssl makes the password hashes)
 	python3 tmux openssl
 	# the committed .clang-format, checked by make test

@@ -27,9 +27,16 @@ static const char usage_text[] =
     "  --image FILE    the image (default: " BOOTMENU_LIBDIR ",\n"
     "                  then the build tree's build/)\n"
     "  --signed        the signed image (bootmenu.signed.efi); chosen\n"
-    "                  anyway when Secure Boot is on\n"
+    "                  anyway when Secure Boot is on, and with --shim\n"
+    "  --shim FILE     behind shim: FILE (e.g. Debian's\n"
+    "                  " INSTALL_SHIM_DEBIAN ") goes to\n"
+    "                  \\EFI\\bootmenu\\shimx64.efi, the image beside it\n"
+    "                  as grubx64.efi, the entry starts shim; the image's\n"
+    "                  key must be enrolled as a MOK (mokutil --import)\n"
     "  --removable     also the fallback path \\EFI\\BOOT\\BOOTX64.EFI\n"
-    "                  (the old one kept as BOOTX64.EFI.bootmenu-old)\n"
+    "                  (the old one kept as BOOTX64.EFI.bootmenu-old);\n"
+    "                  with --shim, shim there and the image as\n"
+    "                  \\EFI\\BOOT\\grubx64.efi\n"
     "  --no-nvram      no EFI variable touched\n"
     "  --default       the boot entry first in BootOrder (else last)\n"
     "  --print         list every change, make none\n"
@@ -48,7 +55,7 @@ static const char usage_text[] =
     "environment: BOOTMENU_EXTLINUX (extlinux), BOOTMENU_SYSLINUX_MBR\n"
     "  (the directory of mbr.bin, default " INSTALL_SYSLINUX_MBR_DIR ")\n";
 
-enum { OPT_BIOS = 256, OPT_BOOT_DIR, OPT_FORCE_BIOS, OPT_VERSION };
+enum { OPT_BIOS = 256, OPT_BOOT_DIR, OPT_FORCE_BIOS, OPT_SHIM, OPT_VERSION };
 
 static const struct option long_opts[] = {
     {"esp", required_argument, NULL, 'e'},
@@ -62,6 +69,7 @@ static const struct option long_opts[] = {
     {"bios", required_argument, NULL, OPT_BIOS},
     {"boot-dir", required_argument, NULL, OPT_BOOT_DIR},
     {"force-bios", no_argument, NULL, OPT_FORCE_BIOS},
+    {"shim", required_argument, NULL, OPT_SHIM},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -104,6 +112,9 @@ static int cli_opt(struct install_opts *o, int c, const char *arg,
 		return 0;
 	case OPT_FORCE_BIOS:
 		o->force_bios = true;
+		return 0;
+	case OPT_SHIM:
+		o->shim = arg;
 		return 0;
 	case 'h':
 		printf(usage_text, prog);

@@ -15,53 +15,76 @@
 #define IMAGE_MAX (512u << 20) /* a bootmenu.efi is some MiB */
 #define RECORD_TEXT_MAX 8192
 #define SLACK (256u << 10) /* the record and a cluster per file */
-
-static const char *const targets[][2] = {
-    {INSTALL_DIR, INSTALL_FILE},
-    {INSTALL_FALLBACK_DIR, INSTALL_FALLBACK},
-};
+/* PATH.bootmenu-old */
+#define OLD_MAX (REC_PATH_MAX + sizeof(INSTALL_OLD_SUFFIX))
 
 /* --- The image */
 
-/* The first readable @name in o->image_dirs into in->image. */
+/* The first readable @name in o->image_dirs into in->img.path. */
 static bool inst_find(struct inst *in, const char *name)
 {
 	for (const char *const *d = in->o->image_dirs; d && *d; d++) {
-		snprintf(in->image, sizeof(in->image), "%s/%s", *d, name);
-		if (access(in->image, R_OK) == 0)
+		snprintf(in->img.path, sizeof(in->img.path), "%s/%s", *d, name);
+		if (access(in->img.path, R_OK) == 0)
 			return true;
 	}
 	return false;
 }
 
-static int inst_read_image(struct inst *in)
+int inst_read(struct inst *in, const char *path, const char *what,
+	      struct inst_blob *b)
 {
-	int fd = open(in->image, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	ssize_t n;
 
+	if (b->path != path)
+		snprintf(b->path, sizeof(b->path), "%s", path);
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    st.st_size > IMAGE_MAX || !(in->data = malloc(st.st_size + 1))) {
+	    st.st_size > IMAGE_MAX || !(b->data = malloc(st.st_size + 1))) {
 		int rc = fd < 0 ? -errno : -EINVAL;
 
 		if (fd >= 0)
 			close(fd);
-		return say(in->err, in->errlen, rc,
-			   "cannot read the image %s: %s", in->image,
+		return say(in->err, in->errlen, rc, "cannot read %s %s: %s",
+			   what, path,
 			   rc == -EINVAL ? "not a file of a sensible size"
 					 : strerror(-rc));
 	}
-	n = util_read_full(fd, in->data, (size_t)st.st_size);
+	n = util_read_full(fd, b->data, (size_t)st.st_size);
 	close(fd);
 	if (n < 0 || n != st.st_size)
 		return say(in->err, in->errlen, n < 0 ? (int)n : -EIO,
-			   "cannot read the image %s", in->image);
-	in->len = (size_t)n;
+			   "cannot read %s %s", what, path);
+	b->len = (size_t)n;
 	return 0;
 }
 
-/* Which image, and whether the firmware would start it. The signature is
- * only looked for (util/pe_sig.h): the firmware checks it. */
+/* The image's path into in->img.path: --image; else bootmenu.signed.efi
+ * when a signed one is wanted, or bootmenu.efi unless --signed insists
+ * (under Secure Boot that one is then refused as unsigned, which says
+ * more than "not found"). */
+static int inst_pick(struct inst *in, bool want)
+{
+	const struct install_opts *o = in->o;
+
+	if (o->image) {
+		snprintf(in->img.path, sizeof(in->img.path), "%s", o->image);
+		return 0;
+	}
+	if ((want && inst_find(in, "bootmenu.signed.efi")) ||
+	    (!o->want_signed && inst_find(in, "bootmenu.efi")))
+		return 0;
+	return say(in->err, in->errlen, -ENOENT,
+		   "no %s found where it is installed or built: build it "
+		   "(make%s) or name it with --image",
+		   want ? "bootmenu.signed.efi" : "bootmenu.efi",
+		   want ? " sign" : "");
+}
+
+/* Which image, and whether the firmware (or shim, which checks its
+ * second stage against its keys) would start it. The signature is only
+ * looked for (util/pe_sig.h): the firmware or shim checks it. */
 static int inst_image(struct inst *in)
 {
 	const struct install_opts *o = in->o;
@@ -71,35 +94,34 @@ static int inst_image(struct inst *in)
 	int rc;
 
 	secure_state_read(&ss, o->vars);
-	sb = ss.sb == SECURE_BOOT_ON;
-	want = o->want_signed || sb;
-	if (o->image)
-		snprintf(in->image, sizeof(in->image), "%s", o->image);
-	else if (!(want && inst_find(in, "bootmenu.signed.efi")) &&
-		 (o->want_signed || !inst_find(in, "bootmenu.efi")))
-		return say(in->err, in->errlen, -ENOENT,
-			   "no %s found where it is installed or built: "
-			   "build it (make%s) or name it with --image",
-			   want ? "bootmenu.signed.efi" : "bootmenu.efi",
-			   want ? " sign" : "");
-	rc = inst_read_image(in);
+	sb = in->sb = ss.sb == SECURE_BOOT_ON;
+	want = o->want_signed || sb || o->shim;
+	rc = inst_pick(in, want);
+	if (rc == 0)
+		rc = inst_read(in, in->img.path, "the image", &in->img);
 	if (rc < 0)
 		return rc;
-	rc = pe_sig_locate(in->data, in->len, &off, &size);
+	rc = pe_sig_locate(in->img.data, in->img.len, &off, &size);
 	if (rc == -ENOEXEC)
 		return say(in->err, in->errlen, -EINVAL,
-			   "%s is not an EFI image (no PE header)", in->image);
+			   "%s is not an EFI image (no PE header)",
+			   in->img.path);
 	if (rc < 0 && want)
 		return say(in->err, in->errlen, -EPERM,
-			   "%s is not signed, and %s: the firmware would "
-			   "refuse to start it; sign it (make sign) and name "
-			   "the signed image with --image",
-			   in->image,
-			   sb ? "Secure Boot is on" : "--signed asks for that");
-	inst_say(in, "image", in->image,
+			   "%s is not signed, and %s; sign it (make sign) and "
+			   "name the signed image with --image",
+			   in->img.path,
+			   sb	     ? "Secure Boot is on: the firmware would "
+				       "refuse to start it"
+			   : o->shim ? "shim starts only a second stage signed "
+				       "by a key it trusts (--shim)"
+				     : "--signed asks for that");
+	inst_say(in, "image", in->img.path,
 		 rc < 0 ? " (not signed)"
 		 : sb	? " (signed; Secure Boot is on)"
 			: " (signed)");
+	if (sb && !o->shim && !in->bios)
+		shim_hint(in);
 	return 0;
 }
 
@@ -111,23 +133,27 @@ static bool inst_ours(const struct inst *in, const char *path)
 	       rec_has(&in->old, REC_BACKUP, path, 0);
 }
 
-static int inst_check_files(struct inst *in, size_t n_targets)
+static int inst_check_files(struct inst *in)
 {
-	char old[REC_PATH_MAX];
+	char old[OLD_MAX];
+	uint64_t need = SLACK;
 
-	for (size_t i = 0; i < n_targets; i++) {
-		const char *path = targets[i][1];
+	for (size_t i = 0; i < in->n_put; i++) {
+		const struct inst_put *p = &in->put[i];
 
-		snprintf(old, sizeof(old), "%s" INSTALL_OLD_SUFFIX, path);
-		if (!inst_ours(in, path) && file_exists(in, path) &&
-		    file_exists(in, old))
+		snprintf(old, sizeof(old), "%s" INSTALL_OLD_SUFFIX, p->path);
+		/* a file only kept aside is never ours, even when an earlier
+		 * install kept one aside there */
+		if ((!p->from || !inst_ours(in, p->path)) &&
+		    file_exists(in, p->path) && file_exists(in, old))
 			return say(in->err, in->errlen, -EEXIST,
 				   "%s/%s is in the way: the installer keeps "
-				   "the loader it replaces under that name; "
+				   "the file it replaces under that name; "
 				   "move it elsewhere and run this again",
 				   in->esp, old);
+		need += p->from ? p->from->len : 0;
 	}
-	return file_room(in, (uint64_t)in->len * n_targets + SLACK);
+	return file_room(in, need);
 }
 
 static int inst_check_nvram(struct inst *in)
@@ -186,7 +212,7 @@ int inst_dirs(struct inst *in, const char *dir)
 int inst_file(struct inst *in, const char *path, const void *buf, size_t len,
 	      const char *from)
 {
-	char old[REC_PATH_MAX], more[PATH_MAX + 64];
+	char old[OLD_MAX], more[PATH_MAX + 64];
 	bool keep = !inst_ours(in, path) && file_exists(in, path);
 	int rc;
 
@@ -217,19 +243,48 @@ static int inst_record(struct inst *in)
 	return in->o->print ? 0 : file_put(in, in->rec_path, NULL, text, n);
 }
 
-static int inst_apply(struct inst *in, size_t n_targets)
+/* Keep the file at @p->path aside (as @path.bootmenu-old) when there is
+ * one, writing nothing in its place; recorded as a backup, which
+ * --uninstall renames back. */
+static int inst_aside(struct inst *in, const struct inst_put *p)
+{
+	char old[OLD_MAX], more[OLD_MAX + 160];
+	int rc;
+
+	if (!file_exists(in, p->path))
+		return 0;
+	snprintf(old, sizeof(old), "%s" INSTALL_OLD_SUFFIX, p->path);
+	snprintf(more, sizeof(more), " as %s (%s)", old, p->why);
+	inst_say(in, "keep", p->path, more);
+	rc = in->o->print ? 0 : file_rename(in, p->path, old);
+	if (rc < 0)
+		return say(in->err, in->errlen, rc, "cannot rename %s/%s: %s",
+			   in->esp, p->path, strerror(-rc));
+	return rec_add(&in->done, REC_BACKUP, p->path, 0, -1);
+}
+
+static int inst_apply(struct inst *in)
 {
 	int rc = 0;
 
-	for (size_t i = 0; rc == 0 && i < n_targets; i++) {
-		rc = inst_dirs(in, targets[i][0]);
-		if (rc == 0)
-			rc = inst_file(in, targets[i][1], in->data, in->len,
-				       in->image);
+	for (size_t i = 0; rc == 0 && i < in->n_put; i++) {
+		const struct inst_put *p = &in->put[i];
+
+		rc = inst_dirs(in, p->dir);
+		if (rc == 0 && p->from)
+			rc = inst_file(in, p->path, p->from->data, p->from->len,
+				       p->from->path);
+		else if (rc == 0)
+			rc = inst_aside(in, p);
 	}
 	if (rc == 0 && in->nvram)
 		rc = nvram_install(in);
-	return rc ? rc : inst_record(in);
+	if (rc == 0)
+		rc = inst_record(in);
+	/* last, so it is what the user reads before restarting */
+	if (rc == 0 && in->o->shim)
+		shim_note(in);
+	return rc;
 }
 
 /* The BIOS mode's changes: the image beside extlinux's files, then the
@@ -239,8 +294,8 @@ static int inst_apply_bios(struct inst *in)
 	int rc = inst_dirs(in, INSTALL_BIOS_DIR);
 
 	if (rc == 0)
-		rc = inst_file(in, INSTALL_BIOS_DIR "/bootmenu.efi", in->data,
-			       in->len, in->image);
+		rc = inst_file(in, INSTALL_BIOS_DIR "/bootmenu.efi",
+			       in->img.data, in->img.len, in->img.path);
 	if (rc == 0)
 		rc = bios_apply(in);
 	return rc ? rc : inst_record(in);
@@ -334,25 +389,66 @@ static int inst_uninstall(struct inst *in, bool recorded)
 	return rc ? rc : rec_undo(in, &in->old, in->rec_path);
 }
 
+/* The files this install writes, in order: the shim layout's (shim.c),
+ * or the image at INSTALL_FILE and with --removable at the fallback
+ * path. */
+static void inst_plan(struct inst *in)
+{
+	if (in->o->shim) {
+		shim_plan(in);
+		return;
+	}
+	in->loader = INSTALL_FILE;
+	inst_put(in, INSTALL_DIR, INSTALL_FILE, &in->img, NULL);
+	if (in->o->removable)
+		inst_put(in, INSTALL_FALLBACK_DIR, INSTALL_FALLBACK, &in->img,
+			 NULL);
+}
+
+void inst_put(struct inst *in, const char *dir, const char *path,
+	      const struct inst_blob *from, const char *why)
+{
+	struct inst_put *p;
+
+	/* the plans are fixed lists, and PUT_MAX holds the longest (a
+	 * static assertion in shim.c): this is a bug, not an input */
+	if (in->n_put == PUT_MAX)
+		abort();
+	p = &in->put[in->n_put++];
+	*p = (struct inst_put){.dir = dir, .from = from, .why = why};
+	snprintf(p->path, sizeof(p->path), "%s", path);
+}
+
+/* Every check of an install, in order; nothing is changed. */
+static int inst_checks(struct inst *in)
+{
+	int rc = in->nvram ? inst_check_nvram(in) : 0;
+
+	if (rc == 0)
+		rc = in->bios ? bios_check(in) : shim_same_layout(in);
+	if (rc == 0)
+		rc = inst_image(in);
+	if (rc == 0 && in->o->shim)
+		rc = shim_check(in);
+	if (rc < 0)
+		return rc;
+	if (in->bios)
+		return file_room(in, (uint64_t)in->img.len + SLACK);
+	inst_plan(in);
+	return inst_check_files(in);
+}
+
 static int inst_install(struct inst *in)
 {
-	size_t n_targets = in->o->removable ? 2 : 1;
 	int rc;
 
 	in->nvram = !in->bios && !in->o->no_nvram;
-	rc = in->nvram ? inst_check_nvram(in) : 0;
-	if (rc == 0 && in->bios)
-		rc = bios_check(in);
-	if (rc == 0)
-		rc = inst_image(in);
-	if (rc == 0)
-		rc = in->bios ? file_room(in, (uint64_t)in->len + SLACK)
-			      : inst_check_files(in, n_targets);
+	rc = inst_checks(in);
 	if (rc < 0)
 		return rc;
 	/* the checks passed: from here on each change is taken back when a
 	 * later one fails */
-	rc = in->bios ? inst_apply_bios(in) : inst_apply(in, n_targets);
+	rc = in->bios ? inst_apply_bios(in) : inst_apply(in);
 	if (rc < 0 && !in->o->print)
 		rc = inst_rollback(in, rc);
 	return rc;
@@ -373,11 +469,12 @@ static int inst_usage(const struct install_opts *o, char *err, size_t len)
 			   "--uninstall --bios needs the --boot-dir the "
 			   "install was made in: its record is there");
 	if ((o->bios_disk || o->boot_dir) &&
-	    (o->esp || o->removable || o->set_default || o->no_nvram))
+	    (o->esp || o->removable || o->set_default || o->no_nvram ||
+	     o->shim))
 		return say(err, len, -EINVAL,
 			   "--bios and --boot-dir do not go with --esp, "
-			   "--removable, --default or --no-nvram: those are "
-			   "for a UEFI install");
+			   "--removable, --default, --no-nvram or --shim: "
+			   "those are for a UEFI install");
 	return 0;
 }
 
@@ -394,6 +491,7 @@ int install_run(const struct install_opts *o, char *err, size_t errlen)
 			    .errlen = errlen,
 			    .espfd = -1,
 			    .diskfd = -1,
+			    .boot_num = -1,
 			    .bios = o->boot_dir != NULL,
 			    .rec_path = o->boot_dir ? INSTALL_BIOS_RECORD
 						    : INSTALL_RECORD};
@@ -410,7 +508,10 @@ int install_run(const struct install_opts *o, char *err, size_t errlen)
 		close(in->espfd);
 	if (in->diskfd >= 0)
 		close(in->diskfd);
-	free(in->data);
+	free(in->img.data);
+	free(in->shim.data);
+	for (size_t i = 0; i < SHIM_HELPERS; i++)
+		free(in->helper[i].data);
 	free(in);
 	return rc;
 }

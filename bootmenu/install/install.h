@@ -5,7 +5,11 @@
  * --removable also to the fallback path \EFI\BOOT\BOOTX64.EFI, the old
  * one kept beside it as BOOTX64.EFI.bootmenu-old), makes or reuses a
  * Boot#### "bootmenu" pointing at it and puts that number in BootOrder
- * (first with --default, else last). Every change is written down in a
+ * (first with --default, else last). With --shim FILE a distribution's
+ * shim is the first stage instead (install/shim.c): \EFI\bootmenu holds
+ * shimx64.efi, the image as grubx64.efi (the second stage shim starts),
+ * and the mmx64.efi and fbx64.efi found beside FILE; the Boot####
+ * points at shimx64.efi. Every change is written down in a
  * record on the ESP (\EFI\bootmenu\install.rec), which --uninstall reads
  * to take back exactly those changes. Every check comes before the first
  * change, so a refusal changes nothing; a failure halfway takes back
@@ -43,6 +47,13 @@
 #define INSTALL_FALLBACK_DIR "EFI/BOOT"
 #define INSTALL_FALLBACK INSTALL_FALLBACK_DIR "/BOOTX64.EFI"
 #define INSTALL_OLD_SUFFIX ".bootmenu-old"
+/* The shim layout: the first stage, and the second stage it starts (the
+ * name shim looks for beside itself). */
+#define INSTALL_SHIM INSTALL_DIR "/shimx64.efi"
+#define INSTALL_SHIM_NEXT "grubx64.efi"
+/* Debian's signed shim (package shim-signed), named in a hint only: the
+ * installer never takes a shim it was not given with --shim. */
+#define INSTALL_SHIM_DEBIAN "/usr/lib/shim/shimx64.efi.signed"
 #define INSTALL_LABEL "bootmenu" /* the Boot####'s description */
 #define INSTALL_PARTUUID_MAX 64
 #define INSTALL_BIOS_DIR "bootmenu" /* relative to --boot-dir */
@@ -70,6 +81,12 @@ struct install_opts {
 	bool set_default; /* --default: the Boot#### first in BootOrder */
 	bool want_signed; /* --signed: the signed image, or a refusal */
 	bool uninstall;	  /* --uninstall: take back what the record says */
+	/* --shim FILE: shim as the first stage, the image behind it; implies
+	 * the signed image. */
+	const char *shim;
+	/* Where a distribution's signed shim is looked for, to say under
+	 * Secure Boot that --shim could name it; NULL: INSTALL_SHIM_DEBIAN. */
+	const char *shim_hint;
 	/* The firmware's sysfs directory (NULL: /sys/firmware/efi); when it
 	 * is absent the machine did not boot through UEFI. */
 	const char *efi_dir;
@@ -94,13 +111,15 @@ struct install_opts {
 
 /* Install (or with o->uninstall, uninstall) as @o says. Returns 0, or
  * -errno with a sentence for the user, saying what to do, in
- * err[0..errlen): -ENOENT (no image, no ESP, no record), -EROFS (a
- * read-only ESP), -ENOSPC (not enough room), -EOPNOTSUPP (not booted
- * through UEFI and variables asked for), -EPERM (an unsigned image under
- * Secure Boot), -EEXIST (a file in the way), -ENOTBLK (--bios names a
- * partition, not a disk), -EBUSY (the disk's boot code is no longer the
- * one installed), or the -errno of a change that failed (what was
- * changed before it is taken back). */
+ * err[0..errlen): -ENOENT (no image, no shim, no ESP, no record), -EROFS
+ * (a read-only ESP), -ENOSPC (not enough room), -EOPNOTSUPP (not booted
+ * through UEFI and variables asked for), -EPERM (an unsigned image or
+ * shim under Secure Boot, or an unsigned image with --shim), -EEXIST (a
+ * file in the way, or an install of the other layout, with or without
+ * shim, recorded), -EINVAL (an image or a shim that is no EFI image),
+ * -ENOTBLK (--bios names a partition, not a disk), -EBUSY (the disk's
+ * boot code is no longer the one installed), or the -errno of a change
+ * that failed (what was changed before it is taken back). */
 int install_run(const struct install_opts *o, char *err, size_t errlen);
 
 /* The face of both bootmenu-install and `bootmenu install`: parses

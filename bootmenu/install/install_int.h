@@ -4,7 +4,8 @@
  * memory and in the record file) and takes them back; file.c is the only
  * code that writes to the ESP; nvram.c reads and writes the Boot####
  * and BootOrder variables through the efi room; esp.c finds the ESP and
- * the partition it is on.
+ * the partition it is on; shim.c reads a --shim and its helpers and
+ * plans the shim layout's files.
  */
 #ifndef BM_INSTALL_INT_H
 #define BM_INSTALL_INT_H
@@ -20,6 +21,7 @@
 #define REC_MAX 32	 /* changes one record holds */
 #define REC_PATH_MAX 256 /* a path on the ESP, relative to its root */
 #define ORDER_MAX 4096	 /* BootOrder numbers handled */
+#define PUT_MAX 8	 /* files one install writes or keeps aside */
 
 /* One change made, in the order made; undone in the reverse order. */
 enum rec_kind {
@@ -52,6 +54,27 @@ struct record {
 	uint8_t code_old[BIOS_CODE_LEN], code_ours[BIOS_CODE_LEN];
 };
 
+/* A file read whole from the running system (the image, the shim). */
+struct inst_blob {
+	char path[PATH_MAX];
+	uint8_t *data; /* malloc'd; NULL: not read (absent) */
+	size_t len;
+};
+
+/* One file an install writes: @from's bytes to @path (relative to the
+ * ESP) in directory @dir. With @from NULL the file already at @path is
+ * only kept aside (as @path.bootmenu-old) and nothing is written, for
+ * the reason @why. */
+struct inst_put {
+	const char *dir;
+	char path[REC_PATH_MAX];
+	const struct inst_blob *from;
+	const char *why;
+};
+
+/* The shim layout's files beside the shim: MokManager, fallback. */
+enum { SHIM_MM, SHIM_FB, SHIM_HELPERS };
+
 /* One run's state. */
 struct inst {
 	const struct install_opts *o;
@@ -65,9 +88,16 @@ struct inst {
 	bool nvram; /* variables are read and written */
 	struct efi_vars vars;
 	char vars_dir[PATH_MAX];
-	char image[PATH_MAX];
-	uint8_t *data; /* the image's bytes (malloc'd) */
-	size_t len;
+	struct inst_blob img; /* the image */
+	bool sb;	      /* Secure Boot is on */
+	/* the shim layout (o->shim): the shim and the helpers found beside
+	 * it; what the Boot#### starts (INSTALL_FILE or INSTALL_SHIM), and
+	 * its number once known (-1: none) */
+	struct inst_blob shim, helper[SHIM_HELPERS];
+	const char *loader;
+	int boot_num;
+	struct inst_put put[PUT_MAX]; /* the files, in the order written */
+	size_t n_put;
 	struct record old;  /* the record on the ESP, when there was one */
 	struct record done; /* this run's changes */
 	/* BIOS mode: the ESP fields above are the --boot-dir instead */
@@ -106,7 +136,15 @@ int rec_parse(const char *buf, size_t len, struct record *r, char *err,
  * first failure's -errno with a sentence (the rest is not tried). */
 int rec_undo(struct inst *in, const struct record *r, const char *then_unlink);
 
-/* --- install.c, for bios.c */
+/* --- install.c, for bios.c and shim.c */
+
+/* Read the file @path (@what names it in a sentence) into @b: 0, or
+ * -errno with a sentence (-EINVAL: not a file of a sensible size). */
+int inst_read(struct inst *in, const char *path, const char *what,
+	      struct inst_blob *b);
+/* Add a file to in->put (@from NULL: keep the old one aside for @why). */
+void inst_put(struct inst *in, const char *dir, const char *path,
+	      const struct inst_blob *from, const char *why);
 
 /* Make @dir (relative to the ESP) and each missing one above it, listed
  * and recorded. 0, or -errno with a sentence. */
@@ -115,6 +153,23 @@ int inst_dirs(struct inst *in, const char *dir);
  * install wrote it; @from says what it is in the list. Recorded. */
 int inst_file(struct inst *in, const char *path, const void *buf, size_t len,
 	      const char *from);
+
+/* --- shim.c */
+
+/* Read o->shim and the helpers beside it and check them (nothing
+ * changed): 0, or -errno with a sentence. Each is listed. */
+int shim_check(struct inst *in);
+/* The shim layout's files into in->put, in the order written. */
+void shim_plan(struct inst *in);
+/* The layout of the record's install is the other one than this run's:
+ * 0, or -EEXIST with a sentence. */
+int shim_same_layout(struct inst *in);
+/* The line after an install with a shim: the image's key must be a
+ * Machine Owner Key first (more strongly with --default). */
+void shim_note(struct inst *in);
+/* Under Secure Boot without --shim: a line naming a distribution's
+ * signed shim when one is installed. */
+void shim_hint(struct inst *in);
 
 /* --- file.c: the only writes to the ESP */
 
@@ -143,10 +198,10 @@ int file_room(struct inst *in, uint64_t need);
 
 /* --- nvram.c */
 
-/* The Boot#### "bootmenu" for INSTALL_FILE on in->part: one already
- * pointing at it is reused; else the lowest free number is made. Then
- * BootOrder. Prints each variable, writes unless --print, adds to
- * in->done. */
+/* The Boot#### "bootmenu" for in->loader on in->part: one already
+ * pointing at it is reused; else the lowest free number is made (its
+ * number into in->boot_num). Then BootOrder. Prints each variable,
+ * writes unless --print, adds to in->done. */
 int nvram_install(struct inst *in);
 /* Undo one REC_BOOT or REC_ORDER change. */
 int nvram_undo(struct inst *in, const struct rec_item *it);

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 
 #define NV_NUMS_MAX 65536 /* every Boot#### there can be */
-#define NV_DP_MAX 1024	  /* HD/File/End for INSTALL_FILE */
+#define NV_DP_MAX 1024	  /* HD/File/End for in->loader */
 
 int nvram_begin(struct inst *in)
 {
@@ -104,14 +104,13 @@ static int nv_order_write(struct inst *in, const uint16_t *old, size_t n_old,
 			     in->errlen);
 }
 
-/* Whether Boot@num is active and points at INSTALL_FILE on in->part. */
+/* Whether Boot@num is active and points at in->loader on in->part. */
 static bool nv_points_here(struct inst *in, uint16_t num, uint8_t *buf)
 {
 	struct efi_part_ref p = {in->part.partuuid, in->part.num,
 				 in->part.start};
 
-	return efi_boot_points_at(&in->vars, num, &p, INSTALL_FILE, buf, NULL,
-				  0);
+	return efi_boot_points_at(&in->vars, num, &p, in->loader, buf, NULL, 0);
 }
 
 /* The option's bytes into buf[0..EFI_VAR_DATA_MAX): the length, or
@@ -124,7 +123,7 @@ static ssize_t nv_option(struct inst *in, uint8_t *buf)
 			       in->part.partuuid);
 
 	if (n == 0)
-		n = efi_dp_encode_hd_file(&hd, INSTALL_FILE, dp, sizeof(dp));
+		n = efi_dp_encode_hd_file(&hd, in->loader, dp, sizeof(dp));
 	if (n >= 0)
 		n = efi_loadopt_encode(EFI_LOAD_OPTION_ACTIVE, INSTALL_LABEL,
 				       dp, (size_t)n, NULL, 0, buf,
@@ -165,7 +164,7 @@ static int nv_make(struct inst *in, uint16_t num, uint8_t *buf)
 static int nv_entry(struct inst *in, uint16_t *nums, uint8_t *buf,
 		    uint16_t *num)
 {
-	char name[EFI_BOOT_NAME_LEN];
+	char name[EFI_BOOT_NAME_LEN], more[REC_PATH_MAX + 32];
 	size_t n;
 	int rc = efi_var_boot_nums(&in->vars, nums, NV_NUMS_MAX, &n);
 
@@ -177,8 +176,9 @@ static int nv_entry(struct inst *in, uint16_t *nums, uint8_t *buf,
 		if (nv_points_here(in, nums[i], buf)) {
 			*num = nums[i];
 			efi_boot_name(*num, name);
-			inst_say(in, "keep", name,
-				 " (it points at " INSTALL_FILE " already)");
+			snprintf(more, sizeof(more),
+				 " (it points at %s already)", in->loader);
+			inst_say(in, "keep", name, more);
 			return 0;
 		}
 	if (efi_boot_free_num(nums, n, num) < 0)
@@ -238,6 +238,8 @@ int nvram_install(struct inst *in)
 
 	if (rc == 0)
 		rc = nv_entry(in, nums, buf, &num);
+	if (rc == 0)
+		in->boot_num = num;
 	/* the two order arrays fit in the numbers' room */
 	if (rc == 0)
 		rc = nv_place(in, num, nums, nums + ORDER_MAX);

@@ -5,6 +5,8 @@
 
 #include "kexec/load.h"
 #include "kexec/unpack.h"
+#include "util/pe_sig.h"
+#include "util/say.h"
 
 /* A plan kexec_file_load can take although ours failed for a reason the
  * kernel's own loader does not share (memory map unreadable). */
@@ -83,6 +85,25 @@ static int load_plain(const struct kexec_request *rq, enum kexec_syscall *used,
 	return rc;
 }
 
+/* Under lockdown only kexec_file_load runs, and it verifies a PE
+ * signature (kimage_validate_signature()): an image that is not a PE file
+ * has no place for one, so it is refused here, before any syscall, with
+ * that reason. Whether a PE image's signature is trusted is the kernel's
+ * decision alone (its keyrings, IMA): it is not guessed here. */
+static int lockdown_precheck(const struct kexec_blob *k, char *err,
+			     size_t errlen)
+{
+	size_t off, size;
+
+	if (!kexec_locked_down() ||
+	    pe_sig_locate(k->buf, k->len, &off, &size) != -ENOEXEC)
+		return 0;
+	return say(err, errlen, -ENOEXEC, "%s",
+		   "the kernel is locked down (Secure Boot): only a bzImage "
+		   "with a PE signature boots, and this image is not a PE "
+		   "file");
+}
+
 int kexec_load_request(const struct kexec_request *rq, enum kexec_syscall *used,
 		       char *err, size_t errlen)
 {
@@ -93,9 +114,17 @@ int kexec_load_request(const struct kexec_request *rq, enum kexec_syscall *used,
 
 	if (used)
 		*used = kexec_syscall_first(rq->syscall);
+	rc = kexec_lockdown_refusal(rq->syscall, err, errlen);
+	if (rc)
+		return rc;
 	rc = kexec_unpack(&rq->kernel, &r.kernel, &owned, &format, err, errlen);
 	if (rc)
 		return rc;
+	rc = lockdown_precheck(&r.kernel, err, errlen);
+	if (rc) {
+		free(owned);
+		return rc;
+	}
 	if (format && rq->dry_run)
 		fprintf(rq->plan_out ? rq->plan_out : stdout,
 			"kernel:   "

@@ -1185,6 +1185,459 @@ BIOS_REFUSAL(bios_refuse_bad_gpt, set_bad_gpt, true, -EINVAL,
 BIOS_REFUSAL(bios_refuse_half_options, set_bios_without_boot_dir, false,
 	     -EINVAL, "needs both")
 
+/* --- Behind shim (--shim)
+ *
+ * The shim and its helpers are the images with a tag appended, so each
+ * file's bytes are its own, in img/shim/ as Debian names them:
+ * shimx64.efi.signed, mmx64.efi.signed and fbx64.efi.signed (signed),
+ * and beside them an unsigned mmx64.efi, which a signed shim must not
+ * get. */
+
+#define SNAKEOIL "C=US, ST=Colorado, L=Fort Collins, O=SnakeOil"
+#define SHIM_OPTION                                                            \
+	"bootmenu|HD(1,GPT," PARTUUID ",0x800,0x186a0)/"                       \
+	"File(\\EFI\\bootmenu\\shimx64.efi)|1"
+
+/* img/@rel: the signed image (or, @sig false, the unsigned one), then
+ * @tag. */
+static void put_tagged(struct scratch *s, const char *rel, bool sig,
+		       const char *tag)
+{
+	char path[PATH_MAX];
+	size_t len, n = strlen(tag);
+	char *pe, *buf;
+
+	snprintf(path, sizeof(path), "%s/%s", s->img,
+		 sig ? "bootmenu.signed.efi" : "bootmenu.efi");
+	pe = test_slurp(path, &len);
+	buf = malloc(len + n);
+	if (!pe || !buf)
+		abort();
+	memcpy(buf, pe, len);
+	memcpy(buf + len, tag, n);
+	snprintf(path, sizeof(path), "%s/%s", s->img, rel);
+	put_file(path, buf, len + n);
+	free(pe);
+	free(buf);
+}
+
+/* Debian's shim layout in img/shim/ on a made scratch, --shim naming its
+ * shimx64.efi.signed; the hint looks where no shim is. */
+static void shim_add(struct scratch *s)
+{
+	static char shim[PATH_MAX];
+	char dir[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%s/shim", s->img);
+	mkdirs(dir);
+	put_tagged(s, "shim/shimx64.efi.signed", true, "shim");
+	put_tagged(s, "shim/mmx64.efi.signed", true, "mokmanager");
+	put_tagged(s, "shim/fbx64.efi.signed", true, "fallback");
+	put_tagged(s, "shim/mmx64.efi", false, "unsigned mokmanager");
+	snprintf(shim, sizeof(shim), "%s/shim/shimx64.efi.signed", s->img);
+	s->o.shim = shim;
+	s->o.shim_hint = "/nonexistent/shimx64.efi.signed";
+}
+
+static void shim_make(struct scratch *s)
+{
+	scratch_make(s);
+	shim_add(s);
+}
+
+static bool esp_has(struct scratch *s, const char *rel)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", s->esp, rel);
+	return access(path, F_OK) == 0;
+}
+
+/* The install record holds @text. */
+static bool record_has(struct scratch *s, const char *text)
+{
+	char path[PATH_MAX];
+	size_t len;
+	char *rec;
+	bool yes;
+
+	snprintf(path, sizeof(path), "%s/" INSTALL_RECORD, s->esp);
+	rec = test_slurp(path, &len);
+	if (rec)
+		rec[len] = '\0'; /* test_slurp() leaves a spare byte */
+	yes = rec && strstr(rec, text);
+	if (!yes)
+		printf("  the record lacks \"%s\":\n%s", text, rec ? rec : "");
+	free(rec);
+	return yes;
+}
+
+/* @a is printed, and before @b. */
+static bool printed_before(struct scratch *s, const char *a, const char *b)
+{
+	const char *pa = s->printed ? strstr(s->printed, a) : NULL;
+	const char *pb = s->printed ? strstr(s->printed, b) : NULL;
+
+	if (!pa || !pb || pa > pb)
+		printf("  \"%s\" is not printed before \"%s\" in:\n%s", a, b,
+		       s->printed ? s->printed : "");
+	return pa && pb && pa < pb;
+}
+
+/* Behind shim: shimx64.efi, the signed image as grubx64.efi, the helpers
+ * with the shim's suffix (not the unsigned mmx64.efi); Boot0001 starts
+ * shimx64.efi and goes last; the MOK note; the record lists each file,
+ * and --uninstall takes them back last first. */
+TEST(shim_install)
+{
+	struct scratch s;
+	char *before, text[512];
+
+	shim_make(&s);
+	before = snapshot(&s);
+	CHECK_INT(run(&s), 0);
+	CHECK_STR(s.err, "");
+	CHECK(esp_file_is(&s, "EFI/bootmenu/shimx64.efi",
+			  "shim/shimx64.efi.signed"));
+	CHECK(
+	    esp_file_is(&s, "EFI/bootmenu/grubx64.efi", "bootmenu.signed.efi"));
+	CHECK(
+	    esp_file_is(&s, "EFI/bootmenu/mmx64.efi", "shim/mmx64.efi.signed"));
+	CHECK(
+	    esp_file_is(&s, "EFI/bootmenu/fbx64.efi", "shim/fbx64.efi.signed"));
+	CHECK(!esp_has(&s, "EFI/bootmenu/bootmenu.efi"));
+	CHECK(!esp_has(&s, "EFI/BOOT/grubx64.efi"));
+	CHECK_STR(option_text(&s, 1, text, sizeof(text)), SHIM_OPTION);
+	CHECK_STR(order_text(&s, text, sizeof(text)), "0000,0001");
+	CHECK(printed(&s, "/shim/shimx64.efi.signed (signed)\n"));
+	CHECK(printed(&s, "/shim/mmx64.efi.signed (MokManager, beside the "
+			  "shim)\n"));
+	CHECK(printed(&s, "note:     shim starts bootmenu only once the key "
+			  "that signed it (\"" SNAKEOIL "\") is enrolled as "
+			  "a Machine Owner Key: mokutil --import KEY.der"));
+	CHECK(printed(&s, "which shim shows the next time it starts "
+			  "(efibootmgr --bootnext 0001 starts it once). Until "
+			  "then shim refuses bootmenu"));
+	CHECK(printed(&s, "so Boot0001 is not made first"));
+	CHECK(!strstr(s.printed, "WARNING"));
+	CHECK(record_has(&s, "\nnew EFI/bootmenu/grubx64.efi\n"
+			     "new EFI/bootmenu/mmx64.efi\n"
+			     "new EFI/bootmenu/fbx64.efi\n"
+			     "new EFI/bootmenu/shimx64.efi\nboot 0001\n"));
+	s.o.uninstall = true;
+	CHECK_INT(run(&s), 0);
+	CHECK(printed(&s, "delete:   Boot0001\n"
+			  "remove:   EFI/bootmenu/shimx64.efi\n"
+			  "remove:   EFI/bootmenu/fbx64.efi\n"
+			  "remove:   EFI/bootmenu/mmx64.efi\n"
+			  "remove:   EFI/bootmenu/grubx64.efi\n"));
+	ends_as(&s, before);
+}
+
+/* --default behind shim: Boot0001 first and the warning instead of the
+ * note; installed again without --default, the entry pointing at
+ * shimx64.efi is kept and no file is recorded twice. */
+TEST(shim_default_again)
+{
+	struct scratch s;
+	char *before, text[512];
+
+	shim_make(&s);
+	before = snapshot(&s);
+	s.o.set_default = true;
+	CHECK_INT(run(&s), 0);
+	CHECK_STR(order_text(&s, text, sizeof(text)), "0001,0000");
+	CHECK(printed(&s, "WARNING:  Boot0001 (shim, then bootmenu) is FIRST "
+			  "in BootOrder now (--default), and shim refuses "
+			  "bootmenu until the key that signed it (\"" SNAKEOIL
+			  "\") is enrolled as a Machine Owner Key. Enrol it "
+			  "BEFORE this machine restarts: mokutil --import"));
+	CHECK(!strstr(s.printed, "note:"));
+	s.o.set_default = false;
+	CHECK_INT(run(&s), 0);
+	CHECK(printed(&s, "keep:     Boot0001 (it points at "
+			  "EFI/bootmenu/shimx64.efi already)\n"));
+	CHECK(!strstr(s.printed, "keep:     EFI/bootmenu/"));
+	CHECK(printed(&s, "note:     shim starts bootmenu only once"));
+	CHECK_STR(option_text(&s, 2, text, sizeof(text)), "-");
+	uninstall_ends_as(&s, before);
+}
+
+/* --print behind shim with --removable and --default, another loader's
+ * fallback at the fallback path: every file and variable of the layout
+ * and the warning listed, the tree and the variables byte-identical. */
+TEST(shim_print_changes_nothing)
+{
+	struct scratch s;
+	char *before;
+
+	shim_make(&s);
+	put_fmt(&s, "esp/EFI/BOOT/fbx64.efi", "MZ another fallback");
+	before = snapshot(&s);
+	s.o.print = s.o.removable = s.o.set_default = true;
+	CHECK_INT(run(&s), 0);
+	CHECK_STR(s.err, "");
+	CHECK(printed(&s, "write:    EFI/bootmenu/grubx64.efi ("));
+	CHECK(printed(&s, "write:    EFI/bootmenu/mmx64.efi ("));
+	CHECK(printed(&s, "write:    EFI/bootmenu/fbx64.efi ("));
+	CHECK(printed(&s, "write:    EFI/bootmenu/shimx64.efi ("));
+	CHECK(printed(&s, "write:    EFI/BOOT/grubx64.efi ("));
+	CHECK(printed(&s, "write:    EFI/BOOT/mmx64.efi ("));
+	CHECK(printed(&s, "keep:     EFI/BOOT/BOOTX64.EFI as "));
+	CHECK(printed(&s, "write:    EFI/BOOT/BOOTX64.EFI ("));
+	CHECK(printed(&s, "keep:     EFI/BOOT/fbx64.efi as "
+			  "EFI/BOOT/fbx64.efi.bootmenu-old (shim started"));
+	CHECK(!strstr(s.printed, "write:    EFI/BOOT/fbx64.efi"));
+	CHECK(printed(&s, "variable: Boot0001 \"bootmenu\" HD(1,GPT,"));
+	CHECK(printed(&s, "/File(\\EFI\\bootmenu\\shimx64.efi) (new)\n"));
+	CHECK(printed(&s, "variable: BootOrder 0001,0000 (was 0000)\n"));
+	CHECK(printed(&s, "write:    EFI/bootmenu/install.rec"));
+	CHECK(printed(&s, "WARNING:  Boot0001 (shim, then bootmenu) is FIRST"));
+	CHECK(printed(&s, "nothing was changed (--print)\n"));
+	ends_as(&s, before);
+}
+
+/* --removable behind shim: BOOTX64.EFI is shim and grubx64.efi bootmenu
+ * beside it, MokManager too; the files there before are kept as
+ * .bootmenu-old, and another loader's fbx64.efi is kept aside (shim there
+ * would start it); the first stage is written last. --uninstall gives
+ * back all of it. */
+TEST(shim_removable)
+{
+	struct scratch s;
+	char *before, text[512];
+
+	shim_make(&s);
+	put_fmt(&s, "esp/EFI/BOOT/grubx64.efi", "MZ another grub");
+	put_fmt(&s, "esp/EFI/BOOT/fbx64.efi", "MZ another fallback");
+	before = snapshot(&s);
+	s.o.removable = true;
+	CHECK_INT(run(&s), 0);
+	CHECK_STR(s.err, "");
+	CHECK(
+	    esp_file_is(&s, "EFI/BOOT/BOOTX64.EFI", "shim/shimx64.efi.signed"));
+	CHECK(esp_file_is(&s, "EFI/BOOT/grubx64.efi", "bootmenu.signed.efi"));
+	CHECK(esp_file_is(&s, "EFI/BOOT/mmx64.efi", "shim/mmx64.efi.signed"));
+	CHECK(!esp_has(&s, "EFI/BOOT/fbx64.efi"));
+	CHECK(
+	    boot_file_is(&s, "EFI/BOOT/BOOTX64.EFI.bootmenu-old", OLD_LOADER));
+	CHECK(boot_file_is(&s, "EFI/BOOT/grubx64.efi.bootmenu-old",
+			   "MZ another grub"));
+	CHECK(boot_file_is(&s, "EFI/BOOT/fbx64.efi.bootmenu-old",
+			   "MZ another fallback"));
+	CHECK(esp_file_is(&s, "EFI/bootmenu/shimx64.efi",
+			  "shim/shimx64.efi.signed"));
+	CHECK_STR(option_text(&s, 1, text, sizeof(text)), SHIM_OPTION);
+	CHECK(printed(&s, "keep:     EFI/BOOT/fbx64.efi as "
+			  "EFI/BOOT/fbx64.efi.bootmenu-old (shim started as "
+			  "BOOTX64.EFI would start it instead of bootmenu)\n"));
+	CHECK(printed_before(&s, "write:    EFI/BOOT/grubx64.efi",
+			     "write:    EFI/BOOT/BOOTX64.EFI"));
+	CHECK(printed_before(&s, "write:    EFI/BOOT/mmx64.efi",
+			     "write:    EFI/BOOT/BOOTX64.EFI"));
+	CHECK(printed_before(&s, "write:    EFI/bootmenu/grubx64.efi",
+			     "write:    EFI/bootmenu/shimx64.efi"));
+	CHECK(record_has(&s, "\nbackup EFI/BOOT/fbx64.efi\n"
+			     "backup EFI/BOOT/grubx64.efi\n"
+			     "new EFI/BOOT/mmx64.efi\n"
+			     "backup EFI/BOOT/BOOTX64.EFI\n"));
+	s.o.uninstall = true;
+	CHECK_INT(run(&s), 0);
+	CHECK(printed(&s, "restore:  EFI/BOOT/fbx64.efi from "
+			  "EFI/BOOT/fbx64.efi.bootmenu-old\n"));
+	ends_as(&s, before);
+}
+
+/* A shim named shimx64.efi takes only the helpers named *.efi: here
+ * there is none (only mmx64.efi.signed), so none is written and the
+ * missing MokManager is noted; an unsigned shim is fine without Secure
+ * Boot. */
+TEST(shim_unsigned_without_helpers)
+{
+	static char shim[PATH_MAX];
+	struct scratch s;
+	char *before;
+
+	scratch_make(&s);
+	snprintf(shim, sizeof(shim), "%s/bare", s.img);
+	mkdirs(shim);
+	put_tagged(&s, "bare/shimx64.efi", false, "bare shim");
+	put_tagged(&s, "bare/mmx64.efi.signed", true, "signed mokmanager");
+	strcat(shim, "/shimx64.efi");
+	s.o.shim = shim;
+	before = snapshot(&s);
+	CHECK_INT(run(&s), 0);
+	CHECK_STR(s.err, "");
+	CHECK(esp_file_is(&s, "EFI/bootmenu/shimx64.efi", "bare/shimx64.efi"));
+	CHECK(
+	    esp_file_is(&s, "EFI/bootmenu/grubx64.efi", "bootmenu.signed.efi"));
+	CHECK(!esp_has(&s, "EFI/bootmenu/mmx64.efi"));
+	CHECK(!esp_has(&s, "EFI/bootmenu/fbx64.efi"));
+	CHECK(printed(&s, "/bare/shimx64.efi (not signed)\n"));
+	CHECK(printed(&s, "/bare/mmx64.efi is not there, so shim cannot "
+			  "start MokManager"));
+	uninstall_ends_as(&s, before);
+}
+
+/* Without --shim no shim is taken, even under Secure Boot with Debian's
+ * signed shim installed: the plain layout, and a note naming the shim. */
+TEST(shim_only_when_named)
+{
+	static const uint8_t on = 1;
+	struct scratch s;
+	char *before, want[PATH_MAX + 64];
+
+	shim_make(&s);
+	snprintf(want, sizeof(want), "(--shim %s; see bootmenu-install(8))\n",
+		 s.o.shim);
+	s.o.shim_hint = s.o.shim;
+	s.o.shim = NULL;
+	put_var(&s, SB_NAME, &on, 1);
+	before = snapshot(&s);
+	CHECK_INT(run(&s), 0);
+	CHECK(esp_file_is(&s, "EFI/bootmenu/bootmenu.efi",
+			  "bootmenu.signed.efi"));
+	CHECK(!esp_has(&s, "EFI/bootmenu/shimx64.efi"));
+	CHECK(!esp_has(&s, "EFI/bootmenu/grubx64.efi"));
+	CHECK(printed(&s, "note:     Secure Boot is on: the firmware starts "
+			  "the image only when its signing key is in the "
+			  "firmware's db"));
+	CHECK(printed(&s, want));
+	CHECK(!strstr(s.printed, "mokutil"));
+	uninstall_ends_as(&s, before);
+
+	/* no shim where the hint looks: no note */
+	scratch_make(&s);
+	put_var(&s, SB_NAME, &on, 1);
+	s.o.shim_hint = "/nonexistent/shimx64.efi.signed";
+	CHECK_INT(run(&s), 0);
+	CHECK(!strstr(s.printed, "note:"));
+	scratch_remove(&s);
+}
+
+/* --- Behind shim, refused: each a REFUSAL case on the scratch with
+ * shim_add()'s layout, changed */
+
+static void set_shim_not_pe(struct scratch *s)
+{
+	shim_add(s);
+	put_fmt(s, "img/shim/shimx64.efi.signed", "#!/bin/sh\necho shim\n");
+}
+
+/* "MZ" and e_lfanew, but no "PE\0\0" where it points. */
+static void set_shim_no_pe_signature(struct scratch *s)
+{
+	uint8_t mz[256] = {'M', 'Z'};
+	char path[PATH_MAX];
+
+	shim_add(s);
+	put_le32(mz, sizeof(mz), 0x3c, 0x80);
+	memcpy(mz + 0x80, "NE\0\0", 4);
+	snprintf(path, sizeof(path), "%s/shim/shimx64.efi.signed", s->img);
+	put_file(path, mz, sizeof(mz));
+}
+
+static void set_shim_missing(struct scratch *s)
+{
+	shim_add(s);
+	s->o.shim = "/nonexistent/shimx64.efi.signed";
+}
+
+static void set_shim_unsigned_secure_boot(struct scratch *s)
+{
+	static const uint8_t on = 1;
+
+	shim_add(s);
+	put_tagged(s, "shim/shimx64.efi.signed", false, "unsigned shim");
+	put_var(s, SB_NAME, &on, 1);
+}
+
+static void set_shim_helper_not_pe(struct scratch *s)
+{
+	shim_add(s);
+	put_fmt(s, "img/shim/mmx64.efi.signed", "not an image");
+}
+
+static void set_shim_unsigned_image(struct scratch *s)
+{
+	static char img[PATH_MAX];
+
+	shim_add(s);
+	snprintf(img, sizeof(img), "%s/bootmenu.efi", s->img);
+	s->o.image = img;
+}
+
+/* Installed without shim, then --shim. */
+static void set_shim_over_plain(struct scratch *s)
+{
+	CHECK_INT(run(s), 0);
+	shim_add(s);
+}
+
+/* Installed behind shim, then without. */
+static void set_plain_over_shim(struct scratch *s)
+{
+	shim_add(s);
+	CHECK_INT(run(s), 0);
+	s->o.shim = NULL;
+}
+
+/* --esp alone is refused with --bios already: without it, only --shim
+ * is left to refuse. */
+static void set_shim_with_bios(struct scratch *s)
+{
+	shim_add(s);
+	s->o.esp = NULL;
+	s->o.bios_disk = "/dev/null";
+	s->o.boot_dir = s->esp;
+}
+
+static void set_shim_fallback_in_the_way(struct scratch *s)
+{
+	shim_add(s);
+	put_fmt(s, "esp/EFI/BOOT/fbx64.efi", "MZ a fallback");
+	put_fmt(s, "esp/EFI/BOOT/fbx64.efi.bootmenu-old", "MZ an older one");
+	s->o.removable = true;
+}
+
+static void set_shim_bootorder_dir(struct scratch *s)
+{
+	shim_add(s);
+	set_bootorder_dir(s);
+}
+
+REFUSAL(shim_refuse_not_pe, set_shim_not_pe, -EINVAL,
+	"shimx64.efi.signed is not an EFI image (no MZ and PE header)", NULL)
+REFUSAL(shim_refuse_no_pe_signature, set_shim_no_pe_signature, -EINVAL,
+	"is not an EFI image", NULL)
+REFUSAL(shim_refuse_missing, set_shim_missing, -ENOENT,
+	"the shim /nonexistent/shimx64.efi.signed does not exist", NULL)
+REFUSAL(shim_refuse_unsigned_under_secure_boot, set_shim_unsigned_secure_boot,
+	-EPERM, "is not signed, and Secure Boot is on", NULL)
+REFUSAL(shim_refuse_helper_not_pe, set_shim_helper_not_pe, -EINVAL,
+	"mmx64.efi.signed, beside the shim, is not an EFI image", NULL)
+REFUSAL(shim_refuse_unsigned_image, set_shim_unsigned_image, -EPERM,
+	"shim starts only a second stage signed by a key it trusts", NULL)
+REFUSAL(shim_refuse_over_plain, set_shim_over_plain, -EEXIST,
+	"without shim already (its record lists EFI/bootmenu/bootmenu.efi)",
+	NULL)
+REFUSAL(shim_refuse_plain_over_shim, set_plain_over_shim, -EEXIST,
+	"behind shim already (its record lists EFI/bootmenu/shimx64.efi)", NULL)
+REFUSAL(shim_refuse_with_bios, set_shim_with_bios, -EINVAL, "--shim: those",
+	NULL)
+REFUSAL(shim_refuse_fallback_in_the_way, set_shim_fallback_in_the_way, -EEXIST,
+	"EFI/BOOT/fbx64.efi.bootmenu-old is in the way", NULL)
+/* A change fails halfway: the shim layout's files are taken back. */
+REFUSAL(shim_failure_halfway_rolls_back, set_shim_bootorder_dir, -EISDIR,
+	"BootOrder",
+	"failed:   taking back what was changed\n"
+	"delete:   Boot0001\n"
+	"restore:  EFI/BOOT/BOOTX64.EFI from "
+	"EFI/BOOT/BOOTX64.EFI.bootmenu-old\n"
+	"remove:   EFI/BOOT/mmx64.efi\n"
+	"remove:   EFI/BOOT/grubx64.efi\n"
+	"remove:   EFI/bootmenu/shimx64.efi\n")
+
 TEST_MAIN("test_install", install_default_removable, install_not_default,
 	  install_reuses_option, install_again, install_empty_esp,
 	  print_changes_nothing, no_nvram_plain_directory,
@@ -1199,4 +1652,11 @@ TEST_MAIN("test_install", install_default_removable, install_not_default,
 	  bios_refuse_no_mbr_bin, bios_refuse_uefi_booted,
 	  bios_refuse_not_a_disk, bios_refuse_no_such_partition,
 	  bios_refuse_logical_partition, bios_refuse_no_table,
-	  bios_refuse_bad_gpt, bios_refuse_half_options)
+	  bios_refuse_bad_gpt, bios_refuse_half_options, shim_install,
+	  shim_default_again, shim_print_changes_nothing, shim_removable,
+	  shim_unsigned_without_helpers, shim_only_when_named,
+	  shim_refuse_not_pe, shim_refuse_no_pe_signature, shim_refuse_missing,
+	  shim_refuse_unsigned_under_secure_boot, shim_refuse_helper_not_pe,
+	  shim_refuse_unsigned_image, shim_refuse_over_plain,
+	  shim_refuse_plain_over_shim, shim_refuse_with_bios,
+	  shim_refuse_fallback_in_the_way, shim_failure_halfway_rolls_back)
