@@ -7,7 +7,7 @@
 #include "plain/plain.h"
 #include "savedef/savedef.h"
 #include "session/session.h"
-#include "session/source.h"
+#include "source/source.h"
 #include "ui/ui.h"
 #include "ui/console.h"
 #include "util/cmdline.h"
@@ -190,11 +190,30 @@ static void settle(struct run *r)
 		r->ch.saved_id[0] = '\0';
 }
 
+/* The session's part of a boot (boot.h): grub's next_entry, cleared by
+ * the only writer of disks, and the mounts let go of before the jump. */
+static int run_clear_once(void *data, char *err, size_t len)
+{
+	struct run *r = data;
+
+	return savedef_clear_once(&r->s, &r->c, err, len);
+}
+
+static void run_unmount(void *data)
+{
+	struct run *r = data;
+
+	session_unmount(&r->s);
+}
+
 /* What the options ask for, over the session's entries. */
 static int act(struct run *r, int (*rescan)(struct session *, void *))
 {
 	const struct options *o = r->o;
-	struct boot_opts bo = {.dry_run = o->dry_run};
+	struct boot_opts bo = {.dry_run = o->dry_run,
+			       .clear_once = run_clear_once,
+			       .unmount = run_unmount,
+			       .session = r};
 	char consoles[512];
 	struct ui_opts uo = {.conf = &r->c,
 			     .choose = &r->ch,
@@ -209,9 +228,9 @@ static int act(struct run *r, int (*rescan)(struct session *, void *))
 		session_wait_settled(&r->s, r->settle_s); /* the network's */
 		if (!(e = nth_arg(r, o->save ? o->save : o->boot)))
 			return 1;
-		return o->save ? savedef_save_cli(&r->s, &r->c, e)
-		       : plain_boot(&r->s, e, &bo) ? 1
-						   : 0;
+		if (o->save)
+			return savedef_save_cli(&r->s, &r->c, e);
+		return plain_boot(e, &bo) ? 1 : 0;
 	}
 	if (o->list || choose_user_timeout(&r->ch) == 0)
 		settle(r);

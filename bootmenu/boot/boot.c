@@ -28,9 +28,32 @@ struct boot_files {
 	struct kexec_blob kernel, initrd;
 };
 
-static int boot_open(const struct entry_file *f, const char *what, int *fd,
-		     char *err, size_t errlen)
+/* A file of a network root is fetched before it is opened, with its own
+ * progress (the bytes so far, the total when the server announced it);
+ * Esc (o->fetch returning nonzero) stops the transfer. fs_prefetch() is
+ * 0 at once for a local root. */
+static int boot_fetch(const struct entry_file *f, const struct fs_progress *cb,
+		      char *err, size_t errlen)
 {
+	int rc = fs_prefetch(f->fs, f->path, cb);
+
+	if (rc == -ECANCELED)
+		snprintf(err, errlen, "cancelled while fetching %s", f->path);
+	else if (rc)
+		snprintf(err, errlen, "cannot fetch %s from %s: %s", f->path,
+			 f->fs->name ? f->fs->name : "?",
+			 rc == -EFBIG ? "larger than the free RAM"
+			 : cb->why[0] ? cb->why
+				      : strerror(-rc));
+	return rc;
+}
+
+static int boot_open(const struct entry_file *f, const char *what,
+		     const struct fs_progress *cb, int *fd, char *err,
+		     size_t errlen)
+{
+	int rc;
+
 	if (!f->fs) {
 		snprintf(err, errlen,
 			 "the %s %s is on a filesystem that was "
@@ -39,6 +62,8 @@ static int boot_open(const struct entry_file *f, const char *what, int *fd,
 			 f->dev ? f->dev : "its own");
 		return -ENOENT;
 	}
+	if (f->path && (rc = boot_fetch(f, cb, err, errlen)))
+		return rc;
 	*fd = fs_open(f->fs, f->path, false);
 	if (*fd < 0) {
 		snprintf(err, errlen, "cannot open the %s %s on %s: %s", what,
@@ -59,9 +84,13 @@ static void boot_close(struct boot_files *b)
 	kexec_blob_free(&b->initrd);
 }
 
-static int boot_open_all(const struct entry *e, struct boot_files *b, char *err,
-			 size_t errlen)
+/* Each file in turn: fetched when it is on a network root, then opened. */
+static int boot_open_all(const struct entry *e, const struct boot_opts *o,
+			 struct boot_files *b, char *err, size_t errlen)
 {
+	char why[192] = "";
+	const struct fs_progress cb = {o->fetch, o->progress_data, why,
+				       sizeof(why)};
 	int rc;
 
 	if (e->n_initrds > BOOT_INITRD_MAX) {
@@ -69,10 +98,10 @@ static int boot_open_all(const struct entry *e, struct boot_files *b, char *err,
 			 e->n_initrds, BOOT_INITRD_MAX);
 		return -E2BIG;
 	}
-	rc = boot_open(&e->kernel, "kernel", &b->kernel_fd, err, errlen);
+	rc = boot_open(&e->kernel, "kernel", &cb, &b->kernel_fd, err, errlen);
 	for (size_t i = 0; !rc && i < e->n_initrds; i++) {
-		rc = boot_open(&e->initrds[i], "initrd", &b->initrd_fds[i], err,
-			       errlen);
+		rc = boot_open(&e->initrds[i], "initrd", &cb, &b->initrd_fds[i],
+			       err, errlen);
 		if (!rc)
 			b->n_initrds++;
 	}
@@ -207,49 +236,42 @@ static bool boot_refused_unsigned(int rc)
 	return false;
 }
 
-/* Files on a network root are fetched first, each with its own
- * progress (the bytes so far, the total when the server announced it),
- * and Esc (o->fetch returning nonzero) stops the transfer. */
-static int boot_fetch_all(const struct entry *e, const struct boot_opts *o,
-			  char *err, size_t errlen)
+/* err[] says why the kernel cannot boot; put the file's name first. */
+static void boot_name_file(const struct entry *e, char *err, size_t errlen)
 {
-	char why[192] = "";
-	const struct fs_progress cb = {o->fetch, o->progress_data, why,
-				       sizeof(why)};
-	const struct entry_file *f = &e->kernel;
-	int rc = 0;
+	char why[512];
 
-	for (size_t i = 0; !rc && f; i++) {
-		if (f->fs && f->path)
-			rc = fs_prefetch(f->fs, f->path, &cb);
-		if (rc == -ECANCELED)
-			snprintf(err, errlen, "cancelled while fetching %s",
-				 f->path);
-		else if (rc)
-			snprintf(err, errlen, "cannot fetch %s from %s: %s",
-				 f->path, f->fs->name ? f->fs->name : "?",
-				 rc == -EFBIG ? "larger than the free RAM"
-				 : why[0]     ? why
-					      : strerror(-rc));
-		f = i < e->n_initrds ? &e->initrds[i] : NULL;
-	}
-	return rc;
+	snprintf(why, sizeof(why), "%s", err);
+	snprintf(err, errlen, "the kernel %s cannot boot: %s",
+		 e->kernel.path ? e->kernel.path : "?", why);
+}
+
+/* A refused load's sentence names the kernel file when the running
+ * kernel refused it for what it is (its signature, its format under
+ * lockdown). */
+static void boot_explain(const struct entry *e, int rc, char *err,
+			 size_t errlen)
+{
+	if (boot_refused_unsigned(rc))
+		snprintf(err, errlen,
+			 "the kernel %s is not signed by a key this machine "
+			 "trusts: under Secure Boot (lockdown) only a signed "
+			 "kernel boots (kexec_file_load: %s)",
+			 e->kernel.path ? e->kernel.path : "?", strerror(-rc));
+	else if (rc == -ENOEXEC && kexec_locked_down())
+		boot_name_file(e, err, errlen);
 }
 
 static int boot_load_kexec(const struct entry *e, const struct boot_opts *o,
-			   char *err, size_t errlen)
+			   struct boot_loaded *l, char *err, size_t errlen)
 {
-	static const struct boot_opts defaults;
 	struct boot_files b = {.kernel_fd = -1};
 	struct boot_image im = {0};
 	struct kexec_request rq = {0};
 	enum kexec_syscall used;
 	int rc;
 
-	o = o ? o : &defaults;
-	rc = boot_fetch_all(e, o, err, errlen);
-	if (!rc)
-		rc = boot_open_all(e, &b, err, errlen);
+	rc = boot_open_all(e, o, &b, err, errlen);
 	if (!rc)
 		rc = boot_read_all(e, o, &b, err, errlen);
 	if (rc)
@@ -269,17 +291,12 @@ static int boot_load_kexec(const struct entry *e, const struct boot_opts *o,
 	if (o->dry_run)
 		boot_print_entry(e, &im, rq.plan_out);
 	rc = kexec_load_request(&rq, &used, err, errlen);
-	if (boot_refused_unsigned(rc))
-		snprintf(err, errlen,
-			 "the kernel %s is not signed by a key this machine "
-			 "trusts: under Secure Boot (lockdown) only a signed "
-			 "kernel boots (kexec_file_load: %s)",
-			 e->kernel.path ? e->kernel.path : "?", strerror(-rc));
+	boot_explain(e, rc, err, errlen);
 	if (!rc && !o->dry_run) {
 		log_info("boot: loaded \"%s\" with %s",
 			 e->title ? e->title : e->id, kexec_syscall_name(used));
-		if (o->syscall_used)
-			*o->syscall_used = kexec_syscall_name(used);
+		l->ready = true;
+		l->syscall = kexec_syscall_name(used);
 	}
 out:
 	free(im.initrd_owned);
@@ -287,78 +304,80 @@ out:
 	return rc;
 }
 
-/* What the last load left for boot_jump(): a kexec image (the kernel
- * keeps it), or EFI variables for a restart, with what puts them back.
- * Kept here rather than by the caller: a kexec image is one per machine
- * anyway, and boot_jump()'s callers (the menus) stay as they are. */
-static struct {
-	enum entry_method method;
-	struct firmware_undo fw;
-} boot_loaded;
-
-/* Variables an earlier firmware load wrote go back as they were. */
-static void boot_take_back(void)
-{
-	char why[256];
-
-	if (firmware_undo(&boot_loaded.fw, why, sizeof(why)) < 0)
-		log_err("boot: putting back EFI variables: %s", why);
-	boot_loaded.method = ENTRY_KEXEC;
-}
-
 static int boot_load_firmware(const struct entry *e, const struct boot_opts *o,
-			      char *err, size_t errlen)
+			      struct boot_loaded *l, char *err, size_t errlen)
 {
-	struct firmware_opts fo = {0};
-	struct firmware_undo u;
-	int rc;
+	struct firmware_opts fo = {.efi_dir = o->efi_dir,
+				   .vars = o->efi_vars,
+				   .dry_run = o->dry_run,
+				   .out = o->plan_out};
+	int rc = firmware_load(e, &fo, &l->fw, err, errlen);
 
-	if (o)
-		fo = (struct firmware_opts){o->efi_dir, o->efi_vars, o->dry_run,
-					    o->plan_out};
-	rc = firmware_load(e, &fo, &u, err, errlen);
 	if (rc < 0 || fo.dry_run)
 		return rc;
-	boot_loaded.method = ENTRY_FIRMWARE;
-	boot_loaded.fw = u;
 	log_info("boot: \"%s\" is the firmware's next boot",
 		 e->title ? e->title : e->id);
-	if (o && o->syscall_used)
-		*o->syscall_used = e->fw_setup ? "OsIndications" : "BootNext";
+	l->ready = true;
+	l->syscall = e->fw_setup ? "OsIndications" : "BootNext";
 	return 0;
 }
 
-int boot_load_entry(const struct entry *e, const struct boot_opts *o, char *err,
-		    size_t errlen)
+int boot_load_entry(const struct entry *e, const struct boot_opts *o,
+		    struct boot_loaded *l, char *err, size_t errlen)
 {
-	if (!(o && o->dry_run))
-		boot_take_back();
+	static const struct boot_opts defaults;
+
+	o = o ? o : &defaults;
+	*l = (struct boot_loaded){.method = e->method};
 	switch (e->method) {
 	case ENTRY_KEXEC:
-		return boot_load_kexec(e, o, err, errlen);
+		return boot_load_kexec(e, o, l, err, errlen);
 	case ENTRY_FIRMWARE:
-		return boot_load_firmware(e, o, err, errlen);
+		return boot_load_firmware(e, o, l, err, errlen);
 	}
 	snprintf(err, errlen, "this entry's boot method is not known");
 	return -EINVAL;
 }
 
-int boot_jump(void (*unmount_all)(void *), void *ctx)
+void boot_unload(struct boot_loaded *l)
 {
+	char why[256];
+
+	if (firmware_undo(&l->fw, why, sizeof(why)) < 0)
+		log_err("boot: putting back EFI variables: %s", why);
+	l->ready = false;
+}
+
+/* reboot(2) into what @l loaded; returns only on failure. */
+static int boot_leave(const struct boot_loaded *l, void (*unmount)(void *),
+		      void *session, char *err, size_t errlen)
+{
+	int rc;
+
+	if (l->method != ENTRY_FIRMWARE)
+		return kexec_jump(unmount, session, err, errlen);
+	/* the firmware reads BootNext or OsIndications as it restarts */
+	rc = kexec_power(false, unmount, session);
+	snprintf(err, errlen, "the restart failed: %s", strerror(-rc));
+	return rc;
+}
+
+int boot_jump(struct boot_loaded *l, const struct boot_opts *o)
+{
+	static const struct boot_opts defaults;
 	char err[256] = "";
 	int rc;
 
-	if (boot_loaded.method == ENTRY_FIRMWARE) {
-		/* the point of no return, when the restart works: the
-		 * firmware reads BootNext or OsIndications */
-		rc = kexec_power(false, unmount_all, ctx);
-		log_err("boot: the restart failed: %s", strerror(-rc));
-		boot_take_back();
-		return rc;
+	o = o ? o : &defaults;
+	if (!l->ready) {
+		log_err("boot: nothing is loaded to jump to");
+		return -EINVAL;
 	}
-	rc = kexec_jump(unmount_all, ctx, err, sizeof(err));
-
-	log_err("boot: %s", err);
+	l->ready = false;
+	/* the point of no return, when the jump works */
+	rc = boot_leave(l, o->unmount, o->session, err, sizeof(err));
+	log_err("boot: %s", err[0] ? err : strerror(-rc));
+	boot_unload(l); /* a failed restart puts the variables back */
 	return rc;
 }
 

@@ -1,20 +1,28 @@
-/* boot.h - turn a boot entry into a loaded kexec image, then jump.
+/* boot.h - turn a boot entry into a loaded kernel (or a restart through
+ * the firmware), then jump.
  *
- * The menu's one door to the kexec room. boot_load_entry() reads the
- * entry's kernel and initrds through fs_open() (nothing else touches the
- * boot disk), plans the load and hands it to the running kernel; nothing
- * stays loaded when it fails. boot_jump() does not return on success.
+ * The menu's one door to the kexec and firmware rooms. boot_load_entry()
+ * reads the entry's kernel and initrds through fs_open() (nothing else
+ * touches the boot disk), plans the load and hands it to the running
+ * kernel; what it loaded comes back in a struct boot_loaded that the
+ * caller owns and boot_jump() consumes. Nothing stays loaded when a load
+ * fails, and nothing about a load is kept here between the two calls.
  * Buffers read here belong to the load and are freed before returning.
+ * The front-ends do not call these in turn themselves: boot_run()
+ * (transaction.h) runs the whole boot.
  */
 #ifndef BM_BOOT_H
 #define BM_BOOT_H
+
+#include "boot/firmware.h"
+#include "entry/entry.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
-struct entry;
 struct efi_vars;
+struct boot_loaded;
 
 struct boot_opts {
 	bool dry_run;	    /* plan and print to @plan_out; load nothing */
@@ -26,42 +34,69 @@ struct boot_opts {
 	void (*progress)(void *data, unsigned long long done,
 			 unsigned long long total);
 	void *progress_data;
-	/* Called while a file of a network root is fetched, before it is
-	 * read (fs_prefetch()), with @progress_data; @total is 0 while not
-	 * known. Returning nonzero cancels the load. May be NULL. */
+	/* Called while a file of a network root is fetched, just before it
+	 * is opened (fs_prefetch()), with @progress_data; @total is 0 while
+	 * not known. Returning nonzero cancels the load. May be NULL. */
 	int (*fetch)(void *data, const char *path, unsigned long long done,
 		     unsigned long long total);
-	/* When not NULL, set to the syscall the load used ("kexec_load",
-	 * "kexec_file_load") after a successful load. */
-	const char **syscall_used;
 	/* The firmware method (boot/firmware.h): the firmware's sysfs
 	 * directory (NULL: /sys/firmware/efi) and its variables (NULL:
 	 * efivarfs in it); the tests point them at a scratch directory. */
 	const char *efi_dir;
 	const struct efi_vars *efi_vars;
+	/* The session's part of a boot, wired by the face (main.c), each
+	 * called with @session and each may be NULL: @clear_once clears the
+	 * one-shot default (grub's next_entry, savedef_clear_once()) and
+	 * returns 0 or -errno with a sentence in err[0..len); @unmount
+	 * unmounts every filesystem just before the jump. */
+	int (*clear_once)(void *session, char *err, size_t len);
+	void (*unmount)(void *session);
+	void *session;
+};
+
+/* What a load left for the jump. Filled by boot_load_entry(); owned by
+ * its caller, who either hands it to boot_jump() or gives it back with
+ * boot_unload(). No memory is owned. */
+struct boot_loaded {
+	bool ready; /* a real load succeeded and no jump consumed it yet */
+	enum entry_method method; /* ENTRY_KEXEC: the kernel holds the
+				     image; ENTRY_FIRMWARE: a restart */
+	/* How it was loaded: "kexec_load" or "kexec_file_load" (the image),
+	 * "BootNext" or "OsIndications" (the variable written); NULL until
+	 * a real load succeeded. */
+	const char *syscall;
+	struct firmware_undo fw; /* what a firmware load wrote, to put back */
 };
 
 /* Load entry @e for a later boot_jump(), by its method (entry.h): kexec,
  * or ENTRY_FIRMWARE, whose "load" writes the EFI variables for the next
  * restart (Boot#### and BootNext, or OsIndications: firmware.h; with
- * dry_run they are printed byte for byte instead; *syscall_used becomes
- * "BootNext" or "OsIndications"). Variables an earlier firmware load
- * wrote are put back first (not in a dry run). For a UKI (FMT_UKI) the
- * kernel file is a PE image whose .linux, .initrd and .cmdline sections are
- * used (the entry's initrds are appended after .initrd, its cmdline replaces
- * .cmdline when not empty). Returns 0, or -errno with a sentence for the
- * user in err[0..errlen) (file not found, not a bzImage, locked down...).
- * @o may be NULL for defaults (kexec_load, file syscall as fallback). */
-int boot_load_entry(const struct entry *e, const struct boot_opts *o, char *err,
-		    size_t errlen);
+ * dry_run they are printed byte for byte instead). For a UKI (FMT_UKI)
+ * the kernel file is a PE image whose .linux, .initrd and .cmdline
+ * sections are used (the entry's initrds are appended after .initrd, its
+ * cmdline replaces .cmdline when not empty). Files on a network root are
+ * fetched as each is opened (o->fetch). @l is overwritten: ready only
+ * after a real load (never for a dry run); an earlier load still in it
+ * must have been given back first (boot_unload()). Returns 0, or -errno
+ * with a sentence for the user in err[0..errlen) (file not found, not a
+ * bzImage, locked down...). @o may be NULL for defaults (kexec_load, the
+ * file syscall as fallback). */
+int boot_load_entry(const struct entry *e, const struct boot_opts *o,
+		    struct boot_loaded *l, char *err, size_t errlen);
 
-/* Sync, call @unmount_all(@ctx) (may be NULL), and reboot into what the
- * last boot_load_entry() loaded: the kexec'd kernel, or a restart
- * through the firmware (which then boots BootNext's option or its setup
- * screen). Returns only on failure: -EINVAL when nothing is loaded, or
- * another -errno from reboot(2); a failed restart puts the variables
- * back. */
-int boot_jump(void (*unmount_all)(void *), void *ctx);
+/* Consume @l: sync, o->unmount(o->session), and reboot into what it
+ * loaded (the kexec'd kernel, or a restart through the firmware, which
+ * then boots BootNext's option or its setup screen). @o may be NULL (nothing
+ * unmounted, the real reboot). Returns only on failure, with -errno (the
+ * details in the log): -EINVAL when @l holds no load, or the reboot's; a failed
+ * restart puts the variables back. @l is not ready afterwards. */
+int boot_jump(struct boot_loaded *l, const struct boot_opts *o);
+
+/* Give back a load that will not be jumped to: the EFI variables a
+ * firmware load wrote are put back as they were (a kexec image stays in
+ * the kernel until the next load replaces it). @l is not ready
+ * afterwards. */
+void boot_unload(struct boot_loaded *l);
 
 /* Sync, call @unmount_all(@ctx) (may be NULL), then power off (@off true)
  * or restart through the firmware. Returns only on failure, with -errno. */

@@ -10,7 +10,7 @@
  * (Xen's dom0 kernel), after resolving symlinks such as /vmlinuz, are left
  * out: this parser runs last.
  */
-#include "cfg/cfg.h"
+#include "cfg/bare.h"
 #include "cfg/cfg_text.h"
 #include "cfg/verscmp.h"
 #include "scan/fs.h"

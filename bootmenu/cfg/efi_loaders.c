@@ -20,7 +20,7 @@
  * out those that boot bootmenu itself (entry_finish() drops those whose
  * file an ESP's entry boots already), then "UEFI Firmware Settings".
  */
-#include "cfg/cfg.h"
+#include "cfg/efi_loaders.h"
 #include "cfg/cfg_text.h"
 #include "efi/bootopts.h"
 #include "scan/fs.h"

@@ -1,10 +1,12 @@
-/* grub.h - the grub.cfg reader's entry points below grub_parse_fs(), for
- * the unit tests and the fuzzer.
+/* grub.h - the grub.cfg reader (grub.c and the grub_*.c files below it):
+ * grub_parse_fs() for the parser table, the others for the network root,
+ * the unit tests and the fuzzer. Entries and warnings go to ctx->out,
+ * memory comes from ctx->a.
  */
 #ifndef BM_CFG_GRUB_H
 #define BM_CFG_GRUB_H
 
-#include "cfg/cfg.h"
+#include "cfg/ctx.h"
 
 /* Run buf[0..len) as the config file @path on ctx->fs, the way
  * grub_parse_fs() runs one it found, and append its entries and warnings
@@ -18,5 +20,10 @@ int grub_run_config(struct cfg_ctx *ctx, const char *path, const char *buf,
  * run it as grub_run_config() does; one that cannot be read is a
  * warning. */
 void grub_run_file(struct cfg_ctx *ctx, const char *path);
+
+/* Run the grub.cfg GRUB would read from ctx->fs ($prefix in /boot/grub,
+ * /grub, /boot/grub2 or /grub2) and each ESP vendor's /EFI/<vendor>/
+ * grub.cfg (or grub/grub.cfg). Returns 0. */
+int grub_parse_fs(struct cfg_ctx *ctx);
 
 #endif

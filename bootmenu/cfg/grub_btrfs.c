@@ -15,7 +15,8 @@
  * filesystem parsers see when it lies inside that (the entries' kernels
  * then match the bare-kernel scan's), else on the top level.
  */
-#include "cfg/grub_interp.h"
+#include "cfg/grub_btrfs.h"
+#include "cfg/grub_vars.h"
 #include "scan/fs.h"
 #include "util/arena.h"
 

@@ -8,10 +8,16 @@
  * holds a space and escaping \ ' " in it (grub-core/lib/cmdline.c).
  * Commands that only change what GRUB shows are accepted and ignored.
  */
-#include "cfg/grub_env.h"
-#include "cfg/grub_interp.h"
+#include "cfg/grub_cmd.h"
 #include "cfg/bls.h"
 #include "cfg/cfg_text.h"
+#include "cfg/grub_btrfs.h"
+#include "cfg/grub_env.h"
+#include "cfg/grub_parse.h"
+#include "cfg/grub_path.h"
+#include "cfg/grub_source.h"
+#include "cfg/grub_test.h"
+#include "cfg/grub_vars.h"
 #include "entry/entry.h"
 #include "scan/fs.h"
 #include "util/arena.h"
@@ -20,84 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-typedef int (*grub_cmd_fn)(struct grub_state *st, const char *const *argv,
-			   size_t argc);
-
-struct grub_cmd {
-	const char *name;
-	grub_cmd_fn fn;
-};
-
-/* Display, terminal, security and module commands: no effect on what
- * kexec boots. */
-static const char *const grub_ignored[] = {
-    "insmod",
-    "rmmod",
-    "lsmod",
-    "terminal_input",
-    "terminal_output",
-    "terminal",
-    "terminfo",
-    "gfxmode",
-    "loadfont",
-    "load_video",
-    "echo",
-    "serial",
-    "background_image",
-    "background_color",
-    "play",
-    "clear",
-    "sleep",
-    "save_env",
-    "savedefault",
-    "recordfail",
-    "gettext",
-    "password",
-    "password_pbkdf2",
-    "lsfonts",
-    "videoinfo",
-    "vbeinfo",
-    "videotest",
-    "badram",
-    "cutmem",
-    "cryptomount",
-    "font",
-    "boot",
-    "ls",
-    "cat",
-    "help",
-    "hiddenmenu",
-    "usb",
-    "nativedisk",
-    "tpm",
-    "verify_detached",
-    "trust",
-    "distrust",
-    "set_gfxpayload",
-    "gfxpayload",
-    "date",
-    "lspci",
-    "outb",
-    "inb",
-    "fallback",
-    "mouse",
-    "loadfont",
-    "export_env",
-    "gptsync",
-    "parttool",
-    "drivemap",
-    "efi_gop",
-    "efi_uga",
-    "all_video",
-    "fix_video",
-    "smbios",
-    "setpci",
-    "lsefi",
-    "lsefimmap",
-    "lsefisystab",
-    "progress",
-};
 
 static bool grub_in(const char *const *v, size_t n, const char *s)
 {
@@ -763,7 +691,8 @@ static int grub_cmd_blscfg(struct grub_state *st, const char *const *argv,
 	return n < 0;
 }
 
-static const struct grub_cmd grub_cmds[] = {
+/* Every command, by name; grub.c hands the table to grub_exec.c. */
+const struct grub_cmd grub_cmds[] = {
     {"set", grub_cmd_set},
     {"unset", grub_cmd_unset},
     {"export", grub_cmd_export},
@@ -814,22 +743,73 @@ static const struct grub_cmd grub_cmds[] = {
     {"blscfg", grub_cmd_blscfg},
     {"bls_import", grub_cmd_blscfg},
     {"btrfs-mount-subvol", grub_cmd_btrfs_mount_subvol},
+    /* display, terminal, security and module commands: no effect on
+     * what kexec boots */
+    {"insmod", NULL},
+    {"rmmod", NULL},
+    {"lsmod", NULL},
+    {"terminal_input", NULL},
+    {"terminal_output", NULL},
+    {"terminal", NULL},
+    {"terminfo", NULL},
+    {"gfxmode", NULL},
+    {"loadfont", NULL},
+    {"load_video", NULL},
+    {"echo", NULL},
+    {"serial", NULL},
+    {"background_image", NULL},
+    {"background_color", NULL},
+    {"play", NULL},
+    {"clear", NULL},
+    {"sleep", NULL},
+    {"save_env", NULL},
+    {"savedefault", NULL},
+    {"recordfail", NULL},
+    {"gettext", NULL},
+    {"password", NULL},
+    {"password_pbkdf2", NULL},
+    {"lsfonts", NULL},
+    {"videoinfo", NULL},
+    {"vbeinfo", NULL},
+    {"videotest", NULL},
+    {"badram", NULL},
+    {"cutmem", NULL},
+    {"cryptomount", NULL},
+    {"font", NULL},
+    {"boot", NULL},
+    {"ls", NULL},
+    {"cat", NULL},
+    {"help", NULL},
+    {"hiddenmenu", NULL},
+    {"usb", NULL},
+    {"nativedisk", NULL},
+    {"tpm", NULL},
+    {"verify_detached", NULL},
+    {"trust", NULL},
+    {"distrust", NULL},
+    {"set_gfxpayload", NULL},
+    {"gfxpayload", NULL},
+    {"date", NULL},
+    {"lspci", NULL},
+    {"outb", NULL},
+    {"inb", NULL},
+    {"fallback", NULL},
+    {"mouse", NULL},
+    {"export_env", NULL},
+    {"gptsync", NULL},
+    {"parttool", NULL},
+    {"drivemap", NULL},
+    {"efi_gop", NULL},
+    {"efi_uga", NULL},
+    {"all_video", NULL},
+    {"fix_video", NULL},
+    {"smbios", NULL},
+    {"setpci", NULL},
+    {"lsefi", NULL},
+    {"lsefimmap", NULL},
+    {"lsefisystab", NULL},
+    {"progress", NULL},
+    /* keystatus: no key is held while bootmenu reads the config */
+    {"keystatus", grub_cmd_false},
+    {NULL, NULL},
 };
-
-int grub_run_command(struct grub_state *st, const char *const *argv,
-		     size_t argc, int line)
-{
-	st->line = line;
-	for (size_t i = 0; i < sizeof(grub_cmds) / sizeof(grub_cmds[0]); i++)
-		if (argv[0][0] == grub_cmds[i].name[0] &&
-		    !strcmp(argv[0], grub_cmds[i].name))
-			return grub_cmds[i].fn(st, argv, argc);
-	if (grub_in(grub_ignored,
-		    sizeof(grub_ignored) / sizeof(grub_ignored[0]), argv[0]))
-		return 0;
-	/* keystatus: no key is held while bootmenu reads the config */
-	if (!strcmp(argv[0], "keystatus"))
-		return 1;
-	grub_warn(st, "unknown command '%.64s': ignored", argv[0]);
-	return 1;
-}

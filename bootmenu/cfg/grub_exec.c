@@ -1,49 +1,17 @@
 /* grub_exec.c - running the syntax tree: lists, if/for/while, functions,
- * menuentry declarations, and the `test` expression.
+ * menuentry declarations, and commands by name through st->cmds.
  *
  * GRUB manual, "Shell-like scripting": the status of `if`'s list decides
  * the branch; `for NAME in WORDS` sets NAME; functions get $1..$9, $# and
  * $@; `break`, `continue` and `return` leave loops and functions.
  */
-#include "cfg/grub_interp.h"
+#include "cfg/grub_exec.h"
+#include "cfg/grub_parse.h"
+#include "cfg/grub_vars.h"
 #include "entry/entry.h"
 #include "util/arena.h"
 
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-void grub_warn(struct grub_state *st, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	entry_warn(st->ctx->out, st->fs, st->file, st->line, "%s", msg);
-}
-
-bool grub_step(struct grub_state *st)
-{
-	if (st->stop)
-		return false;
-	if (++st->steps > st->steps_max) {
-		grub_warn(
-		    st,
-		    "more than %ld steps: the rest of the config is not run",
-		    st->steps_max);
-		st->stop = true;
-	} else if (st->bytes > GRUB_BYTES_MAX) {
-		grub_warn(st,
-			  "words larger than %u bytes in all: the rest of the "
-			  "config is not run",
-			  GRUB_BYTES_MAX);
-		st->stop = true;
-	}
-	return !st->stop;
-}
 
 void grub_expand(struct grub_state *st, const char *const *words, size_t n,
 		 struct grub_fields *out)
@@ -117,6 +85,18 @@ static bool grub_assignment(struct grub_state *st, struct grub_node *n)
 	return true;
 }
 
+/* A command by name from st->cmds (grub.c gives grub_cmd.c's table). */
+static int grub_dispatch(struct grub_state *st, const char *const *argv,
+			 size_t argc, int line)
+{
+	st->line = line;
+	for (const struct grub_cmd *c = st->cmds; c && c->name; c++)
+		if (argv[0][0] == c->name[0] && !strcmp(argv[0], c->name))
+			return c->fn ? c->fn(st, argv, argc) : 0;
+	grub_warn(st, "unknown command '%.64s': ignored", argv[0]);
+	return 1;
+}
+
 static int grub_exec_cmd(struct grub_state *st, struct grub_node *n)
 {
 	struct grub_fields f = {0};
@@ -137,7 +117,7 @@ static int grub_exec_cmd(struct grub_state *st, struct grub_node *n)
 		}
 		return st->status = grub_call(st, fn, f.v, f.n - 1);
 	}
-	return st->status = grub_run_command(st, f.v, f.n - 1, n->line);
+	return st->status = grub_dispatch(st, f.v, f.n - 1, n->line);
 }
 
 static void grub_exec_if(struct grub_state *st, struct grub_node *n)

@@ -7,7 +7,9 @@
  * (">>" stands for a '>' in a title); one that matches nothing means
  * entry 0.
  */
-#include "cfg/grub_interp.h"
+#include "cfg/grub_menu.h"
+#include "cfg/grub_exec.h"
+#include "cfg/grub_vars.h"
 #include "entry/entry.h"
 #include "scan/fs.h"
 #include "util/arena.h"
@@ -16,21 +18,6 @@
 #include <string.h>
 
 #define GRUB_NO_LINUX "no linux command: nothing to boot"
-
-void grub_menu_init(struct grub_menu *m)
-{
-	m->head = NULL;
-	m->tail = &m->head;
-	m->n = 0;
-}
-
-void grub_menu_add(struct grub_menu *m, struct grub_item *it)
-{
-	it->next = NULL;
-	*m->tail = it;
-	m->tail = &it->next;
-	m->n++;
-}
 
 /* What phase two changes in the state, to put back afterwards. */
 struct grub_saved {

@@ -1,7 +1,7 @@
 /* grub_parse.h - grub.cfg's lexer and parser: text in, a syntax tree out.
  *
  * The tree keeps every word as written (quotes, `$var`, backslashes and
- * line continuations still in it); the interpreter (grub.c) expands words
+ * line continuations still in it); the interpreter (grub_exec.c) expands words
  * when it runs them, as GRUB does. The tree, its words and nothing else
  * belong to the arena passed in.
  */

@@ -7,7 +7,9 @@
  * kernel's name order, the usual case on one-disk machines. A device that
  * cannot be found stays as a spec on the file, resolved when it appears.
  */
-#include "cfg/grub_interp.h"
+#include "cfg/grub_path.h"
+#include "cfg/grub_btrfs.h"
+#include "cfg/grub_vars.h"
 #include "entry/entry.h"
 #include "scan/fs.h"
 #include "util/arena.h"
@@ -43,6 +45,15 @@ const char *grub_fs_devname(const struct fs_root *fs)
 	if (fs->btrfs) /* the top level is the same device to GRUB */
 		fs = fs->btrfs->home;
 	return fs->name ? fs->name : fs->label ? fs->label : "fs";
+}
+
+const char *grub_dirname(struct grub_state *st, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash != path
+		   ? arena_strndup(st->a, path, (size_t)(slash - path))
+		   : "";
 }
 
 /* "/dev/sda2" -> disk "sda", part 2; "/dev/nvme0n1p1" -> "nvme0n1", 1. */

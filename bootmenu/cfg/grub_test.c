@@ -1,7 +1,8 @@
 /* grub_test.c - `test EXPR` and `[ EXPR ]` (grub-core/commands/test.c):
  * string = == != < >, integer -eq -ne -lt -le -gt -ge, -z -n, files
  * -e -f -d -s (a "(dev)/path" or a path on $root), ! ( ) -a -o. */
-#include "cfg/grub_interp.h"
+#include "cfg/grub_test.h"
+#include "cfg/grub_path.h"
 #include "scan/fs.h"
 
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * context.c). Positional parameters belong to the running function or
  * menu entry body.
  */
-#include "cfg/grub_interp.h"
+#include "cfg/grub_vars.h"
 #include "util/arena.h"
 
 #include <stdio.h>

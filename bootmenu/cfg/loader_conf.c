@@ -3,6 +3,7 @@
  * entry ids; "@saved" needs an EFI variable) and `timeout` (seconds, or
  * menu-force / menu-hidden / menu-disabled); the rest set up sd-boot.
  */
+#include "cfg/loader_conf.h"
 #include "cfg/bls_entry.h"
 #include "cfg/cfg_text.h"
 

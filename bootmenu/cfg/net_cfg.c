@@ -9,10 +9,10 @@
  * - GRUB: the config runs as grub.cfg; its paths are on the server.
  * - iPXE: the script runs with the lease's values as ${...} variables.
  */
-#include "cfg/cfg.h"
+#include "cfg/net_cfg.h"
 #include "cfg/grub.h"
 #include "cfg/ipxe.h"
-#include "cfg/syslinux_int.h"
+#include "cfg/syslinux_boot.h"
 #include "scan/fs.h"
 
 #include <errno.h>

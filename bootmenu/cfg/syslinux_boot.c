@@ -15,8 +15,9 @@
  * "initrd=" in it names the initrds, comma-separated, and stays on the
  * command line as syslinux leaves it.
  */
-#include "cfg/syslinux_int.h"
+#include "cfg/syslinux_boot.h"
 #include "cfg/cfg_text.h"
+#include "cfg/syslinux_com32.h"
 #include "scan/fs.h"
 #include "util/arena.h"
 
@@ -549,29 +550,4 @@ int sl_run(struct cfg_ctx *ctx, struct sl_seen *seen, enum sl_variant variant,
 	added = s->added;
 	free(s);
 	return rc < 0 ? rc : added;
-}
-
-/* The variant for a config given by name: ISOLINUX on iso9660. */
-static enum sl_variant sl_variant_of_fs(const struct fs_root *fs)
-{
-	if (fs->fstype && !strcmp(fs->fstype, "iso9660"))
-		return SL_VAR_ISOLINUX;
-	return SL_VAR_SYSLINUX;
-}
-
-int syslinux_parse_buf(struct cfg_ctx *ctx, const char *path, const char *cwd,
-		       const char *buf, size_t len)
-{
-	struct sl_seen seen = {0};
-
-	return sl_run(ctx, &seen, sl_variant_of_fs(ctx->fs), NULL, path, cwd,
-		      buf ? buf : "", buf ? len : 0);
-}
-
-int syslinux_parse_file(struct cfg_ctx *ctx, const char *path, const char *cwd)
-{
-	struct sl_seen seen = {0};
-
-	return sl_run(ctx, &seen, sl_variant_of_fs(ctx->fs), NULL, path, cwd,
-		      NULL, 0);
 }

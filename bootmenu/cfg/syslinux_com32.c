@@ -7,7 +7,7 @@
  * typed at the boot: prompt (syslinux_run_command()), or, when empty,
  * the default (syslinux_run_default()).
  */
-#include "cfg/syslinux_int.h"
+#include "cfg/syslinux_com32.h"
 #include "cfg/cfg_text.h"
 #include "util/arena.h"
 

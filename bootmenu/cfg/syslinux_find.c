@@ -13,9 +13,13 @@
  * - PXELINUX (pxe_open_config(), core/fs/pxe/pxe.c): on the TFTP server,
  *   pxelinux.cfg/<UUID>, 01-<MAC>, the hex IP address shortened one digit
  *   at a time, then pxelinux.cfg/default.
+ * A config given by name (syslinux_parse_file(), syslinux_parse_buf()) is
+ * read as ISOLINUX on iso9660, else as SYSLINUX. This file holds the
+ * entry points of syslinux.h; the reading is syslinux_boot.c's.
  */
-#include "cfg/syslinux_int.h"
+#include "cfg/syslinux.h"
 #include "cfg/cfg_text.h"
+#include "cfg/syslinux_boot.h"
 #include "scan/fs.h"
 #include "util/arena.h"
 
@@ -164,4 +168,29 @@ int syslinux_parse_fs(struct cfg_ctx *ctx)
 	for (size_t i = 0; i < N(sl_tftp_roots); i++)
 		sl_pxe(ctx, &seen, sl_tftp_roots[i]);
 	return 0;
+}
+
+/* The variant for a config given by name: ISOLINUX on iso9660. */
+static enum sl_variant sl_variant_of_fs(const struct fs_root *fs)
+{
+	if (fs->fstype && !strcmp(fs->fstype, "iso9660"))
+		return SL_VAR_ISOLINUX;
+	return SL_VAR_SYSLINUX;
+}
+
+int syslinux_parse_buf(struct cfg_ctx *ctx, const char *path, const char *cwd,
+		       const char *buf, size_t len)
+{
+	struct sl_seen seen = {0};
+
+	return sl_run(ctx, &seen, sl_variant_of_fs(ctx->fs), NULL, path, cwd,
+		      buf ? buf : "", buf ? len : 0);
+}
+
+int syslinux_parse_file(struct cfg_ctx *ctx, const char *path, const char *cwd)
+{
+	struct sl_seen seen = {0};
+
+	return sl_run(ctx, &seen, sl_variant_of_fs(ctx->fs), NULL, path, cwd,
+		      NULL, 0);
 }

@@ -1,13 +1,32 @@
-/* syslinux_int.h - what the three syslinux files share, for them only:
- * syslinux.c reads one config (keywords, INCLUDE, MENU) into labels,
- * syslinux_boot.c does what ldlinux does with them at boot (DEFAULT and
- * UI, COM32 dispatchers, CONFIG) and turns them into entries, and
- * syslinux_find.c finds the config the way each variant does.
+/* syslinux_int.h - what the syslinux files share, for them only: the
+ * limits, the labels, and reading one config (syslinux.c).
+ *
+ * The files call one way: syslinux_find.c finds the config the way each
+ * variant does (syslinux.h) -> syslinux_boot.c does what ldlinux does
+ * with the labels at boot (DEFAULT and UI, CONFIG) and turns them into
+ * entries (syslinux_boot.h) -> syslinux_com32.c, the COM32 dispatchers
+ * (syslinux_com32.h), and syslinux.c, which reads one config (keywords,
+ * INCLUDE, MENU) into labels (this header). Labels, records and their
+ * strings are owned by ctx->a.
  */
 #ifndef BM_CFG_SYSLINUX_INT_H
 #define BM_CFG_SYSLINUX_INT_H
 
-#include "cfg/syslinux.h"
+#include "cfg/ctx.h"
+
+/* Longest line syslinux reads (readconfig.c MAX_LINE); longer ones are
+ * cut there, as syslinux does. */
+#define SYSLINUX_LINE_MAX 4096
+/* Most labels one config tree may define. */
+#define SYSLINUX_LABELS_MAX 4096
+/* Most CONFIGs followed from the first config (each one starts over; a
+ * config that CONFIGs itself would loop for ever in syslinux too). */
+#define SYSLINUX_CONFIG_DEPTH 8
+/* Most COM32 dispatchers (whichsys.c32, ifcpu64.c32, ifcpu.c32) one
+ * command goes through. */
+#define SYSLINUX_DISPATCH_DEPTH 8
+/* Most words of a dispatcher's command line that are looked at. */
+#define SYSLINUX_ARGS_MAX 256
 
 /* Which loader bootmenu acts as (syslinux/config.h's SYSLINUX_FS_*):
  * whichsys.c32 branches on it and `::` paths only mean something to
@@ -106,25 +125,5 @@ void sl_record(struct sl_parse *s);
 int sl_read_file(struct sl_parse *s, const char *path);
 int sl_parse_text(struct sl_parse *s, const char *path, const char *buf,
 		  size_t len);
-
-/* syslinux_com32.c */
-/* True for vesamenu.c32 and menu.c32: the menu itself. */
-bool sl_com32_menu(const char *file);
-/* True for whichsys.c32, ifcpu64.c32 and ifcpu.c32. */
-bool sl_com32_dispatcher(const char *file);
-/* The command dispatcher @file runs given @args, acting as s->variant on
- * a 64-bit x86 CPU; "" runs the default. NULL, with *why set, when it
- * runs nothing. */
-const char *sl_com32_branch(struct sl_parse *s, const char *file,
-			    const char *args, const char **why);
-
-/* syslinux_boot.c */
-void sl_init(struct sl_parse *s, struct cfg_ctx *ctx,
-	     const struct sl_parse *parent, const char *path, const char *cwd);
-/* Parse the config at @path (or @buf[0..len) claiming to be it) as
- * @variant and list what it boots. Returns the entries added or -errno. */
-int sl_run(struct cfg_ctx *ctx, struct sl_seen *seen, enum sl_variant variant,
-	   const char *tftp_root, const char *path, const char *cwd,
-	   const char *buf, size_t len);
 
 #endif

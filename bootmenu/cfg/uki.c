@@ -9,6 +9,7 @@
  * the kernel and initrd (a UKI is often 50-100 MB).
  */
 #include "cfg/uki.h"
+#include "cfg/bls_entry.h"
 #include "cfg/cfg_text.h"
 #include "scan/fs.h"
 #include "util/arena.h"

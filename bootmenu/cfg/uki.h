@@ -8,9 +8,11 @@
 #ifndef BM_CFG_UKI_H
 #define BM_CFG_UKI_H
 
-#include "cfg/bls_entry.h"
+#include "cfg/ctx.h"
 
 #include <stdint.h>
+
+struct bls_vec;
 
 /* Largest .cmdline/.osrel/.uname section read. */
 #define UKI_TEXT_MAX (64u * 1024)
@@ -36,7 +38,12 @@ int uki_parse(struct cfg_ctx *ctx, const char *path, const struct uki_src *src,
 int uki_parse_mem(struct cfg_ctx *ctx, const char *path, const void *buf,
 		  size_t len, struct entry **out);
 
-/* Every *.efi UKI in @dir, appended to @vec unsorted. Returns how many. */
+/* Every *.efi UKI in @dir, appended to @vec (bls_entry.h) unsorted;
+ * bls_parse_fs() sorts them with the Type 1 entries. Returns how many. */
 int uki_collect(struct cfg_ctx *ctx, const char *dir, struct bls_vec *vec);
+
+/* The parser table's UKI slot: adds nothing, as bls_parse_fs() lists the
+ * UKIs. Returns 0. */
+int uki_parse_fs(struct cfg_ctx *ctx);
 
 #endif

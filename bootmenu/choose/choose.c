@@ -143,14 +143,40 @@ double choose_user_timeout(const struct choose *c)
 	return c->conf->timeout;
 }
 
+/* The configs' timeout in tenths of a second, -1 when none sets one.
+ * Filesystems that disagree: the first one's in the session's order (the
+ * order their entries are listed in), as for one filesystem whose
+ * several configs disagree, where the parsers keep the first. */
+static int configs_timeout_ds(const struct entry_list *l)
+{
+	for (size_t i = 0; i < l->n_fs_timeout_ds; i++)
+		if (l->fs_timeout_ds[i] >= 0)
+			return l->fs_timeout_ds[i];
+	return l->timeout_ds;
+}
+
 double choose_timeout(const struct choose *c, const struct entry_list *l)
 {
 	double t = choose_user_timeout(c);
+	int ds = configs_timeout_ds(l);
 
 	if (t <= -2)
-		t = l->timeout_ds >= 0 ? l->timeout_ds / 10.0
-				       : CHOOSE_DEFAULT_TIMEOUT_S;
+		t = ds >= 0 ? ds / 10.0 : CHOOSE_DEFAULT_TIMEOUT_S;
 	return t < 0 ? -1 : t;
+}
+
+/* GRUB's own grub.cfg (update-grub's 00_header) sets default to
+ * next_entry and clears it with save_env as soon as the config is read,
+ * before the menu is even drawn: whatever is then booted, a key's choice
+ * included, next_entry has been used up. A user of grub-reboot expects
+ * one boot to take it, not for it to wait until the very entry it names
+ * happens to be booted. bootmenu clears it only once a load succeeded:
+ * a dry run, a failed load (the fallback that follows may succeed and
+ * consume it) or leaving the menu for the shell leave it for the boot
+ * that follows. */
+bool choose_consumes_once(int load_rc, bool dry_run)
+{
+	return load_rc == 0 && !dry_run;
 }
 
 bool choose_plain_may_choose(const struct choose *c)

@@ -62,8 +62,11 @@ const struct entry *choose_default(const struct choose *c,
 				   const struct entry_list *l);
 
 /* Seconds before the default boots: --timeout, else bootmenu.timeout=,
- * else bootmenu.conf, else the configs' (@l's timeout_ds), else
- * CHOOSE_DEFAULT_TIMEOUT_S. -1: wait for a key. */
+ * else bootmenu.conf, else the configs', else CHOOSE_DEFAULT_TIMEOUT_S.
+ * -1: wait for a key. The configs' timeout is @l's own for one parse
+ * (timeout_ds); for a list merged from several filesystems (the
+ * session's, l->fs_timeout_ds) it is the first one set, in the order of
+ * the filesystems, when their configs disagree. */
 double choose_timeout(const struct choose *c, const struct entry_list *l);
 
 /* The timeout the user gave (command line, bootmenu.timeout=,
@@ -97,6 +100,13 @@ struct choose_ops {
  * stop, else the last failure's -errno. */
 int choose_autoboot(const struct choose *c, const struct entry_list *l,
 		    bool unlocked, const struct choose_ops *ops);
+
+/* Whether this boot consumes the one-shot default (grub's next_entry,
+ * which the boot then clears): yes once the entry it boots was loaded for
+ * real (@load_rc 0, not @dry_run), whichever entry that is and whoever
+ * chose it (the countdown, a key, an edited entry, a fallback); no after
+ * a failed load or a dry run, which consume nothing. */
+bool choose_consumes_once(int load_rc, bool dry_run);
 
 /* Whether the plain chooser (no terminal: no password prompt) may offer
  * a choice; false when a password is set: only the default boots. */

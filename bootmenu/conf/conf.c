@@ -1,6 +1,6 @@
 /* conf.c - bootmenu.conf. */
 #include "conf/conf.h"
-#include "choose/auth.h"
+#include "conf/auth.h"
 #include "entry/entry.h"
 
 #include <errno.h>

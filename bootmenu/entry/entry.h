@@ -104,6 +104,11 @@ struct entry_list {
 	size_t n_warnings;
 	int timeout_ds; /* the config's timeout in tenths of a second, -1 unset
 			 */
+	/* A list merged from several filesystems' parses (the session's):
+	 * each one's timeout_ds, in the order of the filesystems, for
+	 * choose_timeout() to decide between; NULL and 0 otherwise. */
+	const int *fs_timeout_ds;
+	size_t n_fs_timeout_ds;
 	/* the last 8 warnings entry_warn() added, a ring it looks in for a
 	 * repeat: a repeat costs a bounded search and no memory */
 	struct warning *recent[8];

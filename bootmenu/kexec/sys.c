@@ -2,152 +2,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/reboot.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "kexec/raw.h"
 #include "kexec/sys.h"
 #include "util/say.h"
-
-#ifndef SYS_kexec_file_load
-#define SYS_kexec_file_load 320 /* x86_64 */
-#endif
-
-static const struct {
-	const char *name;
-	int err;
-} fault_names[] = {
-    {"EPERM", EPERM},	{"EBUSY", EBUSY},
-    {"ENOMEM", ENOMEM}, {"EINVAL", EINVAL},
-    {"ENOSYS", ENOSYS}, {"ENOEXEC", ENOEXEC},
-    {"EACCES", EACCES}, {"EKEYREJECTED", EKEYREJECTED},
-};
-
-static int fault_errno(const char *e, size_t n)
-{
-	for (size_t i = 0; i < sizeof(fault_names) / sizeof(fault_names[0]);
-	     i++)
-		if (strlen(fault_names[i].name) == n &&
-		    memcmp(fault_names[i].name, e, n) == 0)
-			return -fault_names[i].err;
-	return 0;
-}
-
-/* BOOTMENU_KEXEC_FAULT, for tests: a comma-separated list of items
- * [WHICH:]ERRNO[/N]. WHICH is "load", "file", "unload" (either syscall's
- * unload) or "reboot"; without it the item matches every call. ERRNO is a
- * name from fault_names. Without /N an item fails every call it matches;
- * with /N only its first N, after which it is skipped. The first item
- * that matches and is not used up decides, so "load:EBUSY/1,load:EINVAL/1"
- * fails the first kexec_load with EBUSY, the second with EINVAL, and lets
- * the third through. Counts start again when the variable changes; items
- * past the FAULT_ITEMS-th are never used up. */
-#define FAULT_ITEMS 32
-
-static unsigned fault_used[FAULT_ITEMS];
-static char fault_seen[512];
-
-/* @n bytes at @p: "ERRNO" or "ERRNO/N"; the errno, and in *limit N, or
- * ULONG_MAX without /N. */
-static int fault_item(const char *p, size_t n, unsigned long *limit)
-{
-	const char *slash = memchr(p, '/', n);
-
-	*limit = ULONG_MAX;
-	if (slash) {
-		*limit = strtoul(slash + 1, NULL, 10);
-		n = (size_t)(slash - p);
-	}
-	return fault_errno(p, n);
-}
-
-/* The errno BOOTMENU_KEXEC_FAULT injects into @which, or 0. */
-static int fault(const char *which)
-{
-	const char *p = getenv(KEXEC_FAULT_ENV);
-	size_t wl = strlen(which);
-
-	if (!p || !*p)
-		return 0;
-	if (strncmp(fault_seen, p, sizeof(fault_seen))) {
-		snprintf(fault_seen, sizeof(fault_seen), "%s", p);
-		memset(fault_used, 0, sizeof(fault_used));
-	}
-	for (size_t i = 0; *p; i++) {
-		size_t n = strcspn(p, ",");
-		const char *colon = memchr(p, ':', n);
-		const char *e = colon ? colon + 1 : p;
-		unsigned long limit;
-		int rc = fault_item(e, n - (size_t)(e - p), &limit);
-
-		bool counted = limit != ULONG_MAX && i < FAULT_ITEMS;
-
-		if ((!colon || ((size_t)(colon - p) == wl &&
-				memcmp(p, which, wl) == 0)) &&
-		    (!counted || fault_used[i] < limit)) {
-			if (counted)
-				fault_used[i]++;
-			return rc;
-		}
-		p += n + (p[n] == ',');
-	}
-	return 0;
-}
-
-static int real_load(uint64_t entry, unsigned long nr,
-		     const struct kexec_sys_segment *segs, unsigned long flags)
-{
-	int f = fault(nr ? "load" : "unload");
-
-	if (f)
-		return f;
-	return syscall(SYS_kexec_load, (unsigned long)entry, nr, segs, flags) <
-		       0
-		   ? -errno
-		   : 0;
-}
-
-static int real_file_load(int kfd, int ifd, unsigned long cmdline_len,
-			  const char *cmdline, unsigned long flags)
-{
-	int f = fault(flags & KEXEC_FILE_UNLOAD ? "unload" : "file");
-
-	if (f)
-		return f;
-	return syscall(SYS_kexec_file_load, kfd, ifd, cmdline_len, cmdline,
-		       flags) < 0
-		   ? -errno
-		   : 0;
-}
-
-static int real_reboot(void)
-{
-	int f = fault("reboot");
-
-	if (f)
-		return f;
-	return syscall(SYS_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
-		       LINUX_REBOOT_CMD_KEXEC, NULL) < 0
-		   ? -errno
-		   : 0;
-}
-
-static const struct kexec_sys_ops real_ops = {
-    real_load,
-    real_file_load,
-    real_reboot,
-    NULL,
-};
-static const struct kexec_sys_ops *ops = &real_ops;
-
-void kexec_sys_set_ops(const struct kexec_sys_ops *o)
-{
-	ops = o ? o : &real_ops;
-}
 
 const char *kexec_syscall_name(enum kexec_syscall s)
 {
@@ -174,13 +37,11 @@ static bool read_word(const char *path, char *buf, size_t cap)
 void kexec_lockdown_mode(char *out, size_t cap)
 {
 	char buf[128];
-	const char *path = ops->lockdown_path, *a, *z;
+	const char *a, *z;
 
 	if (cap)
 		out[0] = '\0';
-	if (!path && ops == &real_ops)
-		path = getenv(KEXEC_LOCKDOWN_ENV);
-	if (!read_word(path ? path : KEXEC_LOCKDOWN_PATH, buf, sizeof(buf)))
+	if (!read_word(kexec_raw_lockdown_path(), buf, sizeof(buf)))
 		return;
 	/* "none [integrity] confidentiality": brackets mark the mode */
 	a = strchr(buf, '[');
@@ -202,6 +63,22 @@ enum kexec_syscall kexec_syscall_first(enum kexec_syscall want)
 	if (want != KEXEC_SYSCALL_AUTO)
 		return want;
 	return kexec_locked_down() ? KEXEC_SYSCALL_FILE : KEXEC_SYSCALL_LOAD;
+}
+
+int kexec_lockdown_refusal(enum kexec_syscall want, char *err, size_t errlen)
+{
+	char mode[32];
+
+	kexec_lockdown_mode(mode, sizeof(mode));
+	if (!mode[0] || !strcmp(mode, "none") || want != KEXEC_SYSCALL_LOAD)
+		return 0;
+	/* kernel/kexec.c: kexec_load is refused under lockdown whatever it
+	 * carries; asking for it is a mistake to name, not to try */
+	return say(err, errlen, -EPERM,
+		   "the kernel is locked down (%s, Secure Boot): kexec_load "
+		   "is not allowed; only kexec_file_load with a signed kernel "
+		   "(-s, or no choice)",
+		   mode);
 }
 
 static int explain_eperm(enum kexec_syscall s, char *err, size_t errlen)
@@ -291,7 +168,7 @@ static int do_load(const struct kexec_plan *p)
 		segs[i] =
 		    (struct kexec_sys_segment){p->seg[i].buf, p->seg[i].bufsz,
 					       p->seg[i].mem, p->seg[i].memsz};
-	return ops->load(p->entry, p->n_seg, segs, flags);
+	return kexec_raw_load(p->entry, p->n_seg, segs, flags);
 }
 
 /* A memfd holding buf[0..len), or -errno: kexec_file_load takes fds. */
@@ -338,8 +215,8 @@ static int do_file_load(const struct kexec_plan *p)
 		flags |= KEXEC_FILE_NO_INITRAMFS;
 	}
 	/* the length counts the NUL */
-	rc =
-	    ops->file_load(kfd, ifd, strlen(p->cmdline) + 1, p->cmdline, flags);
+	rc = kexec_raw_file_load(kfd, ifd, strlen(p->cmdline) + 1, p->cmdline,
+				 flags);
 	if (ifd >= 0)
 		close(ifd);
 err_initrd:
@@ -352,26 +229,45 @@ static int try_one(const struct kexec_plan *p, enum kexec_syscall s)
 	return s == KEXEC_SYSCALL_FILE ? do_file_load(p) : do_load(p);
 }
 
-static bool falls_back(enum kexec_syscall s, int rc)
+/* Whether kexec_file_load is worth a try after kexec_load's @rc. Only
+ * that way round: kexec_load is tried first only when the kernel is not
+ * locked down, and under lockdown nothing falls back to kexec_load (it is
+ * refused whatever it carries; trying it would only put its refusal where
+ * the real reason belongs). */
+static bool falls_back(int rc)
 {
-	return rc == -ENOSYS || rc == -ENOEXEC ||
-	       (s == KEXEC_SYSCALL_LOAD && rc == -EPERM);
+	return rc == -ENOSYS || rc == -ENOEXEC || rc == -EPERM;
+}
+
+/* kexec_file_load's ENOEXEC under lockdown: what it can take. */
+static int explain_locked_noexec(char *err, size_t errlen)
+{
+	return say(err, errlen, -ENOEXEC, "%s",
+		   "kexec_file_load cannot take this image (ENOEXEC): under "
+		   "lockdown only a bzImage with a PE signature boots, and "
+		   "kexec_load is not allowed");
 }
 
 int kexec_commit(const struct kexec_plan *p, enum kexec_syscall want,
 		 enum kexec_syscall *used, char *err, size_t errlen)
 {
 	enum kexec_syscall s = kexec_syscall_first(want);
+	bool locked = kexec_locked_down();
 	int rc;
 
+	rc = kexec_lockdown_refusal(want, err, errlen);
+	if (rc) {
+		if (used)
+			*used = want;
+		return rc;
+	}
 	if (p->n_seg == 0 && s == KEXEC_SYSCALL_LOAD &&
 	    want == KEXEC_SYSCALL_AUTO)
 		s = KEXEC_SYSCALL_FILE;
 	rc = try_one(p, s);
-	if (rc && want == KEXEC_SYSCALL_AUTO && falls_back(s, rc) &&
-	    (s == KEXEC_SYSCALL_LOAD || p->n_seg)) {
-		s = s == KEXEC_SYSCALL_LOAD ? KEXEC_SYSCALL_FILE
-					    : KEXEC_SYSCALL_LOAD;
+	if (rc && want == KEXEC_SYSCALL_AUTO && s == KEXEC_SYSCALL_LOAD &&
+	    !locked && falls_back(rc)) {
+		s = KEXEC_SYSCALL_FILE;
 		rc = try_one(p, s);
 	}
 	if (used)
@@ -384,29 +280,37 @@ int kexec_commit(const struct kexec_plan *p, enum kexec_syscall want,
 		return say(err, errlen, rc,
 			   "kexec_load needs a plan of "
 			   "segments, and this image has none");
+	if (rc == -ENOEXEC && locked)
+		return explain_locked_noexec(err, errlen);
 	return explain(rc, s, p->crash, err, errlen);
 }
 
 int kexec_unload(bool crash, char *err, size_t errlen)
 {
-	int rc = ops->load(0, 0, NULL,
-			   KEXEC_ARCH_X86_64 | (crash ? KEXEC_ON_CRASH : 0));
+	unsigned long fflags =
+	    KEXEC_FILE_UNLOAD | (crash ? KEXEC_FILE_ON_CRASH : 0);
+	int rc;
 
 	/* under lockdown only the file syscall may unload */
+	if (kexec_locked_down()) {
+		rc = kexec_raw_file_load(-1, -1, 0, NULL, fflags);
+		return rc ? explain(rc, KEXEC_SYSCALL_FILE, crash, err, errlen)
+			  : 0;
+	}
+	rc = kexec_raw_load(0, 0, NULL,
+			    KEXEC_ARCH_X86_64 | (crash ? KEXEC_ON_CRASH : 0));
 	if (rc == -EPERM || rc == -ENOSYS)
-		rc = ops->file_load(-1, -1, 0, NULL,
-				    KEXEC_FILE_UNLOAD |
-					(crash ? KEXEC_FILE_ON_CRASH : 0));
+		rc = kexec_raw_file_load(-1, -1, 0, NULL, fflags);
 	return rc ? explain(rc, KEXEC_SYSCALL_LOAD, crash, err, errlen) : 0;
 }
 
 int kexec_jump(void (*unmount_all)(void *), void *ctx, char *err, size_t errlen)
 {
+	const char *loaded = kexec_raw_loaded_path();
 	char buf[16];
 	int rc;
 
-	if (ops == &real_ops &&
-	    read_word(KEXEC_LOADED_PATH, buf, sizeof(buf)) && buf[0] == '0')
+	if (loaded && read_word(loaded, buf, sizeof(buf)) && buf[0] == '0')
 		return say(err, errlen, -EINVAL,
 			   "no kernel is loaded: load "
 			   "one first (kexload -l KERNEL)");
@@ -416,7 +320,7 @@ int kexec_jump(void (*unmount_all)(void *), void *ctx, char *err, size_t errlen)
 	/* The point of no return: on success reboot() does not come back;
 	 * relocate_kernel copies the segments, the purgatory runs, and the
 	 * new kernel owns the machine. */
-	rc = ops->reboot_kexec();
+	rc = kexec_raw_reboot();
 	if (rc == -EPERM)
 		return say(
 		    err, errlen, rc,
@@ -435,9 +339,5 @@ int kexec_power(bool off, void (*unmount_all)(void *), void *ctx)
 		unmount_all(ctx);
 	sync();
 	/* Through the firmware: power off, or a cold restart. */
-	if (syscall(SYS_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
-		    off ? LINUX_REBOOT_CMD_POWER_OFF : LINUX_REBOOT_CMD_RESTART,
-		    NULL) < 0)
-		return -errno;
-	return 0;
+	return kexec_raw_power(off);
 }

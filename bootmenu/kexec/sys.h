@@ -4,16 +4,13 @@
  * kexec_commit() hands a built plan to the kernel. The syscall: kexec_load
  * unless asked otherwise; kexec_file_load when the kernel is locked down,
  * when kexec_load is refused with EPERM, or when asked; in the automatic
- * mode either one falls back to the other on ENOSYS/ENOEXEC. Refusals
+ * mode kexec_load falls back to it on ENOSYS/ENOEXEC too. A locked-down
+ * kernel is never given kexec_load (nor its unload): asking for it is
+ * refused before any syscall, and nothing falls back to it. Refusals
  * become sentences; after a failure nothing is left loaded.
  *
- * Test seams: kexec_sys_set_ops() swaps the syscalls for recording
- * functions; the real wrappers honour BOOTMENU_KEXEC_FAULT ("EPERM" for
- * every call, or per call "load:EPERM,file:ENOSYS,unload:EBUSY,reboot:
- * EINVAL"; "unload" is either syscall's unload; "load:EBUSY/1": the first
- * call only, see fault() in sys.c) by failing with that errno without
- * entering the kernel; and BOOTMENU_KEXEC_LOCKDOWN names a
- * file read instead of /sys/kernel/security/lockdown.
+ * The calls themselves are kexec/raw.h's: the product links the kernel's
+ * (sys_real.c), tests a double (tests/double/), at link time.
  */
 #ifndef BM_KEXEC_SYS_H
 #define BM_KEXEC_SYS_H
@@ -32,8 +29,6 @@ enum kexec_syscall {
 
 #define KEXEC_LOCKDOWN_PATH "/sys/kernel/security/lockdown"
 #define KEXEC_LOADED_PATH "/sys/kernel/kexec_loaded"
-#define KEXEC_FAULT_ENV "BOOTMENU_KEXEC_FAULT"
-#define KEXEC_LOCKDOWN_ENV "BOOTMENU_KEXEC_LOCKDOWN"
 
 /* include/uapi/linux/kexec.h */
 #define KEXEC_ON_CRASH 0x00000001
@@ -50,21 +45,6 @@ struct kexec_sys_segment {
 	uint64_t memsz;
 };
 
-/* The syscalls; each returns 0 or -errno. */
-struct kexec_sys_ops {
-	int (*load)(uint64_t entry, unsigned long nr,
-		    const struct kexec_sys_segment *segs, unsigned long flags);
-	int (*file_load)(int kernel_fd, int initrd_fd,
-			 unsigned long cmdline_len, const char *cmdline,
-			 unsigned long flags);
-	int (*reboot_kexec)(void);
-	const char *lockdown_path; /* NULL: KEXEC_LOCKDOWN_PATH */
-};
-
-/* Use @ops instead of the real syscalls (NULL restores them); tests only.
- * The table must outlive its use. */
-void kexec_sys_set_ops(const struct kexec_sys_ops *ops);
-
 /* "kexec_load", "kexec_file_load" or "automatic". */
 const char *kexec_syscall_name(enum kexec_syscall s);
 
@@ -78,6 +58,11 @@ bool kexec_locked_down(void);
 
 /* The syscall kexec_commit() tries first for @want. */
 enum kexec_syscall kexec_syscall_first(enum kexec_syscall want);
+
+/* Under lockdown, asking for kexec_load (@want KEXEC_SYSCALL_LOAD) is
+ * refused before any syscall: returns -EPERM with a sentence naming the
+ * lockdown mode. 0 otherwise (not locked down, or another @want). */
+int kexec_lockdown_refusal(enum kexec_syscall want, char *err, size_t errlen);
 
 /* Load @p (a panic kernel when p->crash) with the syscall chosen for
  * @want; *used (may be NULL) names the one that succeeded or failed last.

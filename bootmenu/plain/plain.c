@@ -1,12 +1,10 @@
 /* plain.c - the plain-text chooser. */
 #include "plain/plain.h"
-#include "boot/boot.h"
+#include "boot/transaction.h"
 #include "entry/entry_print.h"
 #include "scan/fs.h"
 #include "session/session.h"
 #include "choose/choose.h"
-#include "conf/conf.h"
-#include "savedef/savedef.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -15,11 +13,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static void unmount_hook(void *ctx)
-{
-	session_unmount(ctx);
-}
 
 /* Read one line from stdin within @ms (-1: no limit). Returns the length,
  * -ETIMEDOUT, or -EPIPE when stdin is closed. */
@@ -79,58 +72,30 @@ static int ask(struct session *s, const struct entry *def, double timeout_s,
 	return 0;
 }
 
-/* Load @e; clear grub's next_entry when @c (the unattended boot); jump.
- * Returns 0 after a dry run, else -errno with the reason in @err. */
-static int load_and_jump(struct session *s, const struct entry *e,
-			 const struct boot_opts *o, const struct conf *c,
-			 char *err, size_t len)
+/* The boot's sentences (boot/transaction.h), one line each. */
+static void said(void *ctx, enum boot_say what, const char *text)
 {
-	struct boot_opts bo = o ? *o : (struct boot_opts){0};
-	const char *used = "kexec";
-	int rc;
-
-	bo.syscall_used = &used;
-	if (e->disabled) {
-		snprintf(err, len, "%s", e->disabled);
-		return -EINVAL;
-	}
-	printf("bootmenu: loading \"%s\"\n", e->title);
+	printf("%s%s\n", what == BOOT_SAY_LOADING ? "bootmenu: " : "", text);
 	fflush(stdout);
-	rc = boot_load_entry(e, &bo, err, len);
-	if (rc < 0 || bo.dry_run)
-		return rc;
-	if (c && savedef_clear_once(s, c, err, len) < 0)
-		printf("bootmenu: next_entry not cleared: %s\n", err);
-	printf("Starting %s (loaded with %s)\n", e->title, used);
-	fflush(stdout);
-	/* the point of no return, when the jump works */
-	rc = boot_jump(unmount_hook, s);
-	snprintf(err, len, "the jump failed: %s", strerror(-rc));
-	return rc;
 }
 
-int plain_boot(struct session *s, const struct entry *e,
-	       const struct boot_opts *o)
+static const struct boot_front plain_front = {.say = said};
+
+int plain_boot(const struct entry *e, const struct boot_opts *o)
 {
 	char err[512];
-	int rc = load_and_jump(s, e, o, NULL, err, sizeof(err));
+	int rc = boot_run(e, o, &plain_front, err, sizeof(err));
 
 	if (rc < 0)
 		printf("bootmenu: cannot boot \"%s\": %s\n", e->title, err);
 	return rc;
 }
 
-struct plain_auto {
-	struct session *s;
-	const struct choose *c;
-	const struct boot_opts *o;
-};
-
 static int auto_boot(void *ctx, const struct entry *e, char *err, size_t len)
 {
-	struct plain_auto *pa = ctx;
+	const struct boot_opts *const *o = ctx;
 
-	return load_and_jump(pa->s, e, pa->o, pa->c->conf, err, len);
+	return boot_run(e, *o, &plain_front, err, len);
 }
 
 static bool auto_failed(void *ctx, const struct entry *e, const char *err,
@@ -146,9 +111,8 @@ static bool auto_failed(void *ctx, const struct entry *e, const char *err,
 int plain_autoboot(struct session *s, const struct choose *c,
 		   const struct boot_opts *o)
 {
-	struct plain_auto pa = {s, c, o};
 	struct choose_ops ops = {
-	    .boot = auto_boot, .failed = auto_failed, .ctx = &pa};
+	    .boot = auto_boot, .failed = auto_failed, .ctx = &o};
 
 	return choose_autoboot(c, &s->list, false, &ops);
 }
@@ -177,7 +141,7 @@ int plain_menu(struct session *s, const struct choose *c,
 			return 1;
 		if (rc == 1 && plain_autoboot(s, c, o) == 0)
 			return 0;
-		if (rc == 0 && plain_boot(s, e, o) == 0)
+		if (rc == 0 && plain_boot(e, o) == 0)
 			return 0;
 		timeout_s = -1;
 	}

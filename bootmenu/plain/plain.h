@@ -23,14 +23,15 @@ int plain_menu(struct session *s, const struct choose *c,
 
 /* The unattended boot: choose_autoboot() over @s's entries, each failure
  * printed ("bootmenu: cannot boot "T": why", then what is tried next).
- * grub's next_entry is cleared once a kernel is loaded. Returns 0 after
- * a dry run, else -errno when nothing booted. */
+ * Each try is boot_run() (boot/transaction.h), which clears grub's
+ * next_entry once a kernel is loaded. Returns 0 after a dry run, else
+ * -errno when nothing booted. */
 int plain_autoboot(struct session *s, const struct choose *c,
 		   const struct boot_opts *o);
 
-/* Load @e and jump (or print the plan with o->dry_run). Returns 0 after a
- * dry run, -errno after printing why the load or the jump failed. */
-int plain_boot(struct session *s, const struct entry *e,
-	       const struct boot_opts *o);
+/* Boot @e with boot_run() (or print the plan with o->dry_run), its
+ * sentences one line each on stdout. Returns 0 after a dry run, -errno
+ * after printing why the load or the jump failed. */
+int plain_boot(const struct entry *e, const struct boot_opts *o);
 
 #endif

@@ -41,7 +41,7 @@ struct session;
 #define SAVEDEF_STATE_SIZE 512 /* the state file: one sector */
 
 /* The saved default's id into @id ("" when none or not allowed): the id
- * of the entry in s->list the saved value names (ui_pick_default() takes
+ * of the entry in s->list the saved value names (choose_default() takes
  * it), or the value itself when no entry has it. Returns 0 or -errno
  * (not found is 0 with ""). */
 int savedef_load(const struct session *s, const struct conf *c, char *id,

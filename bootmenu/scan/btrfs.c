@@ -59,17 +59,32 @@ static int btrfs_next_hit(const uint8_t *buf, size_t len, size_t *off,
 	return 0;
 }
 
+/* The next of the @n items in buf[0..len) whose key type is @type, from
+ * item *i at *off on: 0 with *h, -ENOENT past the last, -EUCLEAN. */
+static int btrfs_next_of_type(const void *buf, size_t len, unsigned n,
+			      unsigned *i, size_t *off, uint8_t type,
+			      struct btrfs_hit *h)
+{
+	while (*i < n) {
+		++*i;
+		if (btrfs_next_hit(buf, len, off, h) < 0)
+			return -EUCLEAN;
+		if (h->type == type)
+			return 0;
+	}
+	return -ENOENT;
+}
+
 int btrfs_find_default(const void *buf, size_t len, unsigned n, uint64_t *id)
 {
 	struct btrfs_hit h;
 	size_t off = 0;
+	unsigned i = 0;
 	uint16_t nl;
+	int rc;
 
-	for (unsigned i = 0; i < n; i++) {
-		if (btrfs_next_hit(buf, len, &off, &h) < 0)
-			return -EUCLEAN;
-		if (h.type != BTRFS_DIR_ITEM_KEY)
-			continue;
+	while (!(rc = btrfs_next_of_type(buf, len, n, &i, &off,
+					 BTRFS_DIR_ITEM_KEY, &h))) {
 		if (get_le16(h.item, h.len, 27, &nl) < 0 ||
 		    nl > h.len - BTRFS_DIR_ITEM_LEN)
 			return -EUCLEAN;
@@ -78,7 +93,7 @@ int btrfs_find_default(const void *buf, size_t len, unsigned n, uint64_t *id)
 			return get_le64(h.item, h.len, 0, id) < 0 ? -EUCLEAN
 								  : 0;
 	}
-	return -ENOENT;
+	return rc;
 }
 
 int btrfs_find_backref(const void *buf, size_t len, unsigned n,
@@ -87,25 +102,24 @@ int btrfs_find_backref(const void *buf, size_t len, unsigned n,
 {
 	struct btrfs_hit h;
 	size_t off = 0;
+	unsigned i = 0;
 	uint16_t nl;
+	int rc;
 
-	for (unsigned i = 0; i < n; i++) {
-		if (btrfs_next_hit(buf, len, &off, &h) < 0)
-			return -EUCLEAN;
-		if (h.type != BTRFS_ROOT_BACKREF_KEY)
-			continue;
-		if (get_le64(h.item, h.len, 0, dirid) < 0 ||
-		    get_le16(h.item, h.len, 16, &nl) < 0 ||
-		    nl > h.len - BTRFS_ROOT_REF_LEN)
-			return -EUCLEAN;
-		if (nl >= size)
-			return -ENAMETOOLONG;
-		memcpy(name, h.item + BTRFS_ROOT_REF_LEN, nl);
-		name[nl] = '\0';
-		*parent = h.offset;
-		return 0;
-	}
-	return -ENOENT;
+	rc = btrfs_next_of_type(buf, len, n, &i, &off, BTRFS_ROOT_BACKREF_KEY,
+				&h);
+	if (rc)
+		return rc;
+	if (get_le64(h.item, h.len, 0, dirid) < 0 ||
+	    get_le16(h.item, h.len, 16, &nl) < 0 ||
+	    nl > h.len - BTRFS_ROOT_REF_LEN)
+		return -EUCLEAN;
+	if (nl >= size)
+		return -ENAMETOOLONG;
+	memcpy(name, h.item + BTRFS_ROOT_REF_LEN, nl);
+	name[nl] = '\0';
+	*parent = h.offset;
+	return 0;
 }
 
 /* The key right after @at's, in the order (objectid, type, offset). */

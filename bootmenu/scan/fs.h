@@ -74,7 +74,7 @@ struct fs_ops {
  * @top's name is home's with ":top" after it. Paths are inside the top
  * level, without a leading '/'. @subvols says which subvolume a file is
  * in (fs_subvol()), for --list: the scan asks the kernel for them, --root
- * is told with subvol= (session/source_dirs.c). */
+ * is told with subvol= (source/dirs.c). */
 struct fs_btrfs {
 	struct fs_root *top; /* owned with @home; closed with it */
 	const struct fs_root *home;
@@ -93,7 +93,12 @@ struct fs_btrfs {
  * other, since a server cannot be searched or listed. */
 enum fs_net_loader { FS_NET_NONE, FS_NET_PXELINUX, FS_NET_GRUB, FS_NET_IPXE };
 
-struct ipxe_var;
+/* A variable a network config may read (iPXE's ${name}): the lease's
+ * values, set by the network source (net/search.h). */
+struct ipxe_var {
+	const char *name;
+	const char *value;
+};
 
 struct fs_net {
 	enum fs_net_loader loader;

@@ -23,7 +23,7 @@
 #include "cfg/cfg.h"
 #include "scan/fs.h"
 #include "scan/scan.h"
-#include "session/source.h"
+#include "source/source.h"
 #include "boot/firmware.h"
 #include "boot/secure.h"
 #include "efi/bootopts.h"
@@ -358,9 +358,11 @@ static void list_rebuild(struct session *s)
 			l->wtail = &w->next;
 			l->n_warnings++;
 		}
-		if (l->timeout_ds < 0)
-			l->timeout_ds = p->timeout_ds;
+		s->timeouts_ds[i] = p->timeout_ds;
 	}
+	/* which filesystem's timeout counts is the policy's (choose.h) */
+	l->fs_timeout_ds = s->timeouts_ds;
+	l->n_fs_timeout_ds = s->n_fss;
 	entry_finish(l, s->fss, s->n_fss);
 }
 

@@ -51,6 +51,8 @@ struct session {
 	/* The session's own: one parsed filesystem per fss[i], each with
 	 * its arena (malloc'd); arenas replaced since the last update. */
 	struct session_part *parts[SESSION_MAX_FS];
+	/* each part's config timeout, which list.fs_timeout_ds shows */
+	int timeouts_ds[SESSION_MAX_FS];
 	struct session_retired *retired;
 	unsigned long parses; /* filesystems parsed so far (tests, bench) */
 	char *hide_copy;      /* malloc'd; session_free() frees it */

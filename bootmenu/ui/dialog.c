@@ -2,7 +2,7 @@
 #include "ui/screen.h"
 #include "ui/form.h"
 #include "boot/secure.h"
-#include "choose/auth.h"
+#include "conf/auth.h"
 #include "conf/conf.h"
 #include "entry/entry.h"
 #include "scan/fs.h"

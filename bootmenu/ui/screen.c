@@ -3,6 +3,7 @@
 #include "ui/form.h"
 #include "choose/lock.h"
 #include "boot/boot.h"
+#include "boot/transaction.h"
 #include "boot/secure.h"
 #include "conf/conf.h"
 #include "entry/entry.h"
@@ -119,67 +120,50 @@ static int fetching(void *data, const char *path, unsigned long long done,
 	return 0;
 }
 
-/* A dry run's end: the plan on stdout, curses gone. */
-static int print_plan(struct ui *u, const struct entry *e, char *plan,
-		      size_t len)
+/* The boot's sentences (boot/transaction.h): the loading bar at once,
+ * before the first byte; then the "Starting" line. */
+static void said(void *data, enum boot_say what, const char *text)
 {
-	ui_terms_suspend(&u->ts);
-	printf("bootmenu: would boot \"%s\"\n", e->title);
-	fwrite(plan, 1, len, stdout);
-	fflush(stdout);
-	free(plan);
-	return 0;
-}
+	struct ui *u = data;
 
-/* Load @e and jump; grub's next_entry is cleared first when @once. 0
- * after a dry run; -errno with the reason in @err when it failed. */
-static int load_jump(struct ui *u, const struct entry *e, bool once, char *err,
-		     size_t len)
-{
-	struct boot_opts bo = *u->o;
-	const char *used = "kexec";
-	char *plan = NULL, note[300] = "";
-	size_t plan_len = 0;
-	int rc;
-
-	if (e->disabled) {
-		snprintf(err, len, "%s", e->disabled);
-		return -EINVAL;
+	if (what == BOOT_SAY_LOADING) {
+		ui_count_stop(&u->m);
+		u->fetch_drawn_ms = 0;
+		progress(u, 0, 1);
+		return;
 	}
-	ui_count_stop(&u->m);
-	progress(u, 0, 1); /* the bar at once, before the first byte */
-	bo.progress = progress;
-	bo.fetch = fetching;
-	bo.progress_data = u;
-	u->fetch_drawn_ms = 0;
-	bo.syscall_used = &used;
-	if (bo.dry_run)
-		bo.plan_out = open_memstream(&plan, &plan_len);
-	rc = boot_load_entry(e, &bo, err, len);
-	if (bo.plan_out)
-		fclose(bo.plan_out);
-	u->msg[0] = '\0';
-	if (rc < 0) {
-		free(plan);
-		return rc;
-	}
-	if (bo.dry_run)
-		return print_plan(u, e, plan, plan_len);
-	/* grub's next_entry was this boot's: cleared as GRUB does (savedef.h
-	 * checks that it is set and allowed) */
-	if (once &&
-	    savedef_clear_once(u->s, u->uo->conf, note, sizeof(note)) >= 0)
-		note[0] = '\0';
-	snprintf(u->msg, sizeof(u->msg),
-		 "Starting %.200s (loaded with %s)%s%.200s", e->title, used,
-		 note[0] ? "; next_entry not cleared: " : "", note);
+	snprintf(u->msg, sizeof(u->msg), "%s", text);
 	u->msg_role = UI_R_COUNT;
 	ui_paint(u, ui_draw_menu, NULL);
+}
+
+static void terms_suspend(void *data)
+{
+	struct ui *u = data;
+
 	ui_terms_suspend(&u->ts);
-	/* the point of no return, when the jump works */
-	rc = boot_jump(unmount_hook, u->s);
+}
+
+static void terms_resume(void *data)
+{
+	struct ui *u = data;
+
 	ui_terms_resume(&u->ts);
-	snprintf(err, len, "the jump failed: %s", strerror(-rc));
+}
+
+/* Boot @e (boot_run()). 0 after a dry run; -errno with the reason in
+ * @err when it failed. */
+static int load_jump(struct ui *u, const struct entry *e, char *err, size_t len)
+{
+	const struct boot_front f = {.say = said,
+				     .progress = progress,
+				     .fetch = fetching,
+				     .suspend = terms_suspend,
+				     .resume = terms_resume,
+				     .ctx = u};
+	int rc = boot_run(e, u->o, &f, err, len);
+
+	u->msg[0] = '\0';
 	return rc;
 }
 
@@ -187,7 +171,7 @@ static int load_jump(struct ui *u, const struct entry *e, bool once, char *err,
 static int boot(struct ui *u, const struct entry *e)
 {
 	char err[512];
-	int rc = load_jump(u, e, e == u->m.def, err, sizeof(err));
+	int rc = load_jump(u, e, err, sizeof(err));
 
 	if (rc < 0)
 		ui_dialog(u, UI_R_ERROR,
@@ -484,7 +468,7 @@ static int on_key(struct ui *u, int k)
 /* The unattended boot's calls (choose.h). */
 static int auto_boot(void *ctx, const struct entry *e, char *err, size_t len)
 {
-	return load_jump(ctx, e, true, err, len);
+	return load_jump(ctx, e, err, len);
 }
 
 static bool auto_ask(void *ctx, const struct entry *e)

@@ -8,7 +8,9 @@
  * policy's, choose.h) and the countdown starts. When it runs out, the
  * unattended boot tries the policy's candidates in turn, each failure
  * shown for CHOOSE_FAIL_SHOW_S seconds (a key stops it). It boots the choice
- * with boot_load_entry() and boot_jump(); the session stays the caller's.
+ * with boot_run() (boot/transaction.h), giving it the loading bar, the
+ * fetch line (Esc cancels), the "Starting" line and the terminals around
+ * the jump; the session stays the caller's.
  */
 #ifndef BM_UI_H
 #define BM_UI_H

@@ -2,6 +2,7 @@
 #include "util/file.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -31,12 +32,16 @@ int util_read_small(int dirfd, const char *path, char *buf, size_t cap)
 	return rc;
 }
 
-ssize_t util_read_full(int fd, void *buf, size_t cap)
+/* read() (@at false) or pread() from @off until @cap bytes, EOF or an
+ * error other than EINTR. */
+static ssize_t read_loop(int fd, void *buf, size_t cap, bool at, uint64_t off)
 {
 	size_t got = 0;
 
 	while (got < cap) {
-		ssize_t n = read(fd, (char *)buf + got, cap - got);
+		char *p = (char *)buf + got;
+		ssize_t n = at ? pread(fd, p, cap - got, (off_t)(off + got))
+			       : read(fd, p, cap - got);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -49,21 +54,12 @@ ssize_t util_read_full(int fd, void *buf, size_t cap)
 	return (ssize_t)got;
 }
 
+ssize_t util_read_full(int fd, void *buf, size_t cap)
+{
+	return read_loop(fd, buf, cap, false, 0);
+}
+
 ssize_t util_pread_full(int fd, void *buf, size_t cap, uint64_t off)
 {
-	size_t got = 0;
-
-	while (got < cap) {
-		ssize_t n =
-		    pread(fd, (char *)buf + got, cap - got, (off_t)(off + got));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	return (ssize_t)got;
+	return read_loop(fd, buf, cap, true, off);
 }

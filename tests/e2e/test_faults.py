@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
-"""Faults: kexec refusals injected through the kexec room's seam
-(BOOTMENU_KEXEC_FAULT on the kernel command line reaches bootmenu through
-/init's environment), and bootmenu killed under /init."""
+"""Faults: kexec refusals injected through the test double of the kexec
+calls (BOOTMENU_KEXEC_FAULT on the kernel command line reaches bootmenu
+through /init's environment; only the fault build takes it, booted as our
+kernel with build/initramfs-fault.cpio.gz), and bootmenu killed under
+/init."""
 import os
 import re
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from qemu import Qemu, check, need  # noqa: E402
+from qemu import Qemu, check, fault_boot, need  # noqa: E402
 
 B = os.path.abspath(sys.argv[1])
 EFI = os.path.join(B, "bootmenu.efi")
@@ -18,7 +20,7 @@ EPERM_LOG = {}
 
 
 def load_eperm_falls_back():
-    q = Qemu(B, "faults-load-eperm", kernel=need(EFI),
+    q = Qemu(B, "faults-load-eperm", **fault_boot(B),
              append="bootmenu.timeout=0 BOOTMENU_KEXEC_FAULT=load:EPERM",
              disks=[need(DEMO)])
     try:
@@ -41,7 +43,7 @@ def load_eperm_names_syscall():
 
 
 def enomem_stays_up():
-    q = Qemu(B, "faults-enomem", kernel=need(EFI),
+    q = Qemu(B, "faults-enomem", **fault_boot(B),
              append="bootmenu.timeout=0 BOOTMENU_KEXEC_FAULT=load:ENOMEM,file:ENOMEM",
              disks=[need(DEMO)])
     try:

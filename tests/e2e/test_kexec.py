@@ -40,6 +40,9 @@ VMLINUX = os.path.join(B, "kernel", "obj", "vmlinux")  # the ELF kernel
 INITRAMFS = os.path.join(B, "initramfs.cpio.gz")
 TARGET_INITRD = os.path.join(B, "target-initrd.cpio.gz")
 KEXLOAD = os.path.join(B, "target", "kexload")
+# the fault build (kexec calls from tests/double/): BOOTMENU_KEXEC_FAULT
+# works only in it, as /bin/kexload-fault beside the real one
+KEXLOAD_FAULT = os.path.join(B, "target", "kexload-fault")
 TESTINIT = os.path.join(B, "target", "testinit")
 DEBINITRD = os.path.join(B, "debkernel", "initrd.img")
 
@@ -94,8 +97,9 @@ def prepare():
     subprocess.run(["mke2fs", "-q", "-F", "-t", "ext4", "-d", stage, disk,
                     "256M"], check=True)
     # the initramfs, then our kexload over its /bin/kexload
-    with open(need(KEXLOAD), "rb") as f:
-        extra = cpio_newc([("bin/kexload", 0o100755, f.read())])
+    with open(need(KEXLOAD), "rb") as f, open(need(KEXLOAD_FAULT), "rb") as g:
+        extra = cpio_newc([("bin/kexload", 0o100755, f.read()),
+                           ("bin/kexload-fault", 0o100755, g.read())])
     initrd = os.path.join(W, "initrd.cpio")
     with open(need(INITRAMFS), "rb") as f:
         base = f.read()
@@ -117,10 +121,11 @@ def kexec_once(name, target, flags, env="", uefi=False, want_efi=None):
         # check can fail and panic the target (images/demo.sh says so too)
         append = ("console=ttyS0 no_timer_check target.poweroff marker=" +
                   marker)
+        prog = "kexload-fault" if "BOOTMENU_KEXEC_FAULT" in env else "kexload"
         q.send("mount -t ext4 -o ro /dev/vda /mnt && cd /mnt && "
-               "%s kexload %s -l %s --initrd target-initrd.cpio.gz "
+               "%s %s %s -l %s --initrd target-initrd.cpio.gz "
                "--initrd payload.cpio --append '%s' && kexload -e\n"
-               % (env, flags, target, append))
+               % (env, prog, flags, target, append))
         m = q.expect(r"kexload: (loaded \S+ with (\S+)|.*)\r?\n", 120)
         if not m.group(2):
             raise AssertionError("kexload failed: " + m.group(0).strip())
@@ -216,7 +221,7 @@ def refusals_in_a_real_kernel():
                "echo LOADED=$(cat /sys/kernel/kexec_loaded)\n")
         q.expect(r"kexload: loaded bzImage with kexec_load", 60)
         q.expect(r"LOADED=1", 30)
-        q.send("BOOTMENU_KEXEC_FAULT=load:ENOMEM kexload -c -l bzImage; "
+        q.send("BOOTMENU_KEXEC_FAULT=load:ENOMEM kexload-fault -c -l bzImage; "
                "echo RC=$? LOADED=$(cat /sys/kernel/kexec_loaded)\n")
         q.expect(r"kexload: bzImage: kexec_load failed: the running kernel "
                  r"is out of memory for the segments \(ENOMEM\)", 60)
@@ -335,7 +340,7 @@ for c in cases:
     if only and c[0] not in only.split(","):
         continue
     if c[1].startswith("vmlinux") and not os.path.exists(VMLINUX):
-        print("  note: %s absent, %s skipped" % (VMLINUX, c[0]))
+        print("SKIP e2e.kexec.%s: %s absent (run make)" % (c[0], VMLINUX))
         continue
     ok &= check("e2e.kexec." + c[0], expect_syscall(c[0], *c[1:]))
 for c in debian_cases:

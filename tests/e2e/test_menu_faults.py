@@ -11,8 +11,10 @@ One guest goes through the failures that stop before the jump: every
 format of the demo disk is listed; the grub entry whose kernel is missing;
 an entry whose initrd is larger than the guest's RAM, and one whose initrd
 is smaller than the RAM but larger than the free RAM; kexec_load refused
-with EBUSY, EINVAL and ENOMEM, each on the first load only (the kexec
-room's seam, BOOTMENU_KEXEC_FAULT=load:EBUSY/1,...). Each failure must be
+with EBUSY, EINVAL and ENOMEM, each on the first load only (the test
+double of the kexec calls, BOOTMENU_KEXEC_FAULT=load:EBUSY/1,...: these
+two guests boot the fault build, our kernel with
+build/initramfs-fault.cpio.gz, qemu.fault_boot). Each failure must be
 a dialog with its reason, a key must bring the menu back, and the last try
 must boot. A second guest, told it is locked down
 (BOOTMENU_KEXEC_LOCKDOWN), gets EPERM from kexec_file_load once, then
@@ -30,7 +32,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from qemu import Qemu, check, need  # noqa: E402
+from qemu import Qemu, check, fault_boot, need  # noqa: E402
 from disks import fill_tree  # noqa: E402
 from screen import BOOTED, ScreenGuest  # noqa: E402
 
@@ -90,12 +92,15 @@ def extra_disk():
 class Guest(ScreenGuest):
     """A guest in the menu, its countdown off, driven by keys."""
 
-    def __init__(self, name, append="", disks=(), uefi=False):
+    def __init__(self, name, append="", disks=(), uefi=False, fault=False):
+        """@fault: the fault build (qemu.fault_boot), which takes
+        BOOTMENU_KEXEC_FAULT and BOOTMENU_KEXEC_LOCKDOWN in @append."""
+        boot = fault_boot(B) if fault else {"kernel": need(EFI)}
         if uefi:
             q = Qemu(B, name, uefi=True, disks=list(disks))
         else:
-            q = Qemu(B, name, kernel=need(EFI), disks=list(disks),
-                     append="bootmenu.timeout=-1 " + append)
+            q = Qemu(B, name, disks=list(disks),
+                     append="bootmenu.timeout=-1 " + append, **boot)
         super().__init__(q)
 
     def selected(self):
@@ -256,7 +261,8 @@ LOCKED = (r"the kernel /demo/vmlinuz is not signed by a key this machine "
 
 def failures_guest(steps):
     g = Guest("menu-faults-refusals", disks=[need(DEMO), extra_disk()],
-              append="BOOTMENU_KEXEC_FAULT=load:EBUSY/1,load:EINVAL/1,load:ENOMEM/1")
+              append="BOOTMENU_KEXEC_FAULT=load:EBUSY/1,load:EINVAL/1,load:ENOMEM/1",
+              fault=True)
     try:
         steps.run("every_format_listed",
                   lambda: (g.q.expect(r"init: bootmenu \d+\.\d+", 90),
@@ -277,7 +283,8 @@ def failures_guest(steps):
 def lockdown_eperm():
     g = Guest("menu-faults-lockdown", disks=[need(DEMO), extra_disk()],
               append="BOOTMENU_KEXEC_FAULT=file:EPERM/1 "
-                     "BOOTMENU_KEXEC_LOCKDOWN=/run/bootmenu/vdb/lockdown")
+                     "BOOTMENU_KEXEC_LOCKDOWN=/run/bootmenu/vdb/lockdown",
+              fault=True)
     try:
         g.q.expect(r"init: bootmenu \d+\.\d+", 90)
         g.wait_screen(re.escape(HUGE_TITLE), 120)  # vdb, the lockdown file's disk

@@ -2,7 +2,7 @@
  * (boot counter parsing), the rest is split at a "\n--\n" into two entry
  * files, which are parsed (with and without grub's expander) and
  * compared both ways; the comparison must be antisymmetric. */
-#include "cfg/bls_entry.h"
+#include "cfg/bls.h"
 #include "cfg/verscmp.h"
 #include "fuzz.h"
 

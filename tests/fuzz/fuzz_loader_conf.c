@@ -1,6 +1,7 @@
 /* fuzz_loader_conf.c - loader.conf text, and its default pattern matched
  * against a few entry ids. */
-#include "cfg/bls_entry.h"
+#include "cfg/bls.h"
+#include "cfg/loader_conf.h"
 #include "entry/entry.h"
 #include "scan/fs.h"
 #include "util/arena.h"

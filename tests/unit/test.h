@@ -1,17 +1,42 @@
 /* test.h - the unit tests' few macros.
  *
  * Each test file lists its tests in TEST_MAIN(...). Every test prints one
- * line, "PASS <file>.<test>" or "FAIL <file>.<test>", after the failed
- * checks' own lines; tests/run.sh counts those lines.
+ * line, "PASS <file>.<test>", "FAIL <file>.<test>" or "SKIP <file>.<test>:
+ * <why>", after the failed checks' own lines; tests/run.sh counts those
+ * lines. A test that could not run all it is meant to (not root, a build
+ * output missing) calls test_skip() and is counted as skipped, never as
+ * passed, even when the part that did run passed.
  */
 #ifndef BM_TEST_H
 #define BM_TEST_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static int test_failures;
+static int test_skips;
+static char test_skip_why[256];
+
+/* The running test (or part of it) could not run, for the reason given:
+ * the test is reported as SKIP with the first reason. */
+static inline __attribute__((format(printf, 1, 2))) void
+test_skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!test_skips++) {
+		va_start(ap, fmt);
+		vsnprintf(test_skip_why, sizeof(test_skip_why), fmt, ap);
+		va_end(ap);
+	}
+	printf("  skip: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
 
 #define CHECK(cond)                                                            \
 	do {                                                                   \
@@ -78,11 +103,15 @@ static inline int test_run_all(const char *file, const test_fn *fns,
 	for (size_t i = 0; i < n; i++) {
 		int before = test_failures;
 
+		test_skips = 0;
 		fns[i]();
 		fflush(stdout);
 		if (test_failures != before) {
 			printf("FAIL %s.%s\n", file, names[i]);
 			failed++;
+		} else if (test_skips) {
+			printf("SKIP %s.%s: %s\n", file, names[i],
+			       test_skip_why);
 		} else {
 			printf("PASS %s.%s\n", file, names[i]);
 		}

@@ -1,7 +1,7 @@
 /* test_auth.c - the password check, with hashes made by
  * `openssl passwd -6 -salt bootmenuSALT 'correct horse'` and Python's
  * crypt.crypt('secret', '$6$rounds=5000$abcdefgh$'). */
-#include "choose/auth.h"
+#include "conf/auth.h"
 #include "test.h"
 
 #include <string.h>

@@ -3,7 +3,8 @@
  * unique titles, known vendor keys; and the warnings a parse leaves
  * (repeats counted once, --list --json carrying them). */
 #include "test.h"
-#include "cfg/bls_entry.h"
+#include "cfg/bls.h"
+#include "cfg/loader_conf.h"
 #include "cfg/verscmp.h"
 #include "entry/entry.h"
 #include "entry/entry_print.h"

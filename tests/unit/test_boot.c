@@ -1,13 +1,18 @@
-/* test_boot.c - boot_load_entry(): files through the fs door, progress,
- * refusals as sentences, a UKI's sections, and the --dry-run plan. Loads
- * nothing: every case is a dry run or fails before the commit. */
+/* test_boot.c - boot_load_entry(): files through the fs door, fetched as
+ * each is opened, progress, refusals as sentences, a UKI's sections, and
+ * the --dry-run plan; boot_jump() refusing an object with no load in it.
+ * Loads nothing: every case is a dry run or fails before the commit (the
+ * whole transaction, boot_run(), is tested with firmware entries in
+ * test_efi_boot.c). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "boot/boot.h"
+#include "kexec_double.h"
 #include "entry/entry.h"
 #include "scan/fs.h"
 #include "test.h"
@@ -20,8 +25,8 @@ static bool can_plan_here(void)
 {
 	if (access("/sys/firmware/memmap/0/start", R_OK) == 0)
 		return true;
-	printf(
-	    "  note: no /sys/firmware/memmap on this host, dry run skipped\n");
+	test_skip("no /sys/firmware/memmap on this host: the dry run is not "
+		  "tried");
 	return false;
 }
 
@@ -46,13 +51,15 @@ static int run(const struct entry *e, char *out, size_t outlen, char *err,
 			      .plan_out = f,
 			      .progress = progress,
 			      .progress_data = &prog_calls};
+	struct boot_loaded l;
 	int rc;
 
 	prog_done = prog_total = 0;
 	prog_calls = 0;
 	err[0] = '\0';
-	rc = boot_load_entry(e, &o, err, errlen);
+	rc = boot_load_entry(e, &o, &l, err, errlen);
 	fclose(f);
+	CHECK(!l.ready && !l.syscall); /* a dry run loads nothing */
 	return rc;
 }
 
@@ -73,7 +80,7 @@ TEST(dry_run_reads_through_fs)
 	size_t klen;
 
 	if (access(KDIR "/bzImage", R_OK)) {
-		printf("  note: " KDIR "/bzImage absent, skipped\n");
+		test_skip(KDIR "/bzImage absent (run make)");
 		return;
 	}
 	if (!can_plan_here())
@@ -129,6 +136,139 @@ TEST(refusals_are_sentences)
 	CHECK_INT(run(&e, out, sizeof(out), err, sizeof(err)), -ENOEXEC);
 	CHECK_STR(err, "the UKI /holes.iomem has no usable .linux section");
 	fs_root_close(&ifs);
+}
+
+/* Under lockdown (the kexec double's lockdown file) a kernel that is not
+ * a PE image is refused before any syscall, the dialog naming the file
+ * and what kexec_file_load takes; kexec_load is never called. */
+static int locked_loads;
+
+static int locked_load(uint64_t entry, unsigned long nr,
+		       const struct kexec_sys_segment *segs,
+		       unsigned long flags)
+{
+	locked_loads++;
+	return 0;
+}
+
+static int locked_file(int kfd, int ifd, unsigned long len, const char *cmdline,
+		       unsigned long flags)
+{
+	locked_loads++;
+	return -ENOEXEC;
+}
+
+TEST(locked_down_names_the_file)
+{
+	static const struct kexec_sys_ops locked = {
+	    .load = locked_load,
+	    .file_load = locked_file,
+	    .lockdown_path = "tests/fixtures/memmap/lockdown-integrity"};
+	struct fs_root ifs = {.name = "fixtures"};
+	struct entry e = {.id = "t",
+			  .title = "T",
+			  .format = FMT_BARE,
+			  .kernel = {NULL, "/holes.iomem", &ifs},
+			  .cmdline = ""};
+	struct boot_opts o = {0};
+	struct boot_loaded l;
+	char err[512];
+
+	CHECK_INT(fs_root_open_dir(&ifs, FIXDIR), 0);
+	kexec_sys_set_ops(&locked);
+	locked_loads = 0;
+	CHECK_INT(boot_load_entry(&e, &o, &l, err, sizeof(err)), -ENOEXEC);
+	kexec_sys_set_ops(NULL);
+	CHECK_INT(locked_loads, 0);
+	CHECK(!l.ready);
+	CHECK_STR(err, "the kernel /holes.iomem cannot boot: the kernel is "
+		       "locked down (Secure Boot): only a bzImage with a PE "
+		       "signature boots, and this image is not a PE file");
+	fs_root_close(&ifs);
+}
+
+/* --- a network root: every fetch and open written down */
+
+static char net_log[256];
+static int net_cancel_at; /* the fetch callback's call that says stop */
+
+static void net_note(const char *what, const char *path)
+{
+	size_t n = strlen(net_log);
+
+	snprintf(net_log + n, sizeof(net_log) - n, "%s %s|", what, path);
+}
+
+static int net_prefetch(const struct fs_root *fs, const char *path,
+			const struct fs_progress *cb)
+{
+	net_note("fetch", path);
+	if (cb && cb->fn && cb->fn(cb->data, path, 1, 2))
+		return -ECANCELED;
+	return 0;
+}
+
+static int net_open(const struct fs_root *fs, const char *path, bool dir)
+{
+	net_note("open", path);
+	return strcmp(path, "/vmlinuz") ? -ENOENT : open("/dev/null", O_RDONLY);
+}
+
+static int net_fetching(void *data, const char *path, unsigned long long done,
+			unsigned long long total)
+{
+	int *calls = data;
+
+	return ++*calls == net_cancel_at;
+}
+
+/* Each file is fetched just before it is opened, its progress going to
+ * o->fetch; a nonzero answer stops the load there, said so. */
+TEST(network_files_fetched_as_opened)
+{
+	static const struct fs_ops ops = {.open = net_open,
+					  .prefetch = net_prefetch};
+	struct fs_root net = {.name = "tftp", .ops = &ops, .root_fd = -1};
+	struct entry_file initrds[2] = {{NULL, "/initrd.img", &net},
+					{NULL, "/more.img", &net}};
+	struct entry e = {.id = "n",
+			  .title = "Net",
+			  .format = FMT_BARE,
+			  .kernel = {NULL, "/vmlinuz", &net},
+			  .initrds = initrds,
+			  .n_initrds = 2,
+			  .cmdline = ""};
+	int calls = 0;
+	struct boot_opts o = {
+	    .dry_run = true, .fetch = net_fetching, .progress_data = &calls};
+	struct boot_loaded l;
+	char err[256];
+
+	net_log[0] = '\0';
+	net_cancel_at = 0;
+	CHECK_INT(boot_load_entry(&e, &o, &l, err, sizeof(err)), -ENOENT);
+	CHECK_STR(net_log, "fetch /vmlinuz|open /vmlinuz|fetch /initrd.img|"
+			   "open /initrd.img|");
+	CHECK_STR(err, "cannot open the initrd /initrd.img on tftp: No such "
+		       "file or directory");
+	CHECK_INT(calls, 2);
+	net_log[0] = '\0';
+	net_cancel_at = 2; /* Esc while the initrd comes */
+	calls = 0;
+	CHECK_INT(boot_load_entry(&e, &o, &l, err, sizeof(err)), -ECANCELED);
+	CHECK_STR(net_log, "fetch /vmlinuz|open /vmlinuz|fetch /initrd.img|");
+	CHECK_STR(err, "cancelled while fetching /initrd.img");
+	CHECK(!l.ready);
+}
+
+/* boot_jump() consumes a load: with none in the object it refuses before
+ * anything is synced, unmounted or rebooted. */
+TEST(jump_needs_a_load)
+{
+	struct boot_loaded l = {0};
+
+	CHECK_INT(boot_jump(&l, NULL), -EINVAL);
+	CHECK(!l.ready);
 }
 
 /* A minimal PE with .linux, .initrd and .cmdline sections. */
@@ -220,4 +360,5 @@ TEST(uki_sections)
 }
 
 TEST_MAIN("test_boot", dry_run_reads_through_fs, refusals_are_sentences,
-	  uki_sections)
+	  locked_down_names_the_file, network_files_fetched_as_opened,
+	  jump_needs_a_load, uki_sections)

@@ -120,6 +120,46 @@ TEST(timeout_precedence)
 	arena_free(&a);
 }
 
+/* Several filesystems' configs disagree: the first one that sets a
+ * timeout, in the filesystems' order, counts ("wait" included); none set
+ * one: the default. The user's settings still come first. */
+TEST(timeout_across_filesystems)
+{
+	static const int unset[] = {-1, -1}, second[] = {-1, 30, 70},
+			 waits[] = {0, 30};
+	struct arena a = ARENA_INIT;
+	struct entry_list l;
+	struct conf cf;
+	struct choose c;
+
+	entry_list_init(&l, &a);
+	conf_init(&cf);
+	choose_init(&c, &cf, "", -2);
+	l.fs_timeout_ds = unset;
+	l.n_fs_timeout_ds = 2;
+	CHECK(choose_timeout(&c, &l) == CHOOSE_DEFAULT_TIMEOUT_S);
+	l.fs_timeout_ds = second;
+	l.n_fs_timeout_ds = 3;
+	CHECK(choose_timeout(&c, &l) == 3);
+	l.fs_timeout_ds = waits; /* syslinux's TIMEOUT 0, lilo without prompt */
+	l.n_fs_timeout_ds = 2;
+	CHECK(choose_timeout(&c, &l) == 0);
+	choose_init(&c, &cf, "bootmenu.timeout=7", -2);
+	CHECK(choose_timeout(&c, &l) == 7);
+	arena_free(&a);
+}
+
+/* grub's next_entry is used up by any boot that loaded, as GRUB's own
+ * grub.cfg uses it up whatever is booted; never by a dry run or a load
+ * that failed. */
+TEST(next_entry_consumed)
+{
+	CHECK(choose_consumes_once(0, false));
+	CHECK(!choose_consumes_once(0, true));
+	CHECK(!choose_consumes_once(-ENOEXEC, false));
+	CHECK(!choose_consumes_once(-ENOENT, true));
+}
+
 struct fake {
 	const char *fail; /* ids that fail to load, space-separated */
 	char tried[256];
@@ -191,7 +231,7 @@ TEST(front_ends_agree)
 	size_t n;
 
 	if (access("build/host/bootmenu", X_OK)) {
-		printf("  note: build/host/bootmenu absent, skipped\n");
+		test_skip("build/host/bootmenu absent (run make)");
 		return;
 	}
 	CHECK(mkdtemp(dir) != NULL);
@@ -252,4 +292,5 @@ TEST(firmware_entries_last)
 }
 
 TEST_MAIN("test_choose", default_rule_table, timeout_precedence,
+	  timeout_across_filesystems, next_entry_consumed,
 	  firmware_entries_last, autoboot_falls_back_in_order, front_ends_agree)

@@ -1,6 +1,6 @@
 /* test_conf.c - bootmenu.conf: every key, bad values reported with their
  * line and skipped, a bad password hash locking rather than opening. */
-#include "choose/auth.h"
+#include "conf/auth.h"
 #include "conf/conf.h"
 #include "test.h"
 

@@ -2,10 +2,14 @@
  * and the firmware boot method (boot/firmware.c) on a scratch efivarfs
  * directory: which Boot#### is reused, which one is made, BootNext, the
  * dry run's bytes, OsIndications, and a refused BootNext that leaves
- * every variable as it was. Never this machine's /sys/firmware/efi, and
- * never boot_jump(): the tests run as root. */
+ * every variable as it was; then the whole boot transaction (boot_run())
+ * with a fake front-end and session. Never this machine's
+ * /sys/firmware/efi, and never the real jump (the kexec double's calls
+ * stand in for reboot(2), tests/double/): the tests run as root. */
 #include "boot/boot.h"
+#include "boot/transaction.h"
 #include "boot/firmware.h"
+#include "kexec_double.h"
 #include "efi/bootopts.h"
 #include "efi/devpath.h"
 #include "efi/efivar.h"
@@ -244,6 +248,7 @@ struct fw_dir {
 	char vars[PATH_MAX]; /* plays /sys/firmware/efi/efivars */
 	struct efi_vars v;
 	struct boot_opts bo;
+	struct boot_loaded l; /* what the last load() left */
 };
 
 static int rm_one(const char *p, const struct stat *st, int flag,
@@ -410,7 +415,7 @@ static int load(struct fw_dir *d, const struct entry *e, bool dry,
 
 	d->bo.dry_run = dry;
 	d->bo.plan_out = printed ? open_memstream(printed, &len) : NULL;
-	rc = boot_load_entry(e, &d->bo, err, errlen);
+	rc = boot_load_entry(e, &d->bo, &d->l, err, errlen);
 	if (d->bo.plan_out)
 		fclose(d->bo.plan_out);
 	d->bo.plan_out = NULL;
@@ -445,6 +450,7 @@ TEST(boot_windows_dry_run)
 		       "BootOrder stays as it is\n");
 	after = snapshot(&d);
 	CHECK_STR(after, before);
+	CHECK(!d.l.ready && !d.l.syscall); /* nothing to jump to */
 	free(out), free(before), free(after);
 	fw_dir_remove(&d);
 	tfs_done(&t);
@@ -620,9 +626,10 @@ TEST(boot_bootnext_refused)
 	tfs_done(&t);
 }
 
-/* Through boot_load_entry(): a second load puts back what the first one
- * wrote; a load that fails after them leaves the variables as they were
- * at the start. */
+/* Through boot_load_entry(): what a load wrote travels in its struct
+ * boot_loaded, and boot_unload() puts it back when no jump follows; a
+ * load that fails leaves the variables as they were, and nothing to put
+ * back. */
 TEST(boot_loads_take_back)
 {
 	struct tfs t;
@@ -630,28 +637,37 @@ TEST(boot_loads_take_back)
 	struct entry setup = {.method = ENTRY_FIRMWARE,
 			      .fw_setup = true,
 			      .title = "UEFI Firmware Settings"};
-	const char *used = NULL;
 	char err[256], h[128], *before, *after;
 
 	esp_parsed(&t);
 	fw_dir_make(&d);
 	fw_fill(&d);
 	before = snapshot(&d);
-	d.bo.syscall_used = &used;
 	CHECK_INT(load(&d, by_title(&t, "Windows Boot Manager"), false, NULL,
 		       err, sizeof(err)),
 		  0);
-	CHECK_STR(used, "BootNext");
+	CHECK(d.l.ready && d.l.method == ENTRY_FIRMWARE);
+	CHECK_STR(d.l.syscall, "BootNext");
 	CHECK_STR(var_hex(&d, "BootNext", h, sizeof(h)), "07000000:0200");
+	boot_unload(&d.l);
+	CHECK(!d.l.ready);
+	after = snapshot(&d);
+	CHECK_STR(after, before);
+	free(after);
 	CHECK_INT(load(&d, by_title(&t, "EFI fallback loader (BOOTX64.EFI)"),
 		       false, NULL, err, sizeof(err)),
 		  0);
 	CHECK_STR(var_hex(&d, "BootNext", h, sizeof(h)), "07000000:0100");
 	CHECK(strcmp(var_hex(&d, "Boot0001", h, sizeof(h)), "-") != 0);
-	/* no OsIndicationsSupported: refused, after putting all back */
+	boot_unload(&d.l); /* the Boot0001 it made goes too */
+	after = snapshot(&d);
+	CHECK_STR(after, before);
+	free(after);
+	/* no OsIndicationsSupported: refused, nothing written */
 	CHECK_INT(load(&d, &setup, false, NULL, err, sizeof(err)), -EOPNOTSUPP);
 	CHECK_STR(err, "the firmware does not offer its setup screen "
 		       "(OsIndicationsSupported)");
+	CHECK(!d.l.ready && !d.l.fw.active);
 	after = snapshot(&d);
 	CHECK_STR(after, before);
 	free(before), free(after);
@@ -952,10 +968,253 @@ TEST(fw_option_boots_by_bootnext)
 	fw_dir_remove(&d);
 }
 
+/* --- the boot transaction (boot_run()), with firmware entries: their
+ * load writes only the scratch variables, so it can be real here, and the
+ * jump is a stand-in that fails (the tests run as root) */
+
+/* A front-end, a session and a jump that write down every call. */
+struct fake {
+	char log[256];	  /* "loading clear starting suspend ..." */
+	char said[600];	  /* the last sentence */
+	int clear_rc;	  /* what clearing next_entry returns */
+	const char *why;  /* and its sentence */
+	struct fw_dir *d; /* the variables, seen at the jump */
+	char *at_jump;
+};
+
+static void fake_log(struct fake *f, const char *what)
+{
+	size_t n = strlen(f->log);
+
+	snprintf(f->log + n, sizeof(f->log) - n, "%s ", what);
+}
+
+static void fake_say(void *ctx, enum boot_say what, const char *text)
+{
+	struct fake *f = ctx;
+
+	fake_log(f, what == BOOT_SAY_LOADING ? "loading" : "starting");
+	snprintf(f->said, sizeof(f->said), "%s", text);
+}
+
+static void fake_suspend(void *ctx)
+{
+	fake_log(ctx, "suspend");
+}
+
+static void fake_resume(void *ctx)
+{
+	fake_log(ctx, "resume");
+}
+
+static int fake_clear(void *session, char *err, size_t len)
+{
+	struct fake *f = session;
+
+	fake_log(f, "clear");
+	snprintf(err, len, "%s", f->why ? f->why : "");
+	return f->clear_rc;
+}
+
+static void fake_unmount(void *session)
+{
+	fake_log(session, "unmount");
+}
+
+/* The jump's last calls, through the kexec double (kexec_double.h):
+ * logged, with the variables as they stand, and failed. */
+static struct fake *jumping;
+
+static int fake_leave(const char *what)
+{
+	fake_log(jumping, what);
+	free(jumping->at_jump);
+	jumping->at_jump = snapshot(jumping->d);
+	return -EIO;
+}
+
+static int fake_power(bool off)
+{
+	return fake_leave(off ? "power-off" : "restart");
+}
+
+static int fake_reboot(void)
+{
+	return fake_leave("kexec");
+}
+
+static const struct kexec_sys_ops fake_ops = {.reboot_kexec = fake_reboot,
+					      .power = fake_power};
+
+static const struct boot_front fake_front = {
+    .say = fake_say, .suspend = fake_suspend, .resume = fake_resume};
+
+/* boot_run() of @e with the fake front-end, session and jump. */
+static int run_txn(struct fw_dir *d, struct fake *f, const struct entry *e,
+		   char *err, size_t len)
+{
+	struct boot_front front = fake_front;
+	int rc;
+
+	front.ctx = f;
+	f->d = d;
+	d->bo.clear_once = fake_clear;
+	d->bo.unmount = fake_unmount;
+	d->bo.session = f;
+	jumping = f;
+	err[0] = '\0';
+	kexec_sys_set_ops(&fake_ops);
+	rc = boot_run(e, &d->bo, &front, err, len);
+	kexec_sys_set_ops(NULL);
+	return rc;
+}
+
+/* A real boot: the steps in their order, next_entry cleared after the
+ * load and before "Starting"; BootNext written when the jump comes; the
+ * jump fails and every variable is put back. */
+TEST(txn_order_and_failed_jump)
+{
+	struct tfs t;
+	struct fw_dir d;
+	struct fake f = {0};
+	char err[256], h[64], *before, *after;
+
+	esp_parsed(&t);
+	fw_dir_make(&d);
+	fw_fill(&d);
+	before = snapshot(&d);
+	CHECK_INT(run_txn(&d, &f, by_title(&t, "Windows Boot Manager"), err,
+			  sizeof(err)),
+		  -EIO);
+	CHECK_STR(f.log,
+		  "loading clear starting suspend unmount restart resume ");
+	CHECK_STR(f.said,
+		  "Starting Windows Boot Manager (loaded with BootNext)");
+	CHECK_STR(err, "the jump failed: Input/output error");
+	CHECK(f.at_jump &&
+	      strstr(f.at_jump, "BootNext-" EFI_GLOBAL_GUID "=070000000200;"));
+	CHECK_STR(var_hex(&d, "BootNext", h, sizeof(h)), "-");
+	after = snapshot(&d);
+	CHECK_STR(after, before);
+	free(f.at_jump), free(before), free(after);
+	fw_dir_remove(&d);
+	tfs_done(&t);
+}
+
+/* next_entry that cannot be cleared does not stop the boot: "Starting"
+ * says why (the reason given, else the errno's words). */
+TEST(txn_clear_failure_said)
+{
+	struct tfs t;
+	struct fw_dir d;
+	struct fake f = {.clear_rc = -EROFS,
+			 .why = "vgsys/boot is a logical volume"};
+	char err[256];
+
+	esp_parsed(&t);
+	fw_dir_make(&d);
+	fw_fill(&d);
+	CHECK_INT(run_txn(&d, &f, by_title(&t, "Windows Boot Manager"), err,
+			  sizeof(err)),
+		  -EIO);
+	CHECK_STR(f.said, "Starting Windows Boot Manager (loaded with "
+			  "BootNext); next_entry not cleared: vgsys/boot is a "
+			  "logical volume");
+	free(f.at_jump);
+	f = (struct fake){.clear_rc = -EIO};
+	CHECK_INT(run_txn(&d, &f, by_title(&t, "Windows Boot Manager"), err,
+			  sizeof(err)),
+		  -EIO);
+	CHECK_STR(f.said, "Starting Windows Boot Manager (loaded with "
+			  "BootNext); next_entry not cleared: Input/output "
+			  "error");
+	free(f.at_jump);
+	fw_dir_remove(&d);
+	tfs_done(&t);
+}
+
+/* A load that fails consumes nothing: no next_entry cleared, no
+ * "Starting", no jump, the variables as they were. A disabled entry is
+ * refused before anything is said. */
+TEST(txn_failed_load)
+{
+	struct fw_dir d;
+	struct fake f = {0};
+	struct entry setup = {.method = ENTRY_FIRMWARE,
+			      .format = FMT_EFI,
+			      .fw_setup = true,
+			      .title = "UEFI Firmware Settings"};
+	char err[256], *before, *after;
+
+	fw_dir_make(&d);
+	before = snapshot(&d);
+	CHECK_INT(run_txn(&d, &f, &setup, err, sizeof(err)), -EOPNOTSUPP);
+	CHECK_STR(err, "the firmware does not offer its setup screen "
+		       "(OsIndicationsSupported)");
+	CHECK_STR(f.log, "loading ");
+	CHECK_STR(f.said, "loading \"UEFI Firmware Settings\"");
+	after = snapshot(&d);
+	CHECK_STR(after, before);
+	f = (struct fake){0};
+	setup.disabled = "the firmware's setup screen is not offered here";
+	CHECK_INT(run_txn(&d, &f, &setup, err, sizeof(err)), -EINVAL);
+	CHECK_STR(err, "the firmware's setup screen is not offered here");
+	CHECK_STR(f.log, "");
+	free(before), free(after);
+	fw_dir_remove(&d);
+}
+
+/* A dry run: the plan under its "would boot" line once the front-end
+ * gave the terminal up; nothing written, cleared or jumped to. */
+TEST(txn_dry_run)
+{
+	static const uint8_t sup[8] = {0x01};
+	struct fw_dir d;
+	struct fake f = {0};
+	struct entry setup = {.method = ENTRY_FIRMWARE,
+			      .format = FMT_EFI,
+			      .fw_setup = true,
+			      .title = "UEFI Firmware Settings"};
+	char err[256], *out = NULL, *before, *after;
+	size_t len;
+
+	fw_dir_make(&d);
+	put_var(&d, "OsIndicationsSupported", 6, sup, sizeof(sup));
+	before = snapshot(&d);
+	d.bo.dry_run = true;
+	d.bo.plan_out = open_memstream(&out, &len);
+	CHECK_INT(run_txn(&d, &f, &setup, err, sizeof(err)), 0);
+	fclose(d.bo.plan_out);
+	CHECK_STR(f.log, "loading suspend ");
+	CHECK_STR(out, "bootmenu: would boot \"UEFI Firmware Settings\"\n"
+		       "entry:    UEFI Firmware Settings (firmware setup)\n"
+		       "write:    OsIndications-" EFI_GLOBAL_GUID
+		       " attributes 0x00000007, 8 bytes\n"
+		       "          01 00 00 00 00 00 00 00\n"
+		       "then:     restart into the firmware's setup screen\n");
+	after = snapshot(&d);
+	CHECK_STR(after, before);
+	/* for real, the jump fails: OsIndications goes as it came */
+	d.bo.dry_run = false;
+	d.bo.plan_out = NULL;
+	f = (struct fake){0};
+	CHECK_INT(run_txn(&d, &f, &setup, err, sizeof(err)), -EIO);
+	CHECK_STR(f.log, "loading clear starting suspend unmount restart "
+			 "resume ");
+	CHECK(f.at_jump && strstr(f.at_jump, "OsIndications-"));
+	free(after);
+	after = snapshot(&d);
+	CHECK_STR(after, before);
+	free(f.at_jump), free(out), free(before), free(after);
+	fw_dir_remove(&d);
+}
+
 TEST_MAIN("test_efi_boot", esp_entries, esp_only, esp_case_and_preference,
 	  esp_fallback_not_listed, esp_named_elsewhere, esp_fw_ui,
 	  boot_windows_dry_run, boot_windows_reuses_option,
 	  boot_fallback_dry_run, boot_fallback_makes_option,
 	  boot_bootnext_refused, boot_loads_take_back, boot_not_uefi,
 	  boot_no_efivarfs, boot_partition_unknown, boot_fw_setup,
-	  fw_options_read, fw_options_listed, fw_option_boots_by_bootnext)
+	  fw_options_read, fw_options_listed, fw_option_boots_by_bootnext,
+	  txn_order_and_failed_jump, txn_clear_failure_said, txn_failed_load,
+	  txn_dry_run)

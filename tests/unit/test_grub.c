@@ -2,6 +2,7 @@
  * search, grubenv, source/configfile, limits. Each test builds small
  * filesystem trees under /tmp and runs a config through grub_run_config()
  * or grub_parse_fs(). */
+#include "cfg/bls.h"
 #include "cfg/grub.h"
 #include "cfg/grub_env.h"
 #include "entry/entry.h"

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kexec_double.h"
 #include "kexec/blob.h"
 #include "kexec/bzimage.h"
 #include "kexec/elf.h"
@@ -36,8 +37,7 @@ static char *kernel_or_skip(const char *path, size_t *len, const char *test)
 	char *k = test_slurp(path, len);
 
 	if (!k)
-		printf("  note: %s absent, %s skipped (run make)\n", path,
-		       test);
+		test_skip("%s absent, %s not tried (run make)", path, test);
 	return k;
 }
 
@@ -734,6 +734,7 @@ TEST(purgatory_sha256_check_runs)
 static struct {
 	int load_rc, file_rc, reboot_rc;
 	int loads, unloads, files, reboots;
+	int load_calls; /* every kexec_load, unloads included */
 	uint64_t entry;
 	unsigned long nr, flags, file_flags, cmdline_len;
 	struct kexec_sys_segment segs[KEXEC_SEGMENT_MAX];
@@ -745,6 +746,7 @@ static struct {
 static int rec_load(uint64_t entry, unsigned long nr,
 		    const struct kexec_sys_segment *segs, unsigned long flags)
 {
+	rec.load_calls++;
 	if (nr == 0) {
 		rec.unloads++;
 		return 0;
@@ -779,8 +781,10 @@ static int rec_reboot(void)
 	return rec.reboot_rc;
 }
 
-static struct kexec_sys_ops rec_ops = {rec_load, rec_file, rec_reboot,
-				       FIX "lockdown-none"};
+static struct kexec_sys_ops rec_ops = {.load = rec_load,
+				       .file_load = rec_file,
+				       .reboot_kexec = rec_reboot,
+				       .lockdown_path = FIX "lockdown-none"};
 
 static int commit(struct kexec_plan *p, enum kexec_syscall want,
 		  enum kexec_syscall *used, char *err, size_t errlen)
@@ -790,6 +794,62 @@ static int commit(struct kexec_plan *p, enum kexec_syscall want,
 
 	kexec_sys_set_ops(NULL);
 	return rc;
+}
+
+/* Under lockdown kexec_load is never called, whatever kexec_file_load
+ * answers and whichever syscall was asked for (issue #39): the errors of
+ * the file syscall come back as they are, ENOEXEC with what it takes. */
+TEST(locked_down_never_calls_kexec_load)
+{
+	static const int errs[] = {0,	    -EPERM,   -EBUSY,	     -ENOMEM,
+				   -EINVAL, -ENOSYS,  -ENOEXEC,	     -EACCES,
+				   -ENOKEY, -EBADMSG, -EKEYREJECTED, -EIO};
+	static const enum kexec_syscall wants[] = {
+	    KEXEC_SYSCALL_AUTO, KEXEC_SYSCALL_FILE, KEXEC_SYSCALL_LOAD};
+	struct kexec_plan p;
+	char err[256] = "";
+	enum kexec_syscall used;
+
+	syn_make();
+	CHECK_INT(build(FIX "bios-small", NULL, "cmd=1", 4096, false, &p, err,
+			sizeof(err)),
+		  0);
+	rec_ops.lockdown_path = FIX "lockdown-integrity";
+	for (size_t w = 0; w < sizeof(wants) / sizeof(wants[0]); w++)
+		for (size_t i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
+			memset(&rec, 0, sizeof(rec));
+			rec.file_rc = errs[i];
+			rec.load_rc = 0; /* kexec_load would "work" */
+			int rc = commit(&p, wants[w], &used, err, sizeof(err));
+
+			CHECK_INT(rec.load_calls, 0);
+			if (wants[w] == KEXEC_SYSCALL_LOAD) {
+				CHECK_INT(rc, -EPERM);
+				CHECK_INT(rec.files, 0);
+				continue;
+			}
+			CHECK_INT(rc, errs[i]);
+			CHECK_INT(used, KEXEC_SYSCALL_FILE);
+			/* a failure unloads, through the file syscall */
+			CHECK_INT(rec.files, 1);
+			CHECK_INT(rec.unloads, errs[i] ? 1 : 0);
+			if (errs[i] == -ENOEXEC)
+				CHECK_STR(err,
+					  "kexec_file_load cannot take this "
+					  "image (ENOEXEC): under lockdown "
+					  "only a bzImage with a PE signature "
+					  "boots, and kexec_load is not "
+					  "allowed");
+		}
+	/* an unload alone: the file syscall only */
+	memset(&rec, 0, sizeof(rec));
+	kexec_sys_set_ops(&rec_ops);
+	CHECK_INT(kexec_unload(false, err, sizeof(err)), 0);
+	kexec_sys_set_ops(NULL);
+	CHECK_INT(rec.load_calls, 0);
+	CHECK_INT(rec.unloads, 1);
+	rec_ops.lockdown_path = FIX "lockdown-none";
+	kexec_plan_free(&p);
 }
 
 TEST(commit_chooses_the_syscall)
@@ -843,27 +903,23 @@ TEST(commit_chooses_the_syscall)
 	CHECK_STR(err, "kexec_load failed: the running kernel is out of memory "
 		       "for the segments (ENOMEM)");
 
-	/* ENOSYS from the file syscall: kexec_load instead */
+	/* ENOSYS from kexec_load, not locked down: the file syscall instead */
 	memset(&rec, 0, sizeof(rec));
-	rec.file_rc = -ENOSYS;
-	rec_ops.lockdown_path = FIX "lockdown-integrity";
+	rec.load_rc = -ENOSYS;
 	CHECK_INT(commit(&p, KEXEC_SYSCALL_AUTO, &used, err, sizeof(err)), 0);
-	CHECK_INT(rec.files, 1);
 	CHECK_INT(rec.loads, 1);
-	CHECK_INT(used, KEXEC_SYSCALL_LOAD);
+	CHECK_INT(rec.files, 1);
+	CHECK_INT(used, KEXEC_SYSCALL_FILE);
 
-	/* locked down and asked for kexec_load */
+	/* locked down and asked for kexec_load: refused before any call */
+	rec_ops.lockdown_path = FIX "lockdown-integrity";
 	memset(&rec, 0, sizeof(rec));
-	rec.load_rc = -EPERM;
 	CHECK_INT(commit(&p, KEXEC_SYSCALL_LOAD, &used, err, sizeof(err)),
 		  -EPERM);
-	if (geteuid() == 0)
-		CHECK_STR(err,
-			  "kernel is locked down: use the file syscall (-s)");
-	else
-		CHECK_STR(err,
-			  "kexec_load refused: loading a kernel needs root "
-			  "(CAP_SYS_BOOT)");
+	CHECK_INT(rec.load_calls + rec.files, 0);
+	CHECK_STR(err, "the kernel is locked down (integrity, Secure Boot): "
+		       "kexec_load is not allowed; only kexec_file_load "
+		       "with a signed kernel (-s, or no choice)");
 	rec_ops.lockdown_path = FIX "lockdown-none";
 	kexec_plan_free(&p);
 
@@ -943,7 +999,7 @@ static int kexload(const char *args, char *out, size_t len)
 	size_t n;
 	int st;
 
-	snprintf(cmd, sizeof(cmd), "build/host/kexload %s 2>&1", args);
+	snprintf(cmd, sizeof(cmd), "build/host/kexload-fault %s 2>&1", args);
 	f = popen(cmd, "r");
 	if (!f)
 		return -1;
@@ -961,8 +1017,8 @@ TEST(kexload_exit_status_and_messages)
 {
 	static char out[65536], args[8192];
 
-	if (access("build/host/kexload", X_OK)) {
-		printf("  note: build/host/kexload absent, skipped\n");
+	if (access("build/host/kexload-fault", X_OK)) {
+		test_skip("build/host/kexload-fault absent (run make)");
 		return;
 	}
 	if (access(TINY_KERNEL, R_OK) == 0) {
@@ -1042,7 +1098,7 @@ static void kexload_says(const char *args, int status, const char *want)
 /* the rest of a command line running kexload as nobody, no capabilities */
 #define NOBODY                                                                 \
 	"setpriv --reuid=65534 --regid=65534 --clear-groups "                  \
-	"--inh-caps=-all --bounding-set=-all build/host/kexload "
+	"--inh-caps=-all --bounding-set=-all build/host/kexload-fault "
 
 #define PLAN_ON                                                                \
 	"--memmap " FIX "bios-small --boot-params " FIX "absent "              \
@@ -1059,10 +1115,10 @@ TEST(kexload_refuses_each_bad_input)
 	size_t len = 0;
 	char *k;
 
-	if (access("build/host/kexload", X_OK) || mkdir(SCRATCH, 0755) < 0
+	if (access("build/host/kexload-fault", X_OK) || mkdir(SCRATCH, 0755) < 0
 		? errno != EEXIST
 		: 0) {
-		printf("  note: build/host/kexload absent, skipped\n");
+		test_skip("build/host/kexload-fault absent (run make)");
 		return;
 	}
 	syn_make();
@@ -1133,16 +1189,19 @@ TEST(kexload_refuses_each_bad_input)
 	kexload_says(PLAN_ON "-s -l " SCRATCH "/syn", 1,
 		     "kexec_file_load "
 		     "failed: the running kernel is out of memory");
-	setenv(KEXEC_FAULT_ENV, "EPERM", 1);
+	/* locked down: -c is refused before any syscall (no fault needed:
+	 * the seam would fail a call that was made), and an image that
+	 * kexec_file_load cannot take says so before it is tried */
+	unsetenv(KEXEC_FAULT_ENV);
 	setenv(KEXEC_LOCKDOWN_ENV, FIX "lockdown-integrity", 1);
 	kexload_says(PLAN_ON "-c -l " SCRATCH "/syn", 1,
-		     geteuid() == 0
-			 ? "kernel is locked down: use the file syscall (-s)"
-			 : "loading a kernel needs root (CAP_SYS_BOOT)");
-	/* locked down, automatic: kexec_file_load is the one tried */
-	kexload_says(PLAN_ON "-l " SCRATCH "/syn", 1, "kexec_file_load");
+		     "kexload: " SCRATCH "/syn: the kernel is locked down "
+		     "(integrity, Secure Boot): kexec_load is not allowed");
+	kexload_says(PLAN_ON "-l " SCRATCH "/syn", 1,
+		     "kexload: " SCRATCH "/syn: the kernel is locked down "
+		     "(Secure Boot): only a bzImage with a PE signature "
+		     "boots, and this image is not a PE file");
 	unsetenv(KEXEC_LOCKDOWN_ENV);
-	unsetenv(KEXEC_FAULT_ENV);
 
 	/* not root: as nobody, through the seam (the sentence), then the
 	 * real syscall where this host's kernel has kexec: it refuses */
@@ -1170,17 +1229,8 @@ TEST(kexload_refuses_each_bad_input)
 		    1,
 		    "kexec_load "
 		    "refused: loading a kernel needs root (CAP_SYS_BOOT)");
-		if (access(KEXEC_LOADED_PATH, F_OK) == 0)
-			kexload_says("--version; " NOBODY NOBODY_PLAN
-				     "-c -l " SCRATCH "/syn",
-				     1,
-				     "kexec_load refused: loading a "
-				     "kernel needs root (CAP_SYS_BOOT)");
-		else
-			printf("  note: this host's kernel has no kexec: the "
-			       "real not-root refusal is not tried\n");
 	} else {
-		printf("  note: no setpriv, the not-root case skipped\n");
+		test_skip("no setpriv: the not-root case is not tried");
 	}
 	k = kernel_or_skip(TINY_KERNEL, &len, "truncated real kernel");
 	if (k) {
@@ -1196,6 +1246,39 @@ TEST(kexload_refuses_each_bad_input)
 	unlink(SCRATCH "/i386");
 	unlink(SCRATCH "/short");
 	unlink(SCRATCH "/big-init");
+	unlink(SCRATCH "/iomem");
+	rmdir(SCRATCH);
+}
+
+/* The real kexec_load refusing nobody (no capabilities), where this
+ * host's kernel has kexec. */
+TEST(kexload_real_refusal_as_nobody)
+{
+	static const char ram[] = "00000000-00000fff : Reserved\n"
+				  "00001000-0009efff : System RAM\n"
+				  "00100000-1ffdffff : System RAM\n";
+
+	if (geteuid() != 0 || access("/usr/bin/setpriv", X_OK) ||
+	    access("build/host/kexload-fault", X_OK)) {
+		test_skip("needs root, setpriv and build/host/kexload-fault");
+		return;
+	}
+	if (access(KEXEC_LOADED_PATH, F_OK)) {
+		test_skip("this host's kernel has no kexec (no %s)",
+			  KEXEC_LOADED_PATH);
+		return;
+	}
+	CHECK(mkdir(SCRATCH, 0755) == 0 || errno == EEXIST);
+	syn_make();
+	chmod(SCRATCH, 0755);
+	chmod(SCRATCH "/syn", 0644);
+	CHECK(put_file(SCRATCH "/iomem", ram, sizeof(ram) - 1) == 0);
+	chmod(SCRATCH "/iomem", 0644);
+	kexload_says("--version; " NOBODY NOBODY_PLAN "-c -l " SCRATCH "/syn",
+		     1,
+		     "kexec_load refused: loading a "
+		     "kernel needs root (CAP_SYS_BOOT)");
+	unlink(SCRATCH "/syn");
 	unlink(SCRATCH "/iomem");
 	rmdir(SCRATCH);
 }
@@ -1310,7 +1393,7 @@ TEST(half_of_memory_refused_before_the_syscall)
 	CHECK_INT(kexec_load_request(&rq, NULL, err, sizeof(err)), 0);
 	CHECK_INT(rec.loads, 1);
 	kexec_sys_set_ops(NULL);
-	if (access("build/host/kexload", X_OK) == 0) {
+	if (access("build/host/kexload-fault", X_OK) == 0) {
 		CHECK_INT(kexload(DRY "--meminfo " FIX
 				      "meminfo-208m -l " DEB_KERNEL
 				      " --initrd " FIX "meminfo-208m",
@@ -1340,9 +1423,9 @@ TEST(files_past_free_ram_refused_before_reading)
 	CHECK_INT(
 	    kexec_machine_room(FIX "meminfo-avail-64m", 48 * MIB + 1, &avail),
 	    -ENOMEM);
-	if (access("build/host/kexload", X_OK) ||
+	if (access("build/host/kexload-fault", X_OK) ||
 	    (mkdir(SCRATCH, 0755) < 0 && errno != EEXIST)) {
-		printf("  note: build/host/kexload absent, skipped\n");
+		test_skip("build/host/kexload-fault absent (run make)");
 		return;
 	}
 	/* kexload: the check comes before reading; a file that fits goes on
@@ -1404,9 +1487,10 @@ TEST(compressed_kernels)
 		       "corrupt deflate data");
 	CHECK(owned == NULL);
 
-	if (access("build/host/kexload", X_OK) || access(TINY_KERNEL, R_OK)) {
-		printf("  note: kexload or the tiny kernel absent, rest "
-		       "skipped\n");
+	if (access("build/host/kexload-fault", X_OK) ||
+	    access(TINY_KERNEL, R_OK)) {
+		test_skip("build/host/kexload-fault or " TINY_KERNEL
+			  " absent, the rest not tried (run make)");
 		return;
 	}
 	CHECK_INT(system("gzip -n -c " TINY_KERNEL " > /tmp/test_kexec.gz && "
@@ -1580,8 +1664,9 @@ TEST_MAIN("test_kexec", bzimage_real_kernels, elf_vmlinux, bzimage_refusals,
 	  memmap_readers, blob_concatenates_padded, plan_bios_tiny_kernel,
 	  plan_efi_server_debian, plan_initrd_above_4g, plan_refusals,
 	  plan_holes_and_crash, sha256_vectors, purgatory_sha256_check_runs,
-	  commit_chooses_the_syscall, fault_env_and_jump,
-	  kexload_exit_status_and_messages, kexload_refuses_each_bad_input,
+	  commit_chooses_the_syscall, locked_down_never_calls_kexec_load,
+	  fault_env_and_jump, kexload_exit_status_and_messages,
+	  kexload_refuses_each_bad_input, kexload_real_refusal_as_nobody,
 	  failed_plan_makes_no_syscall,
 	  half_of_memory_refused_before_the_syscall,
 	  files_past_free_ram_refused_before_reading, compressed_kernels,

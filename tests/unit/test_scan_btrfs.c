@@ -153,7 +153,7 @@ static bool make_image(void)
 {
 	if (geteuid() != 0 || system("command -v mkfs.btrfs >/dev/null 2>&1 "
 				     "&& command -v btrfs >/dev/null 2>&1")) {
-		printf("  skipped: needs root and btrfs-progs\n");
+		test_skip("needs root and btrfs-progs");
 		return false;
 	}
 	/* a loop device of its own, writable whatever an earlier user left

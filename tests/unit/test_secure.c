@@ -6,6 +6,7 @@
 #include "boot/secure.h"
 #include "efi/efivar.h"
 #include "entry/entry_print.h"
+#include "kexec_double.h"
 #include "kexec/sys.h"
 
 #include <errno.h>

@@ -5,10 +5,12 @@
  * configs. Devices come and go by injected uevents; after each
  * session_update() the test asserts the returned mask and the exact entry
  * titles. No root, no block device, no real mount. */
+#include "choose/choose.h"
+#include "conf/conf.h"
 #include "scan/fs.h"
 #include "scan/scan.h"
 #include "session/session.h"
-#include "session/source.h"
+#include "source/source.h"
 #include "test.h"
 
 #include <errno.h>
@@ -500,6 +502,41 @@ TEST(test_session_no_scan)
 	session_free(&s);
 }
 
+/* --root trees whose configs set different timeouts: the merged list
+ * gives the policy each filesystem's, in order; the first that sets one
+ * counts (choose.h). */
+TEST(test_session_timeouts)
+{
+	static const char cfg[] = "DEFAULT k\nLABEL k\n  KERNEL /vmlinuz\n";
+	char a[PATH_MAX], b[PATH_MAX], n[PATH_MAX], text[128];
+	const char *specs[3] = {n, a, b};
+	struct session s;
+	struct conf cf;
+	struct choose c;
+
+	snprintf(text, sizeof(text), "TIMEOUT 30\n%s", cfg);
+	tree_file("ta", "/syslinux/syslinux.cfg", text);
+	snprintf(text, sizeof(text), "TIMEOUT 90\n%s", cfg);
+	tree_file("tb", "/syslinux/syslinux.cfg", text);
+	tree_file("tn", "/syslinux/syslinux.cfg", cfg);
+	snprintf(a, sizeof(a), "%s/ta=ta", tree_dir);
+	snprintf(b, sizeof(b), "%s/tb=tb", tree_dir);
+	snprintf(n, sizeof(n), "%s/tn=tn", tree_dir);
+	conf_init(&cf);
+	choose_init(&c, &cf, "", -2);
+	CHECK_INT(session_open_roots(&s, specs, 3), 0);
+	CHECK_INT(s.list.n_fs_timeout_ds, 3);
+	CHECK(choose_timeout(&c, &s.list) == 3);
+	session_close_roots(&s);
+	specs[1] = b, specs[2] = a;
+	CHECK_INT(session_open_roots(&s, specs, 3), 0);
+	CHECK(choose_timeout(&c, &s.list) == 9);
+	session_close_roots(&s);
+	CHECK_INT(session_open_roots(&s, specs, 1), 0);
+	CHECK(choose_timeout(&c, &s.list) == CHOOSE_DEFAULT_TIMEOUT_S);
+	session_close_roots(&s);
+}
+
 /* session_scan_devices() and a stick whose USB host is there and whose
  * disk comes a second later (usb-storage's delay): the stick's entry is
  * in the list it returns (the settle bug). */
@@ -596,5 +633,6 @@ TEST(test_session_teardown)
 TEST_MAIN("test_session", test_session_setup, test_session_cross_fs,
 	  test_session_two_sources, test_session_plug_pull_500,
 	  test_session_hidden, test_session_rescan, test_session_status,
-	  test_session_no_scan, test_session_settle_stick,
-	  test_session_status_usb, test_session_teardown)
+	  test_session_no_scan, test_session_timeouts,
+	  test_session_settle_stick, test_session_status_usb,
+	  test_session_teardown)

@@ -37,7 +37,7 @@ static int make_image(void)
 static int can_map(void)
 {
 	if (geteuid() != 0 || access("/dev/loop-control", R_OK | W_OK)) {
-		printf("  note: not root or no loop devices: skipped\n");
+		test_skip("needs root and loop devices");
 		return 0;
 	}
 	return 1;

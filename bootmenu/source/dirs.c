@@ -1,7 +1,7 @@
-/* source_dirs.c - directories as filesystems (`bootmenu --root`). */
+/* source/dirs.c - directories as filesystems (`bootmenu --root`). */
 #include "scan/btrfs.h"
 #include "scan/fs.h"
-#include "session/source.h"
+#include "source/source.h"
 #include "util/arena.h"
 
 #include <fcntl.h>

@@ -1,4 +1,6 @@
-/* auth.h - the menu's password (bootmenu.conf `password = HASH`).
+/* auth.h - the menu's password (bootmenu.conf `password = HASH`):
+ * checked here, beside the file that holds it; the policy of when it is
+ * asked lives in choose/.
  *
  * The hash is crypt(3)'s SHA-512 form, "$6$salt$...", as
  * `mkpasswd -m sha-512` or `openssl passwd -6` print it. Other hash

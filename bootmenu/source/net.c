@@ -1,10 +1,10 @@
-/* source_net.c - the network as a source: one remote root per link.
+/* source/net.c - the network as a source: one remote root per link.
  *
  * One thread per wired link (net/link.h) does, in turn: bring the link
  * up, wait for a carrier (for as long as bootmenu runs: a cable plugged
  * in later counts), DHCP (net/dhcp.h, up to NET_TRIES attempts with a
  * growing pause), then look on the server for the config the loader DHCP
- * named would read (net/names.h), fetching each name in order until one
+ * named would read (net/search.h), fetching each name in order until one
  * is there. The link's remote root (net/remote.h) is announced with that
  * config, or with the reason there is none, and the parsers read it like
  * any filesystem.
@@ -13,14 +13,12 @@
  * disks have settled, whatever the network is doing, and network entries
  * join the menu when they arrive.
  */
-#include "cfg/ipxe.h"
 #include "net/dhcp.h"
 #include "net/lease.h"
 #include "net/link.h"
-#include "net/names.h"
 #include "net/remote.h"
-#include "net/url.h"
-#include "session/source.h"
+#include "net/search.h"
+#include "source/source.h"
 #include "util/file.h"
 #include "util/log.h"
 
@@ -40,7 +38,6 @@
 
 #define NET_SYSFS "/sys/class/net"
 #define NET_TRIES 3 /* DHCP attempts, NET_DHCP_TRIES discovers each */
-#define NET_VARS 8
 #define NET_DMI_UUID "/sys/class/dmi/id/product_uuid"
 /* With wait (the --list and --boot faces): a link with no carrier this
  * long counts as done. */
@@ -55,11 +52,8 @@ struct job {
 	bool started;
 	_Atomic pid_t child;
 	struct net_remote *rt;
-	struct net_lease lease;
-	char label[96], config[NET_NAME_MAX + 1], prefix[NET_NAME_MAX + 1],
-	    why[2048];
-	char mac[18], ip[16], server[16], file[NET_LEASE_STR_MAX];
-	struct ipxe_var vars[NET_VARS];
+	struct net_search s; /* the lease, the server, the config */
+	char label[96];
 	char state[80]; /* for the status line, under the source's lock */
 };
 
@@ -130,185 +124,12 @@ static void set_state(struct job *j, const char *fmt, ...)
 	wake(j);
 }
 
-static void ip_text(const uint8_t ip[4], char *out, size_t len)
+/* net/search.h's status line: the config being looked for. */
+static void looking(void *ctx, const char *name)
 {
-	snprintf(out, len, "%u.%u.%u.%u", ip[0], ip[1], ip[2], ip[3]);
-}
+	struct job *j = ctx;
 
-/* The TFTP server: option 66 when it is an address (no DNS here), else
- * the BOOTP next-server, else the DHCP server itself. */
-static void pick_server(struct job *j)
-{
-	const struct net_lease *l = &j->lease;
-	uint8_t ip[4];
-
-	if (l->tftp_server[0] &&
-	    net_ipv4_parse(l->tftp_server, strlen(l->tftp_server), ip) == 0)
-		ip_text(ip, j->server, sizeof(j->server));
-	else if (l->has & NET_LEASE_SIADDR)
-		ip_text(l->siaddr, j->server, sizeof(j->server));
-	else if (l->has & NET_LEASE_SERVER_ID)
-		ip_text(l->server_id, j->server, sizeof(j->server));
-	else
-		j->server[0] = '\0';
-	if (l->tftp_server[0] && strcmp(l->tftp_server, j->server))
-		log_warn("%s: TFTP server \"%s\" is a name, not an address: "
-			 "using %s",
-			 j->ifname, l->tftp_server,
-			 j->server[0] ? j->server : "none");
-}
-
-/* The lease as iPXE names it (${ip}, ${net0/mac}, ${filename}...). */
-static void ipxe_vars(struct job *j, struct fs_net *n)
-{
-	static const char *const names[] = {
-	    "ip",	"net0/ip",     "mac",	   "net0/mac",
-	    "filename", "next-server", "hostname", NULL};
-	const char *vals[] = {j->ip,   j->ip,	  j->mac,	    j->mac,
-			      j->file, j->server, j->lease.hostname};
-	size_t k = 0;
-
-	for (size_t i = 0; names[i] && k < NET_VARS; i++)
-		if (vals[i][0])
-			j->vars[k++] = (struct ipxe_var){names[i], vals[i]};
-	n->vars = j->vars;
-	n->n_vars = k;
-}
-
-/* Which loader the boot file is; an unknown name is fetched to look for
- * "#!ipxe". */
-static enum net_loader loader(struct job *j)
-{
-	enum net_loader ld = net_loader_classify(j->file, NULL, 0);
-	char why[192], head[8] = "";
-	int fd;
-
-	if (ld != NET_LOADER_UNKNOWN || !j->file[0])
-		return ld;
-	/* fetched quietly first: a boot file that is not there is no error */
-	if (net_remote_fetch(j->rt, j->file, why, sizeof(why)) < 0)
-		return ld;
-	if ((fd = fs_open(net_remote_fs(j->rt), j->file, false)) >= 0) {
-		ssize_t n = read(fd, head, sizeof(head));
-
-		close(fd);
-		ld = net_loader_classify(j->file, head, n > 0 ? (size_t)n : 0);
-	}
-	return ld;
-}
-
-/* The names the loader would try, in order. */
-static int names(struct job *j, enum net_loader ld, struct net_names *out)
-{
-	const struct net_lease *l = &j->lease;
-	struct net_client c = {.uuid = NULL};
-	char prefix[NET_NAME_MAX];
-	int rc;
-
-	memcpy(c.mac, l->mac, 6);
-	memcpy(c.ip, l->ip, 4);
-	/* pxelinux takes the UUID the PXE ROM sent; GRUB only the one the
-	 * server sends back in its answer (option 97, as dnsmasq does) */
-	if (ld == NET_LOADER_PXELINUX && j->src->has_uuid)
-		c.uuid = j->src->uuid;
-	if (ld == NET_LOADER_GRUB && (l->has & NET_LEASE_UUID))
-		c.uuid = l->uuid;
-	out->count = 0;
-	switch (ld) {
-	case NET_LOADER_PXELINUX:
-		if (l->path_prefix[0])
-			snprintf(prefix, sizeof(prefix), "%s", l->path_prefix);
-		else if ((rc = net_pxelinux_prefix(j->file, prefix,
-						   sizeof(prefix))) < 0)
-			return rc;
-		snprintf(j->prefix, sizeof(j->prefix), "/%s", prefix);
-		return net_pxelinux_names(
-		    prefix, l->config_file[0] ? l->config_file : NULL, &c, out);
-	case NET_LOADER_GRUB:
-		if ((rc = net_grub_prefix(j->file, prefix, sizeof(prefix))) < 0)
-			return rc;
-		snprintf(j->prefix, sizeof(j->prefix), "%s", prefix);
-		return net_grub_names(prefix, &c, true, out);
-	case NET_LOADER_IPXE:
-		out->count = 1;
-		snprintf(out->name[0], sizeof(out->name[0]), "%s", j->file);
-		return 0;
-	case NET_LOADER_UNKNOWN:
-		break;
-	}
-	return 0;
-}
-
-/* Look for the config; fill j->rt's fs_net. */
-static void find_config(struct job *j)
-{
-	struct fs_net *n = net_remote_net(j->rt);
-	enum net_loader ld;
-	struct net_names *nm = calloc(1, sizeof(*nm));
-	int rc = -ENOENT;
-
-	n->loader = FS_NET_NONE;
-	if (!nm) {
-		snprintf(j->why, sizeof(j->why), "out of memory");
-		goto out;
-	}
-	if (!j->file[0] && !j->lease.config_file[0]) {
-		snprintf(j->why, sizeof(j->why),
-			 "the DHCP server named no boot file");
-		goto out;
-	}
-	ld = loader(j);
-	if (ld == NET_LOADER_UNKNOWN && j->lease.config_file[0])
-		ld = NET_LOADER_PXELINUX; /* option 209 is a pxelinux config */
-	if (ld == NET_LOADER_UNKNOWN) {
-		snprintf(j->why, sizeof(j->why),
-			 "the boot file %s is not pxelinux, GRUB or an iPXE "
-			 "script: nothing to read",
-			 j->file);
-		goto out;
-	}
-	n->loader = ld == NET_LOADER_PXELINUX ? FS_NET_PXELINUX
-		    : ld == NET_LOADER_GRUB   ? FS_NET_GRUB
-					      : FS_NET_IPXE;
-	if ((rc = names(j, ld, nm)) < 0) {
-		snprintf(j->why, sizeof(j->why), "a config name is too long");
-		goto out;
-	}
-	for (size_t i = 0; i < nm->count && !j->src->cancel; i++) {
-		const char *name = nm->name[i];
-		char why[192];
-
-		if (!strncmp(name, "::", 2))
-			name += 2; /* pxelinux: rooted at the server */
-		set_state(j, "%s: looking for %.60s", j->ifname, name);
-		rc = net_remote_fetch(j->rt, name, why, sizeof(why));
-		log_info("%s: %s %s: %s", j->ifname, j->server, name,
-			 rc ? why : "found");
-		if (rc == 0) {
-			snprintf(j->config, sizeof(j->config), "/%s", name);
-			n->config = j->config;
-			break;
-		}
-		if (rc != -ENOENT) {
-			snprintf(j->why, sizeof(j->why), "tftp://%s/%s: %s",
-				 j->server, name, why);
-			break;
-		}
-	}
-	if (!n->config && !j->why[0])
-		snprintf(j->why, sizeof(j->why),
-			 "the server %s has none of the %zu configs the "
-			 "boot file %s would read (the last: %s)",
-			 j->server, nm->count, j->file,
-			 nm->count ? nm->name[nm->count - 1] : "-");
-out:
-	free(nm);
-	n->prefix = j->prefix;
-	n->why = j->why[0] ? j->why : NULL;
-	if (n->loader == FS_NET_IPXE)
-		ipxe_vars(j, n);
-	if (n->why)
-		log_warn("%s: %s", j->ifname, n->why);
+	set_state(j, "%s: looking for %.60s", j->ifname, name);
 }
 
 static void make_root(struct job *j, const char *server)
@@ -369,16 +190,16 @@ static void job_link(struct job *j)
 		waited += 250;
 	}
 	net_link_mac(NET_SYSFS, j->ifname, mac);
-	snprintf(j->mac, sizeof(j->mac), "%02x:%02x:%02x:%02x:%02x:%02x",
+	snprintf(j->s.mac, sizeof(j->s.mac), "%02x:%02x:%02x:%02x:%02x:%02x",
 		 mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
 	snprintf(lease_path, sizeof(lease_path), "%s/%s.lease", ns->dir,
 		 j->ifname);
 	set_state(j, "%s: asking for an address (DHCP)", j->ifname);
 	for (int t = 0; t < NET_TRIES && !ns->cancel; t++) {
 		rc = net_dhcp_run(ns->dir, j->ifname, lease_path, ns->uefi,
-				  ns->has_uuid ? ns->uuid : NULL, &j->lease,
-				  &j->child, &ns->cancel, j->why,
-				  sizeof(j->why));
+				  ns->has_uuid ? ns->uuid : NULL, &j->s.lease,
+				  &j->child, &ns->cancel, j->s.why,
+				  sizeof(j->s.why));
 		if (rc == 0 || rc == -ECANCELED || rc != -ETIMEDOUT)
 			break;
 		if (t + 1 < NET_TRIES && !pause_ms(ns, 2000 << t))
@@ -389,29 +210,28 @@ static void job_link(struct job *j)
 	if (rc < 0) {
 		char why[256];
 
-		snprintf(why, sizeof(why), "%.200s", j->why);
-		snprintf(j->why, sizeof(j->why), "%s",
+		snprintf(why, sizeof(why), "%.200s", j->s.why);
+		snprintf(j->s.why, sizeof(j->s.why), "%s",
 			 rc == -ETIMEDOUT ? "nothing offered: no DHCP answer"
 					  : why);
-		snprintf(j->label, sizeof(j->label), "%s", j->mac);
+		snprintf(j->label, sizeof(j->label), "%s", j->s.mac);
 		make_root(j, "0.0.0.0");
 		if (!j->rt)
 			return;
-		net_remote_net(j->rt)->why = j->why;
-		log_warn("%s: %s", j->ifname, j->why);
+		net_remote_net(j->rt)->why = j->s.why;
+		log_warn("%s: %s", j->ifname, j->s.why);
 		return;
 	}
-	ip_text(j->lease.ip, j->ip, sizeof(j->ip));
-	pick_server(j);
-	snprintf(j->file, sizeof(j->file), "%s", j->lease.boot_file);
-	snprintf(j->label, sizeof(j->label), "%s %s from %s", j->mac, j->ip,
-		 j->server[0] ? j->server : "?");
-	log_info("%s: %s, boot file \"%s\"", j->ifname, j->label, j->file);
-	make_root(j, j->server[0] ? j->server : "0.0.0.0");
+	net_search_server(&j->s);
+	snprintf(j->label, sizeof(j->label), "%s %s from %s", j->s.mac, j->s.ip,
+		 j->s.server[0] ? j->s.server : "?");
+	log_info("%s: %s, boot file \"%s\"", j->ifname, j->label, j->s.file);
+	make_root(j, j->s.server[0] ? j->s.server : "0.0.0.0");
 	if (!j->rt)
 		return;
-	j->why[0] = '\0';
-	find_config(j);
+	j->s.why[0] = '\0';
+	j->s.rt = j->rt;
+	net_search_config(&j->s);
 }
 
 static int net_fd(const struct source *src)
@@ -571,6 +391,12 @@ struct source *source_net_new(const char *only, const char *run_dir, bool wait)
 
 		j->src = ns;
 		memcpy(j->ifname, names[i], sizeof(j->ifname));
+		j->s = (struct net_search){.ifname = j->ifname,
+					   .smbios_uuid =
+					       ns->has_uuid ? ns->uuid : NULL,
+					   .cancel = &ns->cancel,
+					   .looking = looking,
+					   .ctx = j};
 		j->started = pthread_create(&j->thread, NULL, job_run, j) == 0;
 		if (!j->started) {
 			log_warn("%s: cannot start: out of memory", j->ifname);

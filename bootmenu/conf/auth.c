@@ -8,7 +8,7 @@
  * follows Ulrich Drepper's "Unix crypt using SHA-256 and SHA-512"
  * specification, steps named as there.
  */
-#include "choose/auth.h"
+#include "conf/auth.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -11,8 +11,8 @@
  * A source owns the fs_roots it announces: one stays valid until the
  * source says SOURCE_FS_REMOVED for it (or is freed).
  */
-#ifndef BM_SESSION_SOURCE_H
-#define BM_SESSION_SOURCE_H
+#ifndef BM_SOURCE_SOURCE_H
+#define BM_SOURCE_SOURCE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -71,7 +71,7 @@ struct source *source_disks_new(const struct scan_opts *opts,
  * open). Its fd is readable until its events were taken. */
 struct source *source_dirs_new(const char *const *specs, size_t n);
 
-/* The network (source_net.c): DHCP on every wired link with a carrier,
+/* The network (source/net.c): DHCP on every wired link with a carrier,
  * or on @only alone (NULL: all), each link's server a remote root. Its
  * files (leases, caches, the udhcpc script) go under @run_dir. SETTLED
  * comes at once, so nothing waits for the network (the menu); with

@@ -1,6 +1,6 @@
-/* source_disks.c - block devices as a source: the scan room's events. */
+/* source/disks.c - block devices as a source: the scan room's events. */
 #include "scan/scan.h"
-#include "session/source.h"
+#include "source/source.h"
 
 #include <errno.h>
 #include <stdlib.h>
