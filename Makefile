@@ -80,16 +80,32 @@ $(B)/host/obj/bootmenu/install/cli.c.o: OBJ_DEFS = -DBOOTMENU_LIBDIR=\"$(LIBDIR)
 $(B)/host/bootmenu-install: $(B)/host/obj/bootmenu/installer.c.o $(B)/host/libbootmenu.a
 	$(Q)$(HOST_CC) -o $@ $^ $(HOST_LIBS)
 
-HOST_PROGS := $(B)/host/bootmenu $(B)/host/kexload $(B)/host/init $(B)/host/bootmenu-install
+# The kexec calls' test double (tests/double/kexec_double.c, kexec/raw.h):
+# linked into the unit tests and the *-fault programs in place of
+# kexec/sys_real.c, never into what ships. An object named before the
+# archive wins: the archive's sys_real.o is then never pulled in.
+DOUBLE_SRC := tests/double/kexec_double.c
+DOUBLE_HDRS := $(wildcard tests/double/*.h)
+$(B)/host/double.o: $(DOUBLE_SRC) $(HDRS) $(DOUBLE_HDRS) | $(DEPS)
+	@mkdir -p $(@D)
+	$(Q)$(HOST_CC) $(CSTD) $(WARN) $(CPPFLAGS_COMMON) -Itests/double $(HOST_CFLAGS) -c $< -o $@
+$(B)/host/kexload-fault: $(B)/host/obj/bootmenu/kexload.c.o $(B)/host/double.o $(B)/host/libbootmenu.a
+	$(Q)$(HOST_CC) -o $@ $^ $(HOST_LIBS)
+
+HOST_PROGS := $(B)/host/bootmenu $(B)/host/kexload $(B)/host/init $(B)/host/bootmenu-install \
+	$(B)/host/kexload-fault
 host: $(HOST_PROGS)
 
 # unit tests run under AddressSanitizer + UndefinedBehaviorSanitizer
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/asan/tests/%,$(TEST_SRCS))
-$(B)/asan/tests/%: tests/unit/%.c $(B)/asan/libbootmenu.a $(HDRS)
+$(B)/asan/double.o: $(DOUBLE_SRC) $(HDRS) $(DOUBLE_HDRS) | $(DEPS)
+	@mkdir -p $(@D)
+	$(Q)$(HOST_CC) $(CSTD) $(WARN) $(CPPFLAGS_COMMON) -Itests/double -O1 -g $(SAN) -c $< -o $@
+$(B)/asan/tests/%: tests/unit/%.c $(B)/asan/double.o $(B)/asan/libbootmenu.a $(HDRS) $(DOUBLE_HDRS)
 	@mkdir -p $(@D)
 	@echo "  CC [test] $<"
-	$(Q)$(HOST_CC) $(CSTD) $(WARN) $(CPPFLAGS_COMMON) -Itests/unit -O1 -g $(SAN) \
-		-o $@ $< $(B)/asan/libbootmenu.a $(HOST_LIBS)
+	$(Q)$(HOST_CC) $(CSTD) $(WARN) $(CPPFLAGS_COMMON) -Itests/unit -Itests/double -O1 -g $(SAN) \
+		-o $@ $< $(B)/asan/double.o $(B)/asan/libbootmenu.a $(HOST_LIBS)
 
 # --- musl sysroot: ncurses, libblkid, busybox from Debian's source packages
 SYSROOT := $(B)/sysroot
@@ -124,6 +140,14 @@ $(B)/target/testinit: tests/target/testinit.c $(SYSROOT_STAMP)
 
 TARGET_PROGS := $(B)/target/bootmenu $(B)/target/kexload $(B)/target/init
 target: $(TARGET_PROGS)
+# the fault builds the end-to-end tests boot (kexec calls from the double)
+$(B)/target/double.o: $(DOUBLE_SRC) $(HDRS) $(DOUBLE_HDRS) $(SYSROOT_STAMP)
+	@mkdir -p $(@D)
+	$(Q)$(TARGET_CC) $(CSTD) $(WARN) $(CPPFLAGS_COMMON) -Itests/double $(TARGET_CFLAGS) -c $< -o $@
+$(B)/target/bootmenu-fault: $(B)/target/obj/bootmenu/main.c.o $(B)/target/double.o $(B)/target/libbootmenu.a
+	$(Q)$(TARGET_CC) $(TARGET_LDFLAGS) -o $@ $^ $(TARGET_LIBS)
+$(B)/target/kexload-fault: $(B)/target/obj/bootmenu/kexload.c.o $(B)/target/double.o $(B)/target/libbootmenu.a
+	$(Q)$(TARGET_CC) $(TARGET_LDFLAGS) -o $@ $^ $(TARGET_LIBS)
 
 # --- kernel from Debian's linux-source-6.1, tinyconfig + kernel/bootmenu.config
 KERNEL := $(B)/kernel/bzImage
@@ -133,7 +157,7 @@ TRUSTED_CERTS ?=
 TRUSTED_PEM := $(B)/kernel/trusted-keys.pem
 $(TRUSTED_PEM): FORCE
 	$(Q)bash kernel/keys.sh $@ $(TRUSTED_CERTS)
-$(KERNEL): kernel/bootmenu.config kernel/build.sh $(TRUSTED_PEM) | $(DEPS)
+$(KERNEL): kernel/bootmenu.config kernel/build.sh $(wildcard kernel/patches/*.patch) $(TRUSTED_PEM) | $(DEPS)
 	$(Q)bash kernel/build.sh plain $@
 
 GEN_INIT_CPIO := $(B)/tools/gen_init_cpio
@@ -146,18 +170,32 @@ INITRAMFS := $(B)/initramfs.cpio.gz
 $(INITRAMFS) $(B)/initramfs.list: initramfs/files.list initramfs/mklist.sh configs/bootmenu.conf $(TARGET_PROGS) $(SYSROOT_STAMP) $(GEN_INIT_CPIO)
 	$(Q)bash initramfs/mklist.sh $(B)
 
+# the same initramfs with the fault builds of bootmenu and kexload, for
+# the end-to-end fault tests: booted as build/kernel/bzImage + this initrd
+INITRAMFS_FAULT := $(B)/initramfs-fault.cpio.gz
+$(INITRAMFS_FAULT): $(INITRAMFS) $(B)/target/bootmenu-fault $(B)/target/kexload-fault
+	$(Q)bash initramfs/mklist.sh $(B) fault
+
 # --- the boot image: the kernel with the initramfs built in, EFI stub
 EFI := $(B)/bootmenu.efi
-$(EFI): $(KERNEL) $(INITRAMFS) $(TRUSTED_PEM)
+$(EFI): $(KERNEL) $(INITRAMFS) $(TRUSTED_PEM) $(wildcard kernel/patches/*.patch)
 	$(Q)bash kernel/build.sh efi $@ $(abspath $(B)/initramfs.list)
 	$(Q)bash scripts/sizes.sh $(B)
 
 # --- Secure Boot: the image to sign has only its built-in command line
 # (kernel/build.sh sb); `make sign SIGN_KEY=key.pem SIGN_CERT=cert.pem`
 # (an encrypted key: SIGN_PASS=...) writes bootmenu.signed.efi
+# It carries an .sbat section (configs/sbat.csv, added by scripts/pe-sbat.py
+# to the kernel's output, build/kernel/bootmenu-sb.nosbat.efi): shim starts
+# no second stage without one
 SB_EFI := $(B)/bootmenu-sb.efi
-$(SB_EFI): $(KERNEL) $(INITRAMFS) $(TRUSTED_PEM)
-	$(Q)bash kernel/build.sh sb $@ $(abspath $(B)/initramfs.list)
+SB_NOSBAT := $(B)/kernel/bootmenu-sb.nosbat.efi
+SBAT_CSV := configs/sbat.csv
+SBAT_VALUES = VERSION=$(VERSION) LINUX_VERSION=$(shell dpkg-query -W -f='$${Version}' linux-source-6.1)
+$(SB_EFI): $(KERNEL) $(INITRAMFS) $(TRUSTED_PEM) $(wildcard kernel/patches/*.patch)
+	$(Q)bash kernel/build.sh sb $(SB_NOSBAT) $(abspath $(B)/initramfs.list)
+	$(Q)python3 scripts/pe-sbat.py add $(SB_NOSBAT) $@ $(SBAT_CSV) $(SBAT_VALUES)
+$(SB_EFI): $(SBAT_CSV) scripts/pe-sbat.py VERSION
 SIGN_KEY ?=
 SIGN_CERT ?=
 sign: $(SB_EFI)
@@ -220,6 +258,12 @@ $(DUAL_DISK): images/dualboot.sh $(EFI) $(STANDIN)
 SB_DISK := $(B)/sb-test/disk.img
 $(SB_DISK): images/secureboot.sh scripts/sign.sh $(SB_EFI) $(KERNEL) $(DEBKERNEL) $(TESTINIT_CPIO)
 	$(Q)bash images/secureboot.sh $(B)
+# the shim tests' disks: Debian's shim and MokManager signed with the
+# snakeoil key, bootmenu-sb.efi signed only with a test MOK made there
+# (images/shim.sh)
+SHIM_DISK := $(B)/shim-test/disk.img
+$(SHIM_DISK): images/shim.sh images/mok-request.py scripts/sign.sh $(SB_EFI) $(KERNEL) $(DEBKERNEL) $(TESTINIT_CPIO) | $(DEPS)
+	$(Q)bash images/shim.sh $(B)
 
 all: host target $(EFI) $(DEMO)
 	@bash scripts/sizes.sh $(B) --quiet
@@ -229,7 +273,7 @@ run: $(EFI) $(DEMO) $(if $(UEFI),$(ESP))
 
 # --- tests
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
-FUZZ_LIB_SRCS := $(filter-out bootmenu/ui/% bootmenu/scan/probe%.c bootmenu/scan/hotplug%.c bootmenu/scan/scan%.c bootmenu/scan/remount%.c bootmenu/session/% bootmenu/savedef/% bootmenu/plain/% bootmenu/install/%,$(LIB_SRCS)) $(LIB_ASM)
+FUZZ_LIB_SRCS := $(filter-out bootmenu/ui/% bootmenu/scan/probe%.c bootmenu/scan/hotplug%.c bootmenu/scan/scan%.c bootmenu/scan/remount%.c bootmenu/session/% bootmenu/source/% bootmenu/savedef/% bootmenu/plain/% bootmenu/install/%,$(LIB_SRCS)) $(LIB_ASM)
 # The targets cap the included files of one input at 64 (bootmenu: 1,024):
 # an input that includes itself is then 64 parses, not 1,024, which keeps a
 # run fast; the budget's own path is still reached.
@@ -244,7 +288,7 @@ FUZZ_SECONDS ?= 60
 fuzz: $(FUZZ_BINS)
 	$(Q)bash tests/fuzz/run.sh $(B) $(FUZZ_SECONDS)
 
-test: host $(UNIT_BINS) $(FUZZ_BINS) $(EFI) $(DEMO) $(ESP) $(SB_DISK) $(DUAL_DISK) $(B)/target/kexload
+test: host $(UNIT_BINS) $(FUZZ_BINS) $(EFI) $(DEMO) $(ESP) $(SB_DISK) $(SHIM_DISK) $(DUAL_DISK) $(B)/target/kexload $(INITRAMFS_FAULT)
 	$(Q)bash tests/run.sh $(B)
 
 unit: $(UNIT_BINS) host
