@@ -283,11 +283,13 @@ static int boot_load_kexec(const struct entry *e, const struct boot_opts *o,
 	if (e->format == FMT_UKI && (rc = boot_uki(e, &b, &im, err, errlen)))
 		goto out;
 	rq = (struct kexec_request){
-	    im.kernel,	im.initrd,
-	    im.cmdline, boot_syscall(o),
-	    false,	false,
-	    o->dry_run, o->plan_out ? o->plan_out : stdout,
-	    NULL};
+	    .kernel = im.kernel,
+	    .initrd = im.initrd,
+	    .cmdline = im.cmdline,
+	    .syscall = boot_syscall(o),
+	    .dry_run = o->dry_run,
+	    .plan_out = o->plan_out ? o->plan_out : stdout,
+	};
 	if (o->dry_run)
 		boot_print_entry(e, &im, rq.plan_out);
 	rc = kexec_load_request(&rq, &used, err, errlen);
