@@ -15,7 +15,7 @@
 #include "kexec/sys.h"
 #include "scan/fs.h"
 #include "util/log.h"
-#include "util/pe.h"
+#include "format/pe.h"
 
 /* Most initrds one boot loads (an edited entry may name more). */
 #define BOOT_INITRD_MAX ENTRY_INITRD_MAX

@@ -7,8 +7,8 @@
 #include "kexec/sys.h"
 #include "scan/fs.h"
 #include "util/file.h"
-#include "util/pe.h"
-#include "util/pe_sig.h"
+#include "format/pe.h"
+#include "format/pe_sig.h"
 #include "util/say.h"
 
 #include <errno.h>

@@ -37,7 +37,7 @@ void secure_state_read(struct secure_state *out, const struct efi_vars *vars);
 const char *secure_boot_name(enum secure_boot sb);
 
 /* Who signed the kernel of @e, read from its Authenticode certificate
- * table (util/pe_sig.h: what the file claims, nothing verified). Returns
+ * table (format/pe_sig.h: what the file claims, nothing verified). Returns
  * 1 and the first signer's subject in out[0..outlen) ("CN=..."; its
  * issuer after " / issuer "), 0 and a sentence when the file carries no
  * signature, or -errno and a sentence (unreadable, not a PE image,

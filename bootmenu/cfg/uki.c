@@ -14,7 +14,7 @@
 #include "scan/fs.h"
 #include "util/arena.h"
 #include "util/file.h"
-#include "util/pe.h"
+#include "format/pe.h"
 
 #include <errno.h>
 #include <stdlib.h>

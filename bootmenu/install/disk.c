@@ -15,7 +15,7 @@
  */
 #include "install/install_int.h"
 #include "util/file.h"
-#include "util/inflate.h"
+#include "format/inflate.h"
 #include "util/le.h"
 #include "util/say.h"
 

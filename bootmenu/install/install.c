@@ -2,7 +2,7 @@
 #include "boot/secure.h"
 #include "install/install_int.h"
 #include "util/file.h"
-#include "util/pe_sig.h"
+#include "format/pe_sig.h"
 #include "util/say.h"
 
 #include <errno.h>
@@ -84,7 +84,7 @@ static int inst_pick(struct inst *in, bool want)
 
 /* Which image, and whether the firmware (or shim, which checks its
  * second stage against its keys) would start it. The signature is only
- * looked for (util/pe_sig.h): the firmware or shim checks it. */
+ * looked for (format/pe_sig.h): the firmware or shim checks it. */
 static int inst_image(struct inst *in)
 {
 	const struct install_opts *o = in->o;

@@ -12,7 +12,7 @@
  * and starts the first of them, another loader than bootmenu.
  */
 #include "install/install_int.h"
-#include "util/pe_sig.h"
+#include "format/pe_sig.h"
 #include "util/say.h"
 
 #include <errno.h>
@@ -50,7 +50,7 @@ static const char *shim_suffix(const char *path)
 }
 
 /* Whether @b is an EFI image ("MZ", e_lfanew, "PE\0\0", a PE32 or PE32+
- * optional header: util/pe.h) and signed: 1 signed, 0 not, or -ENOEXEC. */
+ * optional header: format/pe.h) and signed: 1 signed, 0 not, or -ENOEXEC. */
 static int shim_pe(const struct inst_blob *b)
 {
 	size_t off, size;

@@ -5,7 +5,7 @@
 
 #include "kexec/load.h"
 #include "kexec/unpack.h"
-#include "util/pe_sig.h"
+#include "format/pe_sig.h"
 #include "util/say.h"
 
 /* A plan kexec_file_load can take although ours failed for a reason the

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "kexec/unpack.h"
-#include "util/inflate.h"
+#include "format/inflate.h"
 
 static const struct {
 	const char *name;

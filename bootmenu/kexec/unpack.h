@@ -3,7 +3,7 @@
  * Some kernels come compressed from the outside: a vmlinux.gz, or a raw
  * kernel behind a gzip header (an x86 bzImage decompresses itself and
  * needs nothing). The format is found by its magic bytes, never by the
- * file name. gzip is inflated (util/inflate); xz, zstd, bzip2, lz4 and
+ * file name. gzip is inflated (format/inflate); xz, zstd, bzip2, lz4 and
  * lzop are refused with a sentence saying how to decompress the file.
  */
 #ifndef BM_KEXEC_UNPACK_H

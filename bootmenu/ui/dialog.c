@@ -7,7 +7,7 @@
 #include "entry/entry.h"
 #include "scan/fs.h"
 #include "session/session.h"
-#include "util/pe_sig.h"
+#include "format/pe_sig.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * lib/format_text/layout.h (pv_header, mda_header, raw_locn). */
 #include "vol/lvm.h"
 #include "util/file.h"
-#include "util/inflate.h"
+#include "format/inflate.h"
 #include "util/le.h"
 #include "util/say.h"
 

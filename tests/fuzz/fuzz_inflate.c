@@ -1,11 +1,11 @@
 /* fuzz_inflate.c - any bytes as a raw deflate stream and as a gzip file
- * (util/inflate), with the output capped at 1 MiB. Each must return a
+ * (format/inflate), with the output capped at 1 MiB. Each must return a
  * known result, keep within its cap and say how much input it took. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "util/inflate.h"
+#include "format/inflate.h"
 
 #define CAP (1u << 20)
 

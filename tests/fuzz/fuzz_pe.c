@@ -4,7 +4,7 @@
 #include "entry/entry.h"
 #include "scan/fs.h"
 #include "util/arena.h"
-#include "util/pe.h"
+#include "format/pe.h"
 
 #include <stdint.h>
 #include <stdlib.h>

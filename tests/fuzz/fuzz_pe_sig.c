@@ -2,7 +2,7 @@
  * both as a whole PE file and as a bare table (so the DER reader is
  * reached without the headers). Names must stay NUL-terminated in their
  * buffers; the error sentence too, even in a one-byte buffer. */
-#include "util/pe_sig.h"
+#include "format/pe_sig.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* test_inflate.c - util/inflate against gzip's own output (levels 1, 6, 9,
+/* test_inflate.c - format/inflate against gzip's own output (levels 1, 6, 9,
  * stored blocks, a file name in the header, several members), raw deflate
  * streams made by hand, and every refusal. */
 #include <errno.h>
@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "test.h"
-#include "util/inflate.h"
+#include "format/inflate.h"
 
 #define TMP "/tmp/test_inflate.%d"
 

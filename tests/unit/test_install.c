@@ -10,7 +10,7 @@
 #include "install/install.h"
 #include "test.h"
 #include "util/arena.h"
-#include "util/inflate.h"
+#include "format/inflate.h"
 #include "util/le.h"
 
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* test_pe.c - the PE/COFF section reader's bounds. */
 #include "test.h"
 #include "util/le.h"
-#include "util/pe.h"
+#include "format/pe.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -3,8 +3,8 @@
  * cases derived from them in memory, and hand-built DER names. */
 #include "test.h"
 #include "util/le.h"
-#include "util/pe.h"
-#include "util/pe_sig.h"
+#include "format/pe.h"
+#include "format/pe_sig.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -5,9 +5,9 @@
  * SignedData, SignerInfo), RFC 5280 (Certificate, Name), X.690 (DER) and
  * RFC 4514 (names as text, for the "#hex" form only).
  */
-#include "util/pe_sig.h"
+#include "format/pe_sig.h"
 #include "util/le.h"
-#include "util/pe.h"
+#include "format/pe.h"
 
 #include <errno.h>
 #include <stdarg.h>

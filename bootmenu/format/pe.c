@@ -1,7 +1,7 @@
 /* pe.c - PE/COFF section lookup (pe.h). Field offsets from the
  * Microsoft PE format document: e_lfanew at 0x3c, "PE\0\0", a 20-byte
  * COFF header, the optional header, then 40-byte section headers. */
-#include "util/pe.h"
+#include "format/pe.h"
 #include "util/le.h"
 
 #include <errno.h>

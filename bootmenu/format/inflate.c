@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/inflate.h"
+#include "format/inflate.h"
 
 #define MAXBITS 15 /* RFC 1951: code lengths are 0..15 */
 #define FAST 9	   /* bits resolved by one table lookup */
