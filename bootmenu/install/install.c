@@ -301,6 +301,10 @@ static int inst_apply_bios(struct inst *in)
 	return rc ? rc : inst_record(in);
 }
 
+/* What the record cannot take back itself (record.c): the writers'. */
+static const struct rec_undo_steps inst_undo_steps = {.var = nvram_undo,
+						      .disk = bios_undo};
+
 /* A change failed: take back the ones before it, keeping its sentence. */
 static int inst_rollback(struct inst *in, int rc)
 {
@@ -309,7 +313,7 @@ static int inst_rollback(struct inst *in, int rc)
 
 	snprintf(why, sizeof(why), "%s", in->err ? in->err : "");
 	fprintf(in->out, "failed:   taking back what was changed\n");
-	if (rec_undo(in, &in->done, NULL) < 0 && in->err) {
+	if (rec_undo(in, &in->done, NULL, &inst_undo_steps) < 0 && in->err) {
 		n = strlen(why);
 		snprintf(why + n, sizeof(why) - n,
 			 "; and taking it back failed too (%s)", in->err);
@@ -386,7 +390,7 @@ static int inst_uninstall(struct inst *in, bool recorded)
 		rc = bios_uninstall_check(in, &in->old);
 	if (rc == 0)
 		rc = file_room(in, 0);
-	return rc ? rc : rec_undo(in, &in->old, in->rec_path);
+	return rc ? rc : rec_undo(in, &in->old, in->rec_path, &inst_undo_steps);
 }
 
 /* The files this install writes, in order: the shim layout's (shim.c),

@@ -131,10 +131,22 @@ int rec_format(const struct record *a, const struct record *b, char *buf,
  * sentence naming the line. */
 int rec_parse(const char *buf, size_t len, struct record *r, char *err,
 	      size_t errlen);
+/* How the changes the record holds but does not make itself are taken
+ * back: EFI variables (REC_BOOT, REC_ORDER) and the disk's boot code
+ * and flags (REC_CODE, REC_FLAG, REC_ATTR). The writers own these
+ * steps; install.c hands them to rec_undo() as a table, so the record
+ * calls nothing of theirs by name. */
+struct rec_undo_steps {
+	int (*var)(struct inst *in, const struct rec_item *it);
+	int (*disk)(struct inst *in, const struct record *r,
+		    const struct rec_item *it);
+};
 /* Take back the changes of @r, last first (directories last of all,
- * after @then_unlink, when given, is removed), printing each. 0, or the
- * first failure's -errno with a sentence (the rest is not tried). */
-int rec_undo(struct inst *in, const struct record *r, const char *then_unlink);
+ * after @then_unlink, when given, is removed), printing each: files
+ * here, the rest through @steps. 0, or the first failure's -errno with a
+ * sentence (the rest is not tried). */
+int rec_undo(struct inst *in, const struct record *r, const char *then_unlink,
+	     const struct rec_undo_steps *steps);
 
 /* --- install.c, for bios.c and shim.c */
 

@@ -244,22 +244,24 @@ static void rec_undo_dir(struct inst *in, const struct rec_item *it)
 }
 
 static int rec_undo_one(struct inst *in, const struct record *r,
-			const struct rec_item *it)
+			const struct rec_item *it,
+			const struct rec_undo_steps *steps)
 {
 	if (rec_is_var(it->kind))
-		return nvram_undo(in, it);
+		return steps->var(in, it);
 	if (rec_is_disk(it->kind))
-		return bios_undo(in, r, it);
+		return steps->disk(in, r, it);
 	return rec_undo_file(in, it);
 }
 
-int rec_undo(struct inst *in, const struct record *r, const char *then_unlink)
+int rec_undo(struct inst *in, const struct record *r, const char *then_unlink,
+	     const struct rec_undo_steps *steps)
 {
 	int rc;
 
 	for (size_t i = r->n; i-- > 0;)
 		if (r->it[i].kind != REC_DIR &&
-		    (rc = rec_undo_one(in, r, &r->it[i])) < 0)
+		    (rc = rec_undo_one(in, r, &r->it[i], steps)) < 0)
 			return rc;
 	if (then_unlink) {
 		inst_say(in, "remove", then_unlink, NULL);
