@@ -38,21 +38,20 @@ def tmux_new(*args):
     raise AssertionError("tmux new-session: " + r.stderr.strip())
 
 
-class Term:
-    def __init__(self, cols=80, rows=24, timeout=30, tree=None, args="",
-                 env="TERM=xterm"):
-        cmd = "cd %s && %s %s --root .=SYS --dry-run --timeout %s %s; " \
-              "echo BOOTMENU-EXIT=$?; sleep 60" % (tree or TREE, env, PROG,
-                                                    timeout, args)
-        self.tree = tree or TREE
-        self.args = args
-        tmux_new("-s", SESSION, "-x", str(cols), "-y", str(rows), cmd)
+class Session:
+    """A tmux session @name: its screen (capture-pane with @capture), keys
+    typed into it, text awaited on it (@where names it in a failure)."""
+    capture = ()
+
+    def __init__(self, name, where):
+        self.name = name
+        self.where = where
 
     def screen(self):
-        return tmux("capture-pane", "-p", "-J", "-S", "-200", "-t", SESSION)
+        return tmux("capture-pane", "-p", *self.capture, "-t", self.name)
 
     def keys(self, *k, literal=False):
-        tmux("send-keys", "-t", SESSION, *(("-l",) if literal else ()), *k)
+        tmux("send-keys", "-t", self.name, *(("-l",) if literal else ()), *k)
         time.sleep(0.3)
 
     def wait(self, text, timeout=10):
@@ -62,11 +61,43 @@ class Term:
             if text in s:
                 return s
             time.sleep(0.1)
-        raise AssertionError("no %r on screen:\n%s" % (text, self.screen()))
+        raise AssertionError("no %r on %s:\n%s" % (text, self.where,
+                                                    self.screen()))
 
     def close(self):
-        subprocess.run(["tmux", "kill-session", "-t", SESSION],
+        subprocess.run(["tmux", "kill-session", "-t", self.name],
                        capture_output=True)
+
+
+class Term(Session):
+    """bootmenu running in a session of @cols x @rows (its whole
+    scrollback read, wrapped lines joined)."""
+    capture = ("-J", "-S", "-200")
+
+    def __init__(self, cols=80, rows=24, timeout=30, tree=None, args="",
+                 env="TERM=xterm"):
+        super().__init__(SESSION, "screen")
+        cmd = "cd %s && %s %s --root .=SYS --dry-run --timeout %s %s; " \
+              "echo BOOTMENU-EXIT=$?; sleep 60" % (tree or TREE, env, PROG,
+                                                    timeout, args)
+        self.tree = tree or TREE
+        self.args = args
+        tmux_new("-s", SESSION, "-x", str(cols), "-y", str(rows), cmd)
+
+    def booted(self, want, why, timeout=10):
+        """bootmenu ended well and its plan has @want; else @why fails."""
+        s = self.wait("BOOTMENU-EXIT=0", timeout=timeout)
+        if want not in s:
+            raise AssertionError("%s:\n%s" % (why, s))
+        return s
+
+    def edit_and_boot(self, marker, why):
+        """In the open editor, @marker added to the command line reaches
+        the plan; else @why fails."""
+        self.wait("Edit the command line")
+        self.keys(" " + marker, literal=True)
+        self.keys("Enter")
+        self.booted('demo.entry=syslinux %s"' % marker, why)
 
 
 def run(name, fn, setup=None, **kw):
@@ -113,19 +144,13 @@ def countdown_stops(t):
 def down_enter_boots_second(t):
     t.keys("Down")
     t.keys("Enter")
-    s = t.wait("BOOTMENU-EXIT=0")
-    if "entry:    Demo syslinux, INITRD keyword (syslinux)" not in s:
-        raise AssertionError("plan is not of the 2nd entry:\n" + s)
+    t.booted("entry:    Demo syslinux, INITRD keyword (syslinux)",
+             "plan is not of the 2nd entry")
 
 
 def edit_changes_cmdline(t):
     t.keys("e")
-    t.wait("Edit the command line")
-    t.keys(" marker=edited", literal=True)
-    t.keys("Enter")
-    s = t.wait("BOOTMENU-EXIT=0")
-    if "demo.entry=syslinux marker=edited\"" not in s:
-        raise AssertionError("edited cmdline not in the plan:\n" + s)
+    t.edit_and_boot("marker=edited", "edited cmdline not in the plan")
 
 
 def esc_cancels_edit(t):
@@ -247,12 +272,7 @@ def password_blocks_edit(t):
     if PASSWORD in s:
         raise AssertionError("the password shows on the screen:\n" + s)
     t.keys("Enter")
-    t.wait("Edit the command line")
-    t.keys(" marker=unlocked", literal=True)
-    t.keys("Enter")
-    s = t.wait("BOOTMENU-EXIT=0")
-    if "demo.entry=syslinux marker=unlocked\"" not in s:
-        raise AssertionError("the edit did not reach the plan:\n" + s)
+    t.edit_and_boot("marker=unlocked", "the edit did not reach the plan")
 
 
 def password_not_for_the_default(t):
@@ -264,9 +284,8 @@ def password_not_for_the_default(t):
     time.sleep(0.5)
     t.keys("Up")
     t.keys("Enter")
-    s = t.wait("BOOTMENU-EXIT=0")
-    if "entry:    Demo syslinux (bootmenu kernel) (syslinux)" not in s:
-        raise AssertionError("the default did not boot freely:\n" + s)
+    t.booted("entry:    Demo syslinux (bootmenu kernel) (syslinux)",
+             "the default did not boot freely")
 
 
 def password_shell(t):
@@ -360,9 +379,8 @@ def rescan_finds_new_entry(t):
     t.wait("Added after start")
     t.keys("End")
     t.keys("Enter")
-    s = t.wait("BOOTMENU-EXIT=0")
-    if "entry:    Added after start (syslinux)" not in s:
-        raise AssertionError("the new entry did not boot:\n" + s)
+    t.booted("entry:    Added after start (syslinux)",
+             "the new entry did not boot")
 
 
 def with_save_on(tmp):
@@ -393,33 +411,14 @@ def save_default_refused(t):
 
 # --- one bootmenu on two terminals (what it does on tty0 + ttyS0)
 
-class Pane:
+class Pane(Session):
     """A tmux session whose pane only sleeps: a terminal for --console."""
     def __init__(self, tag):
-        self.name = "%s-%s" % (SESSION, tag)
-        tmux_new("-s", self.name, "-x", "80", "-y", "24", "sleep 300")
-        self.tty = tmux("display-message", "-p", "-t", self.name,
+        name = "%s-%s" % (SESSION, tag)
+        tmux_new("-s", name, "-x", "80", "-y", "24", "sleep 300")
+        self.tty = tmux("display-message", "-p", "-t", name,
                         "#{pane_tty}").strip()
-
-    def screen(self):
-        return tmux("capture-pane", "-p", "-t", self.name)
-
-    def keys(self, *k):
-        tmux("send-keys", "-t", self.name, *k)
-        time.sleep(0.3)
-
-    def wait(self, text, timeout=10):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            s = self.screen()
-            if text in s:
-                return s
-            time.sleep(0.1)
-        raise AssertionError("no %r on %s:\n%s" % (text, self.tty, self.screen()))
-
-    def close(self):
-        subprocess.run(["tmux", "kill-session", "-t", self.name],
-                       capture_output=True)
+        super().__init__(name, self.tty)
 
 
 def two_terminals():
@@ -483,9 +482,8 @@ def conf_default_both_front_ends(t):
     """bootmenu.conf's default: the curses menu counts down to it and
     boots it, and the plain chooser loads the same entry first."""
     t.wait("Booting Demo syslinux, INITRD keyword in")
-    s = t.wait("BOOTMENU-EXIT=0", timeout=20)
-    if "entry:    Demo syslinux, INITRD keyword (syslinux)" not in s:
-        raise AssertionError("the menu booted another entry:\n" + s)
+    t.booted("entry:    Demo syslinux, INITRD keyword (syslinux)",
+             "the menu booted another entry", timeout=20)
     line = plain_first_load({"tree": t.tree, "args": t.args})
     if line != 'bootmenu: loading "Demo syslinux, INITRD keyword"':
         raise AssertionError("plain mode differs: " + line)
@@ -506,9 +504,44 @@ def broken_default_falls_back(t):
     s = t.wait("The default cannot boot", timeout=20)
     if 'Trying "Demo syslinux, INITRD keyword" in 3 s' not in s:
         raise AssertionError("the box does not name the next entry:\n" + s)
-    s = t.wait("BOOTMENU-EXIT=0", timeout=20)
-    if "entry:    Demo syslinux, INITRD keyword (syslinux)" not in s:
-        raise AssertionError("the fallback was not booted:\n" + s)
+    t.booted("entry:    Demo syslinux, INITRD keyword (syslinux)",
+             "the fallback was not booted", timeout=20)
+
+
+# Each run: its name, what it does in the menu, and Term's settings
+# (setup: makes the tree it runs on, in a temporary directory).
+CASES = [
+    ("countdown_stops_on_key", countdown_stops, {}),
+    ("down_enter_boots_second", down_enter_boots_second, {}),
+    ("edit_changes_cmdline", edit_changes_cmdline, {}),
+    ("esc_cancels_edit", esc_cancels_edit, {}),
+    ("details_show_source", details_show_source, {}),
+    ("disabled_entry_refused", disabled_is_refused, {}),
+    ("draws_at_60_columns", narrow_draws, {"cols": 60}),
+    ("draws_at_200_columns", wide_draws, {"cols": 200, "rows": 50}),
+    ("follows_resize", follows_resize, {}),
+    ("password_blocks_edit", password_blocks_edit,
+     {"setup": with_password}),
+    ("password_not_for_the_default", password_not_for_the_default,
+     {"setup": with_password}),
+    ("password_guards_the_shell", password_shell, {"setup": with_password}),
+    ("edit_paths_change_plan", edit_paths_change_plan,
+     {"setup": with_spare_files}),
+    ("edit_bad_path_refused", edit_bad_path_refused,
+     {"setup": with_spare_files}),
+    ("utf8_title_on_utf8_terminal", utf8_title_on_utf8,
+     {"setup": with_utf8_title, "env": "TERM=xterm LANG=C.UTF-8 LC_ALL="}),
+    ("ascii_title_elsewhere", ascii_title_elsewhere,
+     {"setup": with_utf8_title, "env": "TERM=xterm LANG=C LC_ALL=C"}),
+    ("rescan_finds_new_entry", rescan_finds_new_entry, {"setup": tree_copy}),
+    ("save_default_confirms", save_default_confirms,
+     {"setup": with_save_on}),
+    ("save_default_refused", save_default_refused, {"setup": tree_copy}),
+    ("conf_default_both_front_ends", conf_default_both_front_ends,
+     {"setup": with_default_conf, "timeout": 1}),
+    ("broken_default_falls_back", broken_default_falls_back,
+     {"setup": with_broken_default, "timeout": 1}),
+]
 
 
 def main():
@@ -520,38 +553,8 @@ def main():
             print("FAIL ui.setup: missing %s (run make)" % p)
             return 1
     ok = True
-    ok &= run("countdown_stops_on_key", countdown_stops)
-    ok &= run("down_enter_boots_second", down_enter_boots_second)
-    ok &= run("edit_changes_cmdline", edit_changes_cmdline)
-    ok &= run("esc_cancels_edit", esc_cancels_edit)
-    ok &= run("details_show_source", details_show_source)
-    ok &= run("disabled_entry_refused", disabled_is_refused)
-    ok &= run("draws_at_60_columns", narrow_draws, cols=60)
-    ok &= run("draws_at_200_columns", wide_draws, cols=200, rows=50)
-    ok &= run("follows_resize", follows_resize)
-    ok &= run("password_blocks_edit", password_blocks_edit,
-              setup=with_password)
-    ok &= run("password_not_for_the_default", password_not_for_the_default,
-              setup=with_password)
-    ok &= run("password_guards_the_shell", password_shell,
-              setup=with_password)
-    ok &= run("edit_paths_change_plan", edit_paths_change_plan,
-              setup=with_spare_files)
-    ok &= run("edit_bad_path_refused", edit_bad_path_refused,
-              setup=with_spare_files)
-    ok &= run("utf8_title_on_utf8_terminal", utf8_title_on_utf8,
-              setup=with_utf8_title, env="TERM=xterm LANG=C.UTF-8 LC_ALL=")
-    ok &= run("ascii_title_elsewhere", ascii_title_elsewhere,
-              setup=with_utf8_title, env="TERM=xterm LANG=C LC_ALL=C")
-    ok &= run("rescan_finds_new_entry", rescan_finds_new_entry,
-              setup=tree_copy)
-    ok &= run("save_default_confirms", save_default_confirms,
-              setup=with_save_on)
-    ok &= run("save_default_refused", save_default_refused, setup=tree_copy)
-    ok &= run("conf_default_both_front_ends", conf_default_both_front_ends,
-              setup=with_default_conf, timeout=1)
-    ok &= run("broken_default_falls_back", broken_default_falls_back,
-              setup=with_broken_default, timeout=1)
+    for name, fn, kw in CASES:
+        ok &= run(name, fn, **kw)
     ok &= two_terminals()
     return 0 if ok else 1
 

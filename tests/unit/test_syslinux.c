@@ -1,5 +1,6 @@
-/* test_syslinux.c - one test per syslinux keyword, where each variant
- * finds its config, and what the boot runs (issue 17). */
+/* test_syslinux.c - the syslinux keywords, where each variant finds its
+ * config, and what the boot runs (issue 17). Most tests are tables of
+ * cases: files in, the values expected of the entries out. */
 #include "test.h"
 #include "cfg/syslinux.h"
 #include "entry/entry.h"
@@ -21,235 +22,422 @@ static int parse(struct tfs *t, const char *text)
 	return syslinux_parse_fs(&t->ctx);
 }
 
-TEST(label_kernel_append)
-{
-	struct tfs t;
-	struct entry *e;
+/* What one value of a case is: of the whole run up to W_WARN_HAS, of
+ * entry @i from W_ID on (strings up to W_INITRD, then numbers, then
+ * conditions). */
+enum what {
+	W_END, /* ends a case's list */
+	W_COUNT,
+	W_WARNINGS,
+	W_TIMEOUT,
+	W_WARN_LINE, /* the first warning's line */
+	W_WARN_HAS,  /* the first warning's message contains @str */
+	W_ID,
+	W_TITLE,
+	W_KERNEL,
+	W_CMDLINE,
+	W_GROUP,
+	W_SOURCE,
+	W_DEVICETREE,
+	W_DISABLED,
+	W_INITRD, /* the path of initrd @num */
+	W_N_INITRDS,
+	W_LINE,
+	W_DISABLED_HAS, /* disabled, the reason containing @str */
+	W_DEFAULT,
+	W_NOT_DEFAULT,
+	W_PASSWORD,
+};
 
-	parse(&t,
-	      "LABEL linux\n  KERNEL vmlinuz\n  APPEND root=/dev/sda1 ro\n");
-	e = nth(&t, 0);
-	CHECK_INT(t.out.count, 1);
-	CHECK_STR(e->id, "linux");
-	CHECK_STR(e->title, "linux");
-	CHECK_STR(e->kernel.path, "/boot/syslinux/vmlinuz");
-	CHECK_STR(e->cmdline, "BOOT_IMAGE=vmlinuz root=/dev/sda1 ro");
-	CHECK_STR(e->source, "/boot/syslinux/syslinux.cfg");
-	CHECK_INT(e->line, 1);
-	CHECK(e->is_default);
-	CHECK_INT(e->n_initrds, 0);
-	CHECK_INT(n_warn(&t), 0);
-	tfs_done(&t);
+static const char *const what_name[] = {
+    [W_COUNT] = "count",
+    [W_WARNINGS] = "warnings",
+    [W_TIMEOUT] = "timeout",
+    [W_WARN_LINE] = "first warning's line",
+    [W_WARN_HAS] = "first warning",
+    [W_ID] = "id",
+    [W_TITLE] = "title",
+    [W_KERNEL] = "kernel",
+    [W_CMDLINE] = "cmdline",
+    [W_GROUP] = "group",
+    [W_SOURCE] = "source",
+    [W_DEVICETREE] = "devicetree",
+    [W_DISABLED] = "disabled",
+    [W_INITRD] = "initrd",
+    [W_DISABLED_HAS] = "disabled",
+    [W_N_INITRDS] = "initrd count",
+    [W_LINE] = "line",
+    [W_DEFAULT] = "default",
+    [W_NOT_DEFAULT] = "not default",
+    [W_PASSWORD] = "password",
+};
+
+/* A value a case expects: a string in @str (NULL: the field is NULL), a
+ * number in @num (W_INITRD: which initrd). */
+struct want {
+	enum what what;
+	int i;
+	const char *str;
+	long num;
+};
+
+#define WANT_MAX 10
+#define FILES_MAX 5
+
+/* A file with @text, or a symbolic link to @link. */
+struct file {
+	const char *path, *text, *link;
+};
+
+/* A filesystem of type @fstype (NULL: a --root tree) with @cfg as
+ * /boot/syslinux/syslinux.cfg (when not NULL) and @files, what
+ * syslinux_parse_fs() makes of it. */
+struct scase {
+	const char *name;
+	const char *cfg;
+	const char *fstype;
+	struct file files[FILES_MAX];
+	struct want want[WANT_MAX];
+};
+
+static const char *entry_str(const struct entry *e, const struct want *w)
+{
+	switch (w->what) {
+	case W_ID:
+		return e->id;
+	case W_TITLE:
+		return e->title;
+	case W_KERNEL:
+		return e->kernel.path;
+	case W_CMDLINE:
+		return e->cmdline;
+	case W_GROUP:
+		return e->group;
+	case W_SOURCE:
+		return e->source;
+	case W_DEVICETREE:
+		return e->devicetree;
+	case W_DISABLED:
+		return e->disabled;
+	default: /* W_INITRD */
+		return w->num >= 0 && (size_t)w->num < e->n_initrds
+			   ? e->initrds[w->num].path
+			   : "(no such initrd)";
+	}
 }
 
-TEST(keywords_ignore_case)
+/* A number of the whole run. */
+static long run_num(struct tfs *t, const struct want *w)
 {
-	struct tfs t;
-
-	parse(&t, "label a\n\tlinux /vmlinuz\n\tappend quiet\nLaBeL b\n\tLiNuX "
-		  "/k2\n");
-	CHECK_INT(t.out.count, 2);
-	CHECK_STR(nth(&t, 0)->kernel.path, "/vmlinuz");
-	CHECK_STR(nth(&t, 0)->cmdline, "BOOT_IMAGE=/vmlinuz quiet");
-	CHECK_STR(nth(&t, 1)->kernel.path, "/k2");
-	tfs_done(&t);
+	switch (w->what) {
+	case W_COUNT:
+		return (long)t->out.count;
+	case W_WARNINGS:
+		return (long)n_warn(t);
+	case W_TIMEOUT:
+		return t->out.timeout_ds;
+	default: /* W_WARN_LINE */
+		return t->out.warnings ? t->out.warnings->line : -1;
+	}
 }
 
-TEST(append_initrd_comma_list)
+/* Does entry @e meet condition @w? */
+static bool entry_is(const struct entry *e, const struct want *w)
 {
-	struct tfs t;
-	struct entry *e;
-
-	parse(&t, "LABEL l\nLINUX vmlinuz\nAPPEND initrd=/a.img,b.img quiet\n");
-	e = nth(&t, 0);
-	CHECK_INT(e->n_initrds, 2);
-	CHECK_STR(e->initrds[0].path, "/a.img");
-	CHECK_STR(e->initrds[1].path, "/boot/syslinux/b.img");
-	/* syslinux leaves initrd= on the command line */
-	CHECK_STR(e->cmdline, "BOOT_IMAGE=vmlinuz initrd=/a.img,b.img quiet");
-	tfs_done(&t);
+	switch (w->what) {
+	case W_DISABLED_HAS:
+		return e->disabled && strstr(e->disabled, w->str);
+	case W_DEFAULT:
+		return e->is_default;
+	case W_NOT_DEFAULT:
+		return !e->is_default;
+	default: /* W_PASSWORD */
+		return e->password;
+	}
 }
 
-TEST(initrd_keyword)
+static void check_want(struct tfs *t, const struct want *w)
 {
-	struct tfs t;
-	struct entry *e;
+	const struct entry *e = nth(t, w->i);
+	const struct warning *first = t->out.warnings;
 
-	parse(&t, "INITRD /ignored-global.img\nLABEL l\nLINUX vmlinuz\n"
-		  "INITRD initrd.gz\nAPPEND ro\n");
-	e = nth(&t, 0);
-	CHECK_INT(e->n_initrds, 1);
-	CHECK_STR(e->initrds[0].path, "/boot/syslinux/initrd.gz");
-	CHECK_STR(e->cmdline, "BOOT_IMAGE=vmlinuz ro initrd=initrd.gz");
-	tfs_done(&t);
+	if (w->what == W_WARN_HAS)
+		CHECK(first && strstr(first->msg, w->str));
+	else if (w->what < W_ID)
+		CHECK_INT(run_num(t, w), w->num);
+	else if (w->what <= W_INITRD)
+		CHECK_STR(e ? entry_str(e, w) : "(no entry)", w->str);
+	else if (w->what == W_N_INITRDS)
+		CHECK_INT(e ? (long)e->n_initrds : -1, w->num);
+	else if (w->what == W_LINE)
+		CHECK_INT(e ? e->line : -1, w->num);
+	else
+		CHECK(e && entry_is(e, w));
 }
 
-TEST(global_append_and_dash)
+/* Check each value @c wants of @t; a value that differs is followed by
+ * the case's name and what the value is. */
+static void check_case(struct tfs *t, const struct scase *c)
 {
-	struct tfs t;
+	for (const struct want *w = c->want;
+	     w < c->want + WANT_MAX && w->what != W_END; w++) {
+		int before = test_failures;
 
-	parse(&t, "APPEND console=ttyS0\nLABEL a\nLINUX k\nLABEL b\nLINUX k\n"
-		  "APPEND -\nLABEL c\nLINUX k\nAPPEND own\n");
-	CHECK_STR(nth(&t, 0)->cmdline, "BOOT_IMAGE=k console=ttyS0");
-	CHECK_STR(nth(&t, 1)->cmdline, "BOOT_IMAGE=k");
-	CHECK_STR(nth(&t, 2)->cmdline, "BOOT_IMAGE=k own");
-	tfs_done(&t);
+		check_want(t, w);
+		if (test_failures == before)
+			continue;
+		printf("  case %s: %s", c->name, what_name[w->what]);
+		if (w->what == W_INITRD)
+			printf(" %ld", w->num);
+		if (w->what >= W_ID)
+			printf(" of entry %d", w->i);
+		printf("\n");
+	}
 }
 
-TEST(kernel_args_before_append)
+/* Build each case's filesystem, parse it and check it. */
+static void run_cases(const struct scase *cases, size_t n)
 {
-	struct tfs t;
+	for (const struct scase *c = cases; c < cases + n; c++) {
+		struct tfs t;
 
-	parse(&t, "LABEL a\nKERNEL vmlinuz single\nAPPEND ro\n");
-	CHECK_STR(nth(&t, 0)->kernel.path, "/boot/syslinux/vmlinuz");
-	CHECK_STR(nth(&t, 0)->cmdline, "BOOT_IMAGE=vmlinuz single ro");
-	tfs_done(&t);
+		tfs_init(&t);
+		t.fs.fstype = c->fstype;
+		if (c->cfg)
+			tfs_write(&t, "/boot/syslinux/syslinux.cfg", c->cfg);
+		for (const struct file *f = c->files;
+		     f < c->files + FILES_MAX && f->path; f++) {
+			if (f->link)
+				tfs_link(&t, f->path, f->link);
+			else
+				tfs_write(&t, f->path, f->text);
+		}
+		syslinux_parse_fs(&t.ctx);
+		check_case(&t, c);
+		tfs_done(&t);
+	}
 }
 
-TEST(label_without_kernel_boots_itself)
-{
-	struct tfs t;
+#define RUN_CASES(cases) run_cases(cases, sizeof(cases) / sizeof(cases[0]))
 
-	parse(&t, "LABEL vmlinuz\nAPPEND ro\n");
-	CHECK_STR(nth(&t, 0)->kernel.path, "/boot/syslinux/vmlinuz");
-	tfs_done(&t);
+/* --- the keywords (issue 17, class 1) */
+
+TEST(label_kernel_and_append)
+{
+	static const struct scase cases[] = {
+	    {.name = "label_kernel_append",
+	     .cfg = "LABEL linux\n  KERNEL vmlinuz\n"
+		    "  APPEND root=/dev/sda1 ro\n",
+	     .want = {{W_COUNT, .num = 1},
+		      {W_ID, 0, "linux"},
+		      {W_TITLE, 0, "linux"},
+		      {W_KERNEL, 0, "/boot/syslinux/vmlinuz"},
+		      {W_CMDLINE, 0, "BOOT_IMAGE=vmlinuz root=/dev/sda1 ro"},
+		      {W_SOURCE, 0, "/boot/syslinux/syslinux.cfg"},
+		      {W_LINE, 0, .num = 1},
+		      {W_DEFAULT, 0},
+		      {W_N_INITRDS, 0, .num = 0},
+		      {W_WARNINGS, .num = 0}}},
+	    {.name = "keywords_ignore_case",
+	     .cfg = "label a\n\tlinux /vmlinuz\n\tappend quiet\n"
+		    "LaBeL b\n\tLiNuX /k2\n",
+	     .want = {{W_COUNT, .num = 2},
+		      {W_KERNEL, 0, "/vmlinuz"},
+		      {W_CMDLINE, 0, "BOOT_IMAGE=/vmlinuz quiet"},
+		      {W_KERNEL, 1, "/k2"}}},
+	    /* syslinux leaves initrd= on the command line */
+	    {.name = "append_initrd_comma_list",
+	     .cfg =
+		 "LABEL l\nLINUX vmlinuz\nAPPEND initrd=/a.img,b.img quiet\n",
+	     .want = {{W_N_INITRDS, 0, .num = 2},
+		      {W_INITRD, 0, "/a.img", 0},
+		      {W_INITRD, 0, "/boot/syslinux/b.img", 1},
+		      {W_CMDLINE, 0,
+		       "BOOT_IMAGE=vmlinuz initrd=/a.img,b.img quiet"}}},
+	    {.name = "initrd_keyword",
+	     .cfg = "INITRD /ignored-global.img\nLABEL l\nLINUX vmlinuz\n"
+		    "INITRD initrd.gz\nAPPEND ro\n",
+	     .want = {{W_N_INITRDS, 0, .num = 1},
+		      {W_INITRD, 0, "/boot/syslinux/initrd.gz", 0},
+		      {W_CMDLINE, 0,
+		       "BOOT_IMAGE=vmlinuz ro initrd=initrd.gz"}}},
+	    {.name = "global_append_and_dash",
+	     .cfg = "APPEND console=ttyS0\nLABEL a\nLINUX k\nLABEL b\nLINUX k\n"
+		    "APPEND -\nLABEL c\nLINUX k\nAPPEND own\n",
+	     .want = {{W_CMDLINE, 0, "BOOT_IMAGE=k console=ttyS0"},
+		      {W_CMDLINE, 1, "BOOT_IMAGE=k"},
+		      {W_CMDLINE, 2, "BOOT_IMAGE=k own"}}},
+	    {.name = "kernel_args_before_append",
+	     .cfg = "LABEL a\nKERNEL vmlinuz single\nAPPEND ro\n",
+	     .want = {{W_KERNEL, 0, "/boot/syslinux/vmlinuz"},
+		      {W_CMDLINE, 0, "BOOT_IMAGE=vmlinuz single ro"}}},
+	    {.name = "label_without_kernel_boots_itself",
+	     .cfg = "LABEL vmlinuz\nAPPEND ro\n",
+	     .want = {{W_KERNEL, 0, "/boot/syslinux/vmlinuz"}}},
+	    /* MENU SEPARATOR ends the label: a following APPEND is global */
+	    {.name = "menu_separator_ends_label",
+	     .cfg = "LABEL a\nLINUX k\nMENU SEPARATOR\nAPPEND global\n"
+		    "LABEL b\nLINUX k\n",
+	     .want = {{W_COUNT, .num = 2},
+		      {W_CMDLINE, 0, "BOOT_IMAGE=k"},
+		      {W_CMDLINE, 1, "BOOT_IMAGE=k global"}}},
+	    {.name = "fdt_and_devicetree",
+	     .cfg = "LABEL a\nLINUX k\nFDT dtbs/board.dtb\n"
+		    "LABEL b\nLINUX k\nDEVICETREE /x.dtb\n",
+	     .want = {{W_DEVICETREE, 0, "/boot/syslinux/dtbs/board.dtb"},
+		      {W_DEVICETREE, 1, "/x.dtb"}}},
+	    {.name = "text_help_is_not_config",
+	     .cfg = "LABEL a\nLINUX k\nTEXT HELP\n  LABEL fake\n"
+		    "  KERNEL nope\nENDTEXT\nAPPEND after\n",
+	     .want = {{W_COUNT, .num = 1},
+		      {W_CMDLINE, 0, "BOOT_IMAGE=k after"}}},
+	};
+
+	RUN_CASES(cases);
 }
 
-TEST(default_names_label)
+TEST(default_keywords)
 {
-	struct tfs t;
+	static const struct scase cases[] = {
+	    {.name = "default_names_label",
+	     .cfg = "DEFAULT b\nLABEL a\nLINUX k\nLABEL b\nLINUX k\n",
+	     .want = {{W_NOT_DEFAULT, 0}, {W_DEFAULT, 1}}},
+	    {.name = "default_with_options",
+	     .cfg = "DEFAULT b quiet\nLABEL a\nLINUX k\nLABEL b\nLINUX k\n",
+	     .want = {{W_DEFAULT, 1}}},
+	    /* DEFAULT vesamenu.c32 is the UI, not a label: the first entry */
+	    {.name = "default_ui_module",
+	     .cfg = "DEFAULT vesamenu.c32\nLABEL a\nLINUX k\nLABEL b\n"
+		    "LINUX k\n",
+	     .want = {{W_DEFAULT, 0}, {W_NOT_DEFAULT, 1}}},
+	    {.name = "menu_default",
+	     .cfg = "UI menu.c32\nLABEL a\nLINUX k\nLABEL b\nMENU DEFAULT\n"
+		    "LINUX k\n",
+	     .want = {{W_NOT_DEFAULT, 0}, {W_DEFAULT, 1}}},
+	    {.name = "ontimeout_wins",
+	     .cfg = "DEFAULT a\nONTIMEOUT c\nLABEL a\nLINUX k\nLABEL b\n"
+		    "LINUX k\nLABEL c\nLINUX k\n",
+	     .want = {{W_NOT_DEFAULT, 0}, {W_DEFAULT, 2}}},
+	    /* DEFAULT naming a label whose kernel is vesamenu.c32 runs the
+	     * menu: that label is not an entry, the default is MENU
+	     * DEFAULT */
+	    {.name = "menu_module_label_is_the_menu",
+	     .cfg = "DEFAULT menu\nLABEL menu\nKERNEL vesamenu.c32\nLABEL a\n"
+		    "LINUX k\nLABEL b\nMENU DEFAULT\nLINUX k\n",
+	     .want = {{W_COUNT, .num = 2}, {W_ID, 0, "a"}, {W_DEFAULT, 1}}},
+	};
 
-	parse(&t, "DEFAULT b\nLABEL a\nLINUX k\nLABEL b\nLINUX k\n");
-	CHECK(!nth(&t, 0)->is_default);
-	CHECK(nth(&t, 1)->is_default);
-	tfs_done(&t);
+	RUN_CASES(cases);
 }
 
-TEST(default_with_options_and_ui_module)
+TEST(menu_keywords)
 {
-	struct tfs t;
+	static const struct scase cases[] = {
+	    {.name = "menu_label_strips_caret",
+	     .cfg = "LABEL install\nMENU LABEL ^Install Debian\nLINUX k\n",
+	     .want = {{W_TITLE, 0, "Install Debian"}, {W_ID, 0, "install"}}},
+	    {.name = "menu_hide",
+	     .cfg = "LABEL a\nLINUX k\nLABEL secret\nMENU HIDE\nLINUX k\n",
+	     .want = {{W_COUNT, .num = 1}, {W_ID, 0, "a"}}},
+	    /* a hidden label that ONTIMEOUT boots is listed, as the default */
+	    {.name = "menu_hide_ontimeout",
+	     .cfg = "ONTIMEOUT secret\nLABEL a\nLINUX k\nLABEL secret\n"
+		    "MENU HIDE\nLINUX k\n",
+	     .want = {{W_COUNT, .num = 2},
+		      {W_ID, 1, "secret"},
+		      {W_DEFAULT, 1}}},
+	    {.name = "menu_title_and_passwd",
+	     .cfg = "MENU TITLE Boot menu\nLABEL a\nMENU PASSWD $4$x$\n"
+		    "LINUX k\n",
+	     .want = {{W_TITLE, 0, "a"},
+		      {W_PASSWORD, 0},
+		      {W_WARNINGS, .num = 0}}},
+	    {.name = "menu_begin_end_groups",
+	     .cfg = "LABEL a\nLINUX k\nMENU BEGIN adv\nMENU LABEL ^Advanced\n"
+		    "MENU TITLE Advanced options\nLABEL b\nLINUX k\n"
+		    "MENU BEGIN\nMENU TITLE Deeper\nLABEL c\nLINUX k\n"
+		    "LABEL back\nMENU EXIT\nMENU END\nMENU END\nLABEL d\n"
+		    "LINUX k\n",
+	     .want = {{W_COUNT, .num = 4},
+		      {W_GROUP, 0, NULL},
+		      {W_GROUP, 1, "Advanced"},
+		      {W_GROUP, 2, "Advanced>Deeper"},
+		      {W_ID, 3, "d"},
+		      {W_GROUP, 3, NULL}}},
+	    {.name = "ignored_and_unknown_keywords",
+	     .cfg = "SAY hello\nPROMPT 1\nPATH /lib\nSERIAL 0 115200\n"
+		    "F1 help.txt\nFROBNICATE x\nLABEL a\nLINUX k\n"
+		    "# comment\n",
+	     .want = {{W_COUNT, .num = 1},
+		      {W_WARNINGS, .num = 1},
+		      {W_WARN_LINE, .num = 6},
+		      {W_WARN_HAS, .str = "FROBNICATE"}}},
+	};
 
-	parse(&t, "DEFAULT b quiet\nLABEL a\nLINUX k\nLABEL b\nLINUX k\n");
-	CHECK(nth(&t, 1)->is_default);
-	tfs_done(&t);
-	/* DEFAULT vesamenu.c32 is the UI, not a label: the first entry */
-	parse(&t, "DEFAULT vesamenu.c32\nLABEL a\nLINUX k\nLABEL b\nLINUX k\n");
-	CHECK(nth(&t, 0)->is_default);
-	CHECK(!nth(&t, 1)->is_default);
-	tfs_done(&t);
-}
-
-TEST(menu_default)
-{
-	struct tfs t;
-
-	parse(
-	    &t,
-	    "UI menu.c32\nLABEL a\nLINUX k\nLABEL b\nMENU DEFAULT\nLINUX k\n");
-	CHECK(!nth(&t, 0)->is_default);
-	CHECK(nth(&t, 1)->is_default);
-	tfs_done(&t);
-}
-
-TEST(ontimeout_wins)
-{
-	struct tfs t;
-
-	parse(&t, "DEFAULT a\nONTIMEOUT c\nLABEL a\nLINUX k\nLABEL b\nLINUX k\n"
-		  "LABEL c\nLINUX k\n");
-	CHECK(!nth(&t, 0)->is_default);
-	CHECK(nth(&t, 2)->is_default);
-	tfs_done(&t);
-}
-
-TEST(menu_label_strips_caret)
-{
-	struct tfs t;
-
-	parse(&t, "LABEL install\nMENU LABEL ^Install Debian\nLINUX k\n");
-	CHECK_STR(nth(&t, 0)->title, "Install Debian");
-	CHECK_STR(nth(&t, 0)->id, "install");
-	tfs_done(&t);
-}
-
-TEST(menu_hide)
-{
-	struct tfs t;
-
-	parse(&t, "LABEL a\nLINUX k\nLABEL secret\nMENU HIDE\nLINUX k\n");
-	CHECK_INT(t.out.count, 1);
-	CHECK_STR(nth(&t, 0)->id, "a");
-	tfs_done(&t);
-	/* a hidden label that ONTIMEOUT boots is listed, as the default */
-	parse(&t, "ONTIMEOUT secret\nLABEL a\nLINUX k\nLABEL secret\nMENU "
-		  "HIDE\nLINUX k\n");
-	CHECK_INT(t.out.count, 2);
-	CHECK_STR(nth(&t, 1)->id, "secret");
-	CHECK(nth(&t, 1)->is_default);
-	tfs_done(&t);
-}
-
-TEST(menu_title_and_passwd)
-{
-	struct tfs t;
-
-	parse(&t,
-	      "MENU TITLE Boot menu\nLABEL a\nMENU PASSWD $4$x$\nLINUX k\n");
-	CHECK_STR(nth(&t, 0)->title, "a");
-	CHECK(nth(&t, 0)->password);
-	CHECK_INT(n_warn(&t), 0);
-	tfs_done(&t);
+	RUN_CASES(cases);
 }
 
 TEST(timeout_tenths)
 {
-	struct tfs t;
+	static const struct scase cases[] = {
+	    {.name = "timeout",
+	     .cfg = "TIMEOUT 50\nLABEL a\nLINUX k\n",
+	     .want = {{W_TIMEOUT, .num = 50}}},
+	    {.name = "totaltimeout_wins",
+	     .cfg = "TIMEOUT 50\nTOTALTIMEOUT 30\nLABEL a\nLINUX k\n",
+	     .want = {{W_TIMEOUT, .num = 30}}},
+	    {.name = "totaltimeout",
+	     .cfg = "TOTALTIMEOUT 90\nLABEL a\nLINUX k\n",
+	     .want = {{W_TIMEOUT, .num = 90}}},
+	    /* 0 waits forever: no timeout recorded */
+	    {.name = "timeout_0",
+	     .cfg = "TIMEOUT 0\nLABEL a\nLINUX k\n",
+	     .want = {{W_TIMEOUT, .num = -1}}},
+	};
 
-	parse(&t, "TIMEOUT 50\nLABEL a\nLINUX k\n");
-	CHECK_INT(t.out.timeout_ds, 50);
-	tfs_done(&t);
-	parse(&t, "TIMEOUT 50\nTOTALTIMEOUT 30\nLABEL a\nLINUX k\n");
-	CHECK_INT(t.out.timeout_ds, 30);
-	tfs_done(&t);
-	parse(&t, "TOTALTIMEOUT 90\nLABEL a\nLINUX k\n");
-	CHECK_INT(t.out.timeout_ds, 90);
-	tfs_done(&t);
-	/* 0 waits forever: no timeout recorded */
-	parse(&t, "TIMEOUT 0\nLABEL a\nLINUX k\n");
-	CHECK_INT(t.out.timeout_ds, -1);
-	tfs_done(&t);
+	RUN_CASES(cases);
 }
 
-TEST(include_relative_to_config_dir)
+TEST(include_keywords)
 {
-	struct tfs t;
+	static const struct scase cases[] = {
+	    /* paths in an included file are still relative to the main
+	     * config */
+	    {.name = "include_relative_to_config_dir",
+	     .cfg = "INCLUDE sub/menu.cfg\nLABEL z\nLINUX z\n",
+	     .files = {{"/boot/syslinux/sub/menu.cfg",
+			"LABEL a\nLINUX vmlinuz\n"}},
+	     .want = {{W_COUNT, .num = 2},
+		      {W_KERNEL, 0, "/boot/syslinux/vmlinuz"},
+		      {W_SOURCE, 0, "/boot/syslinux/sub/menu.cfg"},
+		      {W_ID, 1, "z"}}},
+	    /* the loop is one warning */
+	    {.name = "include_loop",
+	     .files = {{"/syslinux.cfg", "INCLUDE a.cfg\nLABEL top\nLINUX k\n"},
+		       {"/a.cfg", "LABEL a\nLINUX k\nINCLUDE syslinux.cfg\n"}},
+	     .want = {{W_COUNT, .num = 2}, {W_WARNINGS, .num = 1}}},
+	    /* syslinux skips an INCLUDE whose file is missing without a
+	     * word (d-i's text netboot menu.cfg names the gtk variant's
+	     * files): no warning */
+	    {.name = "include_missing_is_silent",
+	     .files = {{"/syslinux.cfg", "INCLUDE gtk.cfg\nLABEL top\nLINUX k\n"
+					 "INCLUDE absent.cfg\n"}},
+	     .want = {{W_COUNT, .num = 1}, {W_WARNINGS, .num = 0}}},
+	    {.name = "menu_include_with_tag_is_submenu",
+	     .files = {{"/syslinux.cfg",
+			"MENU INCLUDE more.cfg More options\nLABEL b\n"
+			"LINUX k\n"},
+		       {"/more.cfg", "LABEL a\nLINUX k\n"}},
+	     .want = {{W_GROUP, 0, "More options"}, {W_GROUP, 1, NULL}}},
+	};
 
-	tfs_init(&t);
-	tfs_write(&t, "/boot/syslinux/syslinux.cfg",
-		  "INCLUDE sub/menu.cfg\nLABEL z\nLINUX z\n");
-	/* paths in an included file are still relative to the main config */
-	tfs_write(&t, "/boot/syslinux/sub/menu.cfg",
-		  "LABEL a\nLINUX vmlinuz\n");
-	syslinux_parse_fs(&t.ctx);
-	CHECK_INT(t.out.count, 2);
-	CHECK_STR(nth(&t, 0)->kernel.path, "/boot/syslinux/vmlinuz");
-	CHECK_STR(nth(&t, 0)->source, "/boot/syslinux/sub/menu.cfg");
-	CHECK_STR(nth(&t, 1)->id, "z");
-	tfs_done(&t);
+	RUN_CASES(cases);
 }
 
-TEST(include_loop_and_depth)
+TEST(include_depth_limit)
 {
 	struct tfs t;
 	char name[64], text[128];
-
-	tfs_init(&t);
-	tfs_write(&t, "/syslinux.cfg", "INCLUDE a.cfg\nLABEL top\nLINUX k\n");
-	tfs_write(&t, "/a.cfg", "LABEL a\nLINUX k\nINCLUDE syslinux.cfg\n");
-	syslinux_parse_fs(&t.ctx);
-	CHECK_INT(t.out.count, 2);
-	CHECK_INT(n_warn(&t), 1); /* the loop */
-	tfs_done(&t);
 
 	tfs_init(&t);
 	for (int i = 0; i < CFG_INCLUDE_DEPTH + 4; i++) {
@@ -261,21 +449,6 @@ TEST(include_loop_and_depth)
 	syslinux_parse_fs(&t.ctx);
 	CHECK_INT(t.out.count, CFG_INCLUDE_DEPTH + 1);
 	CHECK(n_warn(&t) >= 1);
-	tfs_done(&t);
-}
-
-/* syslinux skips an INCLUDE whose file is missing without a word (d-i's
- * text netboot menu.cfg names the gtk variant's files): no warning. */
-TEST(include_missing_is_silent)
-{
-	struct tfs t;
-
-	tfs_init(&t);
-	tfs_write(&t, "/syslinux.cfg",
-		  "INCLUDE gtk.cfg\nLABEL top\nLINUX k\nINCLUDE absent.cfg\n");
-	syslinux_parse_fs(&t.ctx);
-	CHECK_INT(t.out.count, 1);
-	CHECK_INT(n_warn(&t), 0);
 	tfs_done(&t);
 }
 
@@ -308,186 +481,144 @@ TEST(include_fan_out_is_bounded)
 	tfs_done(&t);
 }
 
-TEST(menu_include_with_tag_is_submenu)
+TEST(disabled_entries)
 {
-	struct tfs t;
+	static const struct scase cases[] = {
+	    {.name = "localboot_and_modules_disabled",
+	     .cfg = "LABEL hd\nLOCALBOOT 0\nLABEL hdt\nKERNEL hdt.c32\n"
+		    "LABEL win\nCOM32 chain.c32\nAPPEND hd0 1\nLABEL mem\n"
+		    "KERNEL memtest86+.bin\nLABEL iso\nKERNEL memdisk\n"
+		    "APPEND iso initrd=x.iso\n",
+	     .want = {{W_COUNT, .num = 5},
+		      {W_DISABLED_HAS, 0, "LOCALBOOT"},
+		      {W_KERNEL, 0, NULL},
+		      {W_DISABLED_HAS, 1, "COM32 module hdt.c32"},
+		      {W_DISABLED_HAS, 2, "chainloads"},
+		      {W_DISABLED_HAS, 3, "boot sector"},
+		      {W_DISABLED_HAS, 4, "memdisk"}}},
+	    /* Xen through mboot.c32 (Qubes' installer, Alpine's
+	     * xen_params): listed, disabled with the reason grub's multiboot
+	     * entries carry; another COM32 module keeps the generic one */
+	    {.name = "mboot_xen_disabled_as_xen",
+	     .cfg = "LABEL q\nKERNEL mboot.c32\nAPPEND xen.gz --- vmlinuz "
+		    "quiet --- initrd.img\nLABEL m\nCOM32 MBOOT.C32\n"
+		    "APPEND xen.gz --- vmlinuz\n",
+	     .want = {{W_COUNT, .num = 2},
+		      {W_DISABLED, 0,
+		       "Xen (multiboot) is not bootable with kexec yet"},
+		      {W_DISABLED, 1,
+		       "Xen (multiboot) is not bootable with kexec yet"}}},
+	};
 
-	tfs_init(&t);
-	tfs_write(&t, "/syslinux.cfg",
-		  "MENU INCLUDE more.cfg More options\nLABEL b\nLINUX k\n");
-	tfs_write(&t, "/more.cfg", "LABEL a\nLINUX k\n");
-	syslinux_parse_fs(&t.ctx);
-	CHECK_STR(nth(&t, 0)->group, "More options");
-	CHECK_STR(nth(&t, 1)->group, NULL);
-	tfs_done(&t);
-}
-
-TEST(menu_begin_end_groups)
-{
-	struct tfs t;
-
-	parse(&t, "LABEL a\nLINUX k\nMENU BEGIN adv\nMENU LABEL ^Advanced\n"
-		  "MENU TITLE Advanced options\nLABEL b\nLINUX k\nMENU BEGIN\n"
-		  "MENU TITLE Deeper\nLABEL c\nLINUX k\nLABEL back\nMENU EXIT\n"
-		  "MENU END\nMENU END\nLABEL d\nLINUX k\n");
-	CHECK_INT(t.out.count, 4);
-	CHECK_STR(nth(&t, 0)->group, NULL);
-	CHECK_STR(nth(&t, 1)->group, "Advanced");
-	CHECK_STR(nth(&t, 2)->group, "Advanced>Deeper");
-	CHECK_STR(nth(&t, 3)->id, "d");
-	CHECK_STR(nth(&t, 3)->group, NULL);
-	tfs_done(&t);
-}
-
-TEST(localboot_and_modules_disabled)
-{
-	struct tfs t;
-
-	parse(
-	    &t,
-	    "LABEL hd\nLOCALBOOT 0\nLABEL hdt\nKERNEL hdt.c32\nLABEL win\n"
-	    "COM32 chain.c32\nAPPEND hd0 1\nLABEL mem\nKERNEL memtest86+.bin\n"
-	    "LABEL iso\nKERNEL memdisk\nAPPEND iso initrd=x.iso\n");
-	CHECK_INT(t.out.count, 5);
-	CHECK(nth(&t, 0)->disabled &&
-	      strstr(nth(&t, 0)->disabled, "LOCALBOOT"));
-	CHECK_STR(nth(&t, 0)->kernel.path, NULL);
-	CHECK(nth(&t, 1)->disabled &&
-	      strstr(nth(&t, 1)->disabled, "COM32 module hdt.c32"));
-	CHECK(nth(&t, 2)->disabled &&
-	      strstr(nth(&t, 2)->disabled, "chainloads"));
-	CHECK(nth(&t, 3)->disabled &&
-	      strstr(nth(&t, 3)->disabled, "boot sector"));
-	CHECK(nth(&t, 4)->disabled && strstr(nth(&t, 4)->disabled, "memdisk"));
-	tfs_done(&t);
-}
-
-/* Xen through mboot.c32 (Qubes' installer, Alpine's xen_params): listed,
- * disabled with the reason grub's multiboot entries carry; another COM32
- * module keeps the generic one. */
-TEST(mboot_xen_disabled_as_xen)
-{
-	struct tfs t;
-
-	parse(&t, "LABEL q\nKERNEL mboot.c32\nAPPEND xen.gz --- vmlinuz "
-		  "quiet --- initrd.img\nLABEL m\nCOM32 MBOOT.C32\n"
-		  "APPEND xen.gz --- vmlinuz\n");
-	CHECK_INT(t.out.count, 2);
-	CHECK_STR(nth(&t, 0)->disabled,
-		  "Xen (multiboot) is not bootable with kexec yet");
-	CHECK_STR(nth(&t, 1)->disabled,
-		  "Xen (multiboot) is not bootable with kexec yet");
-	tfs_done(&t);
+	RUN_CASES(cases);
 }
 
 /* --- where the config is (issue 17, class 2) */
 
-/* `extlinux --install /boot` (Alpine): ldlinux.sys and extlinux.conf in
- * /boot, which is the working directory. */
-TEST(extlinux_installed_in_boot)
-{
-	struct tfs t;
-	struct entry *e;
-
-	tfs_init(&t);
-	tfs_write(&t, "/boot/ldlinux.sys", "");
-	tfs_write(&t, "/boot/extlinux.conf",
-		  "DEFAULT menu.c32\nLABEL lts\n  LINUX vmlinuz-lts\n"
-		  "  INITRD initramfs-lts\n  APPEND root=/dev/sda1\n");
-	syslinux_parse_fs(&t.ctx);
-	CHECK_INT(t.out.count, 1);
-	e = nth(&t, 0);
-	CHECK_STR(e ? e->source : NULL, "/boot/extlinux.conf");
-	CHECK_STR(e ? e->kernel.path : NULL, "/boot/vmlinuz-lts");
-	CHECK_INT(e ? e->n_initrds : 0, 1);
-	CHECK_STR(e && e->n_initrds ? e->initrds[0].path : NULL,
-		  "/boot/initramfs-lts");
-	CHECK_INT(n_warn(&t), 0);
-	tfs_done(&t);
-}
+/* `::` is the TFTP root: only PXELINUX can open it. */
+static const char pxe_paths_cfg[] = "LABEL n\nLINUX ::/arch/vmlinuz\n"
+				    "INITRD ::/arch/initrd.img\n";
 
 /* generic_open_config(): the install directory, then /boot/syslinux,
- * /syslinux, /; extlinux.conf before syslinux.cfg in each; one config. */
-TEST(sys_search_order)
-{
-	struct tfs t;
-
-	tfs_init(&t);
-	t.fs.fstype = "ext4";
-	tfs_write(&t, "/boot/extlinux/ldlinux.sys", "");
-	tfs_write(&t, "/boot/extlinux/syslinux.cfg", "LABEL inst2\nLINUX k\n");
-	tfs_write(&t, "/boot/extlinux/extlinux.conf", "LABEL inst\nLINUX k\n");
-	tfs_write(&t, "/boot/syslinux/syslinux.cfg", "LABEL bs\nLINUX k\n");
-	tfs_write(&t, "/extlinux.conf", "LABEL root\nLINUX k\n");
-	syslinux_parse_fs(&t.ctx);
-	CHECK_INT(t.out.count, 1);
-	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->id : NULL, "inst");
-	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->kernel.path : NULL,
-		  "/boot/extlinux/k");
-	tfs_done(&t);
-	/* no install directory: /boot/syslinux before /, and in /
-	 * extlinux.conf before syslinux.cfg */
-	tfs_init(&t);
-	t.fs.fstype = "vfat";
-	tfs_write(&t, "/syslinux.cfg", "LABEL s\nLINUX k\n");
-	tfs_write(&t, "/extlinux.conf", "LABEL e\nLINUX k\n");
-	syslinux_parse_fs(&t.ctx);
-	CHECK_INT(t.out.count, 1);
-	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->id : NULL, "e");
-	tfs_write(&t, "/boot/syslinux/syslinux.cfg", "LABEL b\nLINUX k\n");
-	t.out.head = NULL, t.out.tail = &t.out.head, t.out.count = 0;
-	syslinux_parse_fs(&t.ctx);
-	CHECK_INT(t.out.count, 1);
-	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->id : NULL, "b");
-	tfs_done(&t);
-}
-
-/* ldlinux.sys lives in the btrfs/xfs boot area: ldlinux.c32 shows the
- * install directory. A disk never reads isolinux.cfg. */
-TEST(sys_install_dir_by_ldlinux_c32)
-{
-	struct tfs t;
-
-	tfs_init(&t);
-	t.fs.fstype = "btrfs";
-	tfs_write(&t, "/boot/syslinux/ldlinux.c32", "");
-	tfs_write(&t, "/boot/syslinux/syslinux.cfg", "LABEL a\nLINUX k\n");
-	tfs_write(&t, "/isolinux/isolinux.cfg", "LABEL iso\nLINUX k\n");
-	syslinux_parse_fs(&t.ctx);
-	CHECK_INT(t.out.count, 1);
-	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->id : NULL, "a");
-	tfs_done(&t);
-	tfs_init(&t);
-	t.fs.fstype = "vfat";
-	tfs_write(&t, "/isolinux/isolinux.cfg", "LABEL iso\nLINUX k\n");
-	syslinux_parse_fs(&t.ctx);
-	CHECK_INT(t.out.count, 0);
-	tfs_done(&t);
-}
-
-/* iso_open_config(): /boot/isolinux, /isolinux, /boot/syslinux,
+ * /syslinux, /; extlinux.conf before syslinux.cfg in each; one config.
+ * ldlinux.sys lives in the btrfs/xfs boot area: ldlinux.c32 shows the
+ * install directory. A disk never reads isolinux.cfg.
+ * iso_open_config(): /boot/isolinux, /isolinux, /boot/syslinux,
  * /syslinux, /; isolinux.cfg then syslinux.cfg; never extlinux.conf. */
-TEST(isolinux_search_order)
+TEST(where_the_config_is)
 {
-	struct tfs t;
+	static const struct scase cases[] = {
+	    /* `extlinux --install /boot` (Alpine): ldlinux.sys and
+	     * extlinux.conf in /boot, which is the working directory */
+	    {.name = "extlinux_installed_in_boot",
+	     .files = {{"/boot/ldlinux.sys", ""},
+		       {"/boot/extlinux.conf",
+			"DEFAULT menu.c32\nLABEL lts\n  LINUX vmlinuz-lts\n"
+			"  INITRD initramfs-lts\n  APPEND root=/dev/sda1\n"}},
+	     .want = {{W_COUNT, .num = 1},
+		      {W_SOURCE, 0, "/boot/extlinux.conf"},
+		      {W_KERNEL, 0, "/boot/vmlinuz-lts"},
+		      {W_N_INITRDS, 0, .num = 1},
+		      {W_INITRD, 0, "/boot/initramfs-lts", 0},
+		      {W_WARNINGS, .num = 0}}},
+	    {.name = "sys_install_dir_first",
+	     .fstype = "ext4",
+	     .files = {{"/boot/extlinux/ldlinux.sys", ""},
+		       {"/boot/extlinux/syslinux.cfg",
+			"LABEL inst2\nLINUX k\n"},
+		       {"/boot/extlinux/extlinux.conf",
+			"LABEL inst\nLINUX k\n"},
+		       {"/boot/syslinux/syslinux.cfg", "LABEL bs\nLINUX k\n"},
+		       {"/extlinux.conf", "LABEL root\nLINUX k\n"}},
+	     .want = {{W_COUNT, .num = 1},
+		      {W_ID, 0, "inst"},
+		      {W_KERNEL, 0, "/boot/extlinux/k"}}},
+	    /* no install directory: in / extlinux.conf before syslinux.cfg,
+	     * and /boot/syslinux before / */
+	    {.name = "sys_extlinux_conf_first",
+	     .fstype = "vfat",
+	     .files = {{"/syslinux.cfg", "LABEL s\nLINUX k\n"},
+		       {"/extlinux.conf", "LABEL e\nLINUX k\n"}},
+	     .want = {{W_COUNT, .num = 1}, {W_ID, 0, "e"}}},
+	    {.name = "sys_boot_syslinux_before_root",
+	     .fstype = "vfat",
+	     .files = {{"/syslinux.cfg", "LABEL s\nLINUX k\n"},
+		       {"/extlinux.conf", "LABEL e\nLINUX k\n"},
+		       {"/boot/syslinux/syslinux.cfg", "LABEL b\nLINUX k\n"}},
+	     .want = {{W_COUNT, .num = 1}, {W_ID, 0, "b"}}},
+	    {.name = "sys_install_dir_by_ldlinux_c32",
+	     .fstype = "btrfs",
+	     .files = {{"/boot/syslinux/ldlinux.c32", ""},
+		       {"/boot/syslinux/syslinux.cfg", "LABEL a\nLINUX k\n"},
+		       {"/isolinux/isolinux.cfg", "LABEL iso\nLINUX k\n"}},
+	     .want = {{W_COUNT, .num = 1}, {W_ID, 0, "a"}}},
+	    {.name = "sys_never_reads_isolinux_cfg",
+	     .fstype = "vfat",
+	     .files = {{"/isolinux/isolinux.cfg", "LABEL iso\nLINUX k\n"}},
+	     .want = {{W_COUNT, .num = 0}}},
+	    {.name = "isolinux_search_order",
+	     .fstype = "iso9660",
+	     .files = {{"/boot/syslinux/isolinux.cfg", "LABEL bs\nLINUX k\n"},
+		       {"/isolinux/syslinux.cfg", "LABEL iso2\nLINUX k\n"},
+		       {"/isolinux/isolinux.cfg", "LABEL iso\nLINUX k\n"},
+		       {"/extlinux.conf", "LABEL ext\nLINUX k\n"}},
+	     .want = {{W_COUNT, .num = 1},
+		      {W_ID, 0, "iso"},
+		      {W_KERNEL, 0, "/isolinux/k"}}},
+	    {.name = "isolinux_never_reads_extlinux_conf",
+	     .fstype = "iso9660",
+	     .files = {{"/extlinux.conf", "LABEL ext\nLINUX k\n"}},
+	     .want = {{W_COUNT, .num = 0}}},
+	    /* the per-client file is not chosen: a warning */
+	    {.name = "pxelinux_default_only",
+	     .files = {{"/srv/tftp/pxelinux.cfg/default",
+			"LABEL net\nKERNEL debian/linux\n"},
+		       {"/srv/tftp/pxelinux.cfg/01-52-54-00-12-34-56",
+			"LABEL mac\nKERNEL m\n"}},
+	     .want = {{W_COUNT, .num = 1},
+		      {W_ID, 0, "net"},
+		      {W_KERNEL, 0, "/srv/tftp/debian/linux"},
+		      {W_WARNINGS, .num = 1}}},
+	    {.name = "pxelinux_double_colon_paths_on_a_disk",
+	     .cfg = pxe_paths_cfg,
+	     .want = {{W_COUNT, .num = 1},
+		      {W_DISABLED, 0,
+		       "a PXELINUX path (::...) is only reachable over the "
+		       "network"}}},
+	    {.name = "pxelinux_double_colon_paths",
+	     .files = {{"/srv/tftp/pxelinux.cfg/default", pxe_paths_cfg}},
+	     .want = {{W_COUNT, .num = 1},
+		      {W_KERNEL, 0, "/srv/tftp/arch/vmlinuz"},
+		      {W_INITRD, 0, "/srv/tftp/arch/initrd.img", 0},
+		      {W_DISABLED, 0, NULL}}},
+	    {.name = "same_config_twice_read_once",
+	     .files = {{"/boot/extlinux/extlinux.conf", "LABEL a\nLINUX k\n"},
+		       {"/extlinux.conf",
+			.link = "boot/extlinux/extlinux.conf"}},
+	     .want = {{W_COUNT, .num = 1}}},
+	};
 
-	tfs_init(&t);
-	t.fs.fstype = "iso9660";
-	tfs_write(&t, "/boot/syslinux/isolinux.cfg", "LABEL bs\nLINUX k\n");
-	tfs_write(&t, "/isolinux/syslinux.cfg", "LABEL iso2\nLINUX k\n");
-	tfs_write(&t, "/isolinux/isolinux.cfg", "LABEL iso\nLINUX k\n");
-	tfs_write(&t, "/extlinux.conf", "LABEL ext\nLINUX k\n");
-	syslinux_parse_fs(&t.ctx);
-	CHECK_INT(t.out.count, 1);
-	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->id : NULL, "iso");
-	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->kernel.path : NULL, "/isolinux/k");
-	tfs_done(&t);
-	tfs_init(&t);
-	t.fs.fstype = "iso9660";
-	tfs_write(&t, "/extlinux.conf", "LABEL ext\nLINUX k\n");
-	syslinux_parse_fs(&t.ctx);
-	CHECK_INT(t.out.count, 0);
-	tfs_done(&t);
+	RUN_CASES(cases);
 }
 
 /* A --root tree has no filesystem type: isolinux.bin where ISOLINUX
@@ -517,72 +648,68 @@ TEST(tree_variant_by_loader_files)
 /* --- as the loader runs (issue 17, class 3) */
 
 /* DEFAULT runs a CONFIG label at once (no UI, no PROMPT): that config
- * replaces this one, its working directory from APPEND. */
-TEST(config_replaces_the_configuration)
+ * replaces this one, its working directory from APPEND. With a menu or a
+ * boot: prompt shown, a CONFIG label is something to choose: its
+ * config's menu is a group. A config that CONFIGs itself is followed
+ * SYSLINUX_CONFIG_DEPTH times, with a warning. ifcpu64.c32 on a 64-bit
+ * CPU runs its first branch; the label shows what that branch boots. */
+TEST(as_the_loader_runs)
 {
-	struct tfs t;
+	static const struct scase cases[] = {
+	    {.name = "config_replaces_the_configuration",
+	     .files = {{"/isolinux/isolinux.cfg",
+			"TIMEOUT 10\nDEFAULT loadconfig\nLABEL loadconfig\n"
+			"CONFIG /syslinux/archiso.cfg\nAPPEND /syslinux/\n"
+			"LABEL other\nLINUX other\n"},
+		       {"/syslinux/archiso.cfg",
+			"TIMEOUT 50\nLABEL arch\nLINUX boot/vmlinuz\n"}},
+	     .want = {{W_COUNT, .num = 1},
+		      {W_ID, 0, "arch"},
+		      {W_GROUP, 0, NULL},
+		      {W_KERNEL, 0, "/syslinux/boot/vmlinuz"},
+		      {W_DEFAULT, 0},
+		      {W_TIMEOUT, .num = 50}}},
+	    /* no directory: the working directory stays (execute.c) */
+	    {.name = "config_without_a_directory",
+	     .files = {{"/isolinux/isolinux.cfg",
+			"DEFAULT c\nLABEL c\nCONFIG sub/next.cfg\n"},
+		       {"/isolinux/sub/next.cfg", "LABEL n\nLINUX vmlinuz\n"}},
+	     .want = {{W_COUNT, .num = 1}, {W_KERNEL, 0, "/isolinux/vmlinuz"}}},
+	    {.name = "config_label_in_a_menu",
+	     .files = {{"/syslinux.cfg",
+			"UI menu.c32\nLABEL a\nLINUX k\nLABEL help\n"
+			"MENU LABEL ^Help\nCONFIG help.cfg\n"},
+		       {"/help.cfg", "PROMPT 1\nLABEL h\nLINUX hk\n"}},
+	     .want = {{W_COUNT, .num = 2},
+		      {W_GROUP, 1, "Help"},
+		      {W_DEFAULT, 0}}},
+	    {.name = "config_label_at_a_prompt",
+	     .files = {{"/syslinux.cfg",
+			"PROMPT 1\nDEFAULT c\nLABEL c\nCONFIG /x.cfg\n"},
+		       {"/x.cfg", "LABEL x\nLINUX k\n"}},
+	     .want = {{W_COUNT, .num = 1}, {W_GROUP, 0, "c"}}},
+	    {.name = "config_loop",
+	     .files = {{"/syslinux.cfg",
+			"DEFAULT again\nLABEL again\nCONFIG syslinux.cfg\n"}},
+	     .want = {{W_COUNT, .num = 0},
+		      {W_WARNINGS, .num = 1},
+		      {W_WARN_HAS, .str = "CONFIG followed"}}},
+	    {.name = "ifcpu64_takes_the_64bit_branch",
+	     .cfg = "DEFAULT auto\nLABEL auto\nMENU LABEL Install\n"
+		    "KERNEL ifcpu64.c32\nAPPEND l64 quiet -- l32\nLABEL l64\n"
+		    "MENU HIDE\nLINUX amd64/linux\nINITRD amd64/initrd.gz\n"
+		    "APPEND vga=788\nLABEL l32\nMENU HIDE\nLINUX 386/linux\n",
+	     .want = {{W_COUNT, .num = 1},
+		      {W_TITLE, 0, "Install"},
+		      {W_KERNEL, 0, "/boot/syslinux/amd64/linux"},
+		      {W_CMDLINE, 0,
+		       "BOOT_IMAGE=amd64/linux vga=788 initrd=amd64/initrd.gz "
+		       "quiet"},
+		      {W_DISABLED, 0, NULL},
+		      {W_DEFAULT, 0}}},
+	};
 
-	tfs_init(&t);
-	tfs_write(&t, "/isolinux/isolinux.cfg",
-		  "TIMEOUT 10\nDEFAULT loadconfig\nLABEL loadconfig\nCONFIG "
-		  "/syslinux/archiso.cfg\nAPPEND /syslinux/\nLABEL other\n"
-		  "LINUX other\n");
-	tfs_write(&t, "/syslinux/archiso.cfg",
-		  "TIMEOUT 50\nLABEL arch\nLINUX boot/vmlinuz\n");
-	syslinux_parse_fs(&t.ctx);
-	CHECK_INT(t.out.count, 1);
-	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->id : NULL, "arch");
-	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->group : "x", NULL);
-	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->kernel.path : NULL,
-		  "/syslinux/boot/vmlinuz");
-	CHECK(nth(&t, 0) && nth(&t, 0)->is_default);
-	CHECK_INT(t.out.timeout_ds, 50);
-	tfs_done(&t);
-	/* no directory: the working directory stays (execute.c) */
-	tfs_init(&t);
-	tfs_write(&t, "/isolinux/isolinux.cfg",
-		  "DEFAULT c\nLABEL c\nCONFIG sub/next.cfg\n");
-	tfs_write(&t, "/isolinux/sub/next.cfg", "LABEL n\nLINUX vmlinuz\n");
-	syslinux_parse_fs(&t.ctx);
-	CHECK_INT(t.out.count, 1);
-	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->kernel.path : NULL,
-		  "/isolinux/vmlinuz");
-	tfs_done(&t);
-}
-
-/* With a menu or a boot: prompt shown, a CONFIG label is something to
- * choose: its config's menu is a group. A config that CONFIGs itself is
- * followed SYSLINUX_CONFIG_DEPTH times, with a warning. */
-TEST(config_label_in_a_menu_and_loops)
-{
-	struct tfs t;
-
-	tfs_init(&t);
-	tfs_write(&t, "/syslinux.cfg",
-		  "UI menu.c32\nLABEL a\nLINUX k\nLABEL help\nMENU LABEL "
-		  "^Help\nCONFIG help.cfg\n");
-	tfs_write(&t, "/help.cfg", "PROMPT 1\nLABEL h\nLINUX hk\n");
-	syslinux_parse_fs(&t.ctx);
-	CHECK_INT(t.out.count, 2);
-	CHECK_STR(nth(&t, 1) ? nth(&t, 1)->group : NULL, "Help");
-	CHECK(nth(&t, 0) && nth(&t, 0)->is_default);
-	tfs_done(&t);
-	tfs_init(&t);
-	tfs_write(&t, "/syslinux.cfg",
-		  "PROMPT 1\nDEFAULT c\nLABEL c\nCONFIG /x.cfg\n");
-	tfs_write(&t, "/x.cfg", "LABEL x\nLINUX k\n");
-	syslinux_parse_fs(&t.ctx);
-	CHECK_INT(t.out.count, 1);
-	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->group : NULL, "c");
-	tfs_done(&t);
-	tfs_init(&t);
-	tfs_write(&t, "/syslinux.cfg",
-		  "DEFAULT again\nLABEL again\nCONFIG syslinux.cfg\n");
-	syslinux_parse_fs(&t.ctx);
-	CHECK_INT(t.out.count, 0);
-	CHECK_INT(n_warn(&t), 1);
-	CHECK(t.out.warnings && strstr(t.out.warnings->msg, "CONFIG followed"));
-	tfs_done(&t);
+	RUN_CASES(cases);
 }
 
 /* archiso's syslinux.cfg: whichsys.c32 picks the branch of the variant
@@ -639,29 +766,6 @@ TEST(whichsys_follows_the_variant)
 	tfs_done(&t);
 }
 
-/* ifcpu64.c32 on a 64-bit CPU runs its first branch; the label shows
- * what that branch boots. */
-TEST(ifcpu64_takes_the_64bit_branch)
-{
-	struct tfs t;
-	struct entry *e;
-
-	parse(&t, "DEFAULT auto\nLABEL auto\nMENU LABEL Install\nKERNEL "
-		  "ifcpu64.c32\nAPPEND l64 quiet -- l32\nLABEL l64\nMENU HIDE\n"
-		  "LINUX amd64/linux\nINITRD amd64/initrd.gz\nAPPEND vga=788\n"
-		  "LABEL l32\nMENU HIDE\nLINUX 386/linux\n");
-	CHECK_INT(t.out.count, 1);
-	e = nth(&t, 0);
-	CHECK_STR(e ? e->title : NULL, "Install");
-	CHECK_STR(e ? e->kernel.path : NULL, "/boot/syslinux/amd64/linux");
-	CHECK_STR(
-	    e ? e->cmdline : NULL,
-	    "BOOT_IMAGE=amd64/linux vga=788 initrd=amd64/initrd.gz quiet");
-	CHECK_STR(e ? e->disabled : "x", NULL);
-	CHECK(e && e->is_default);
-	tfs_done(&t);
-}
-
 /* ifcpu.c32: "64" and "pae" hold on x86-64, other features are taken as
  * absent (the second branch); "dry-run" boots nothing. */
 TEST(ifcpu_features)
@@ -691,126 +795,6 @@ TEST(ifcpu_features)
 			  cases[i].disabled);
 		tfs_done(&t);
 	}
-}
-
-/* `::` is the TFTP root: only PXELINUX can open it. */
-TEST(pxelinux_double_colon_paths)
-{
-	static const char cfg[] = "LABEL n\nLINUX ::/arch/vmlinuz\n"
-				  "INITRD ::/arch/initrd.img\n";
-	struct tfs t;
-
-	parse(&t, cfg);
-	CHECK_INT(t.out.count, 1);
-	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->disabled : NULL,
-		  "a PXELINUX path (::...) is only reachable over the network");
-	tfs_done(&t);
-	tfs_init(&t);
-	tfs_write(&t, "/srv/tftp/pxelinux.cfg/default", cfg);
-	syslinux_parse_fs(&t.ctx);
-	CHECK_INT(t.out.count, 1);
-	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->kernel.path : NULL,
-		  "/srv/tftp/arch/vmlinuz");
-	CHECK_STR(nth(&t, 0) && nth(&t, 0)->n_initrds
-		      ? nth(&t, 0)->initrds[0].path
-		      : NULL,
-		  "/srv/tftp/arch/initrd.img");
-	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->disabled : "x", NULL);
-	tfs_done(&t);
-}
-
-/* DEFAULT naming a label whose kernel is vesamenu.c32 runs the menu:
- * that label is not an entry, and the default is MENU DEFAULT. */
-TEST(menu_module_label_is_the_menu)
-{
-	struct tfs t;
-
-	parse(&t, "DEFAULT menu\nLABEL menu\nKERNEL vesamenu.c32\nLABEL a\n"
-		  "LINUX k\nLABEL b\nMENU DEFAULT\nLINUX k\n");
-	CHECK_INT(t.out.count, 2);
-	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->id : NULL, "a");
-	CHECK(nth(&t, 1) && nth(&t, 1)->is_default);
-	tfs_done(&t);
-}
-
-/* MENU SEPARATOR ends the label: a following APPEND is global. */
-TEST(menu_separator_ends_label)
-{
-	struct tfs t;
-
-	parse(&t, "LABEL a\nLINUX k\nMENU SEPARATOR\nAPPEND global\nLABEL b\n"
-		  "LINUX k\n");
-	CHECK_INT(t.out.count, 2);
-	CHECK_STR(nth(&t, 0) ? nth(&t, 0)->cmdline : NULL, "BOOT_IMAGE=k");
-	CHECK_STR(nth(&t, 1) ? nth(&t, 1)->cmdline : NULL,
-		  "BOOT_IMAGE=k global");
-	tfs_done(&t);
-}
-
-TEST(fdt_and_devicetree)
-{
-	struct tfs t;
-
-	parse(&t, "LABEL a\nLINUX k\nFDT dtbs/board.dtb\nLABEL b\nLINUX "
-		  "k\nDEVICETREE /x.dtb\n");
-	CHECK_STR(nth(&t, 0)->devicetree, "/boot/syslinux/dtbs/board.dtb");
-	CHECK_STR(nth(&t, 1)->devicetree, "/x.dtb");
-	tfs_done(&t);
-}
-
-TEST(text_help_is_not_config)
-{
-	struct tfs t;
-
-	parse(&t, "LABEL a\nLINUX k\nTEXT HELP\n  LABEL fake\n  KERNEL "
-		  "nope\nENDTEXT\n"
-		  "APPEND after\n");
-	CHECK_INT(t.out.count, 1);
-	CHECK_STR(nth(&t, 0)->cmdline, "BOOT_IMAGE=k after");
-	tfs_done(&t);
-}
-
-TEST(ignored_and_unknown_keywords)
-{
-	struct tfs t;
-
-	parse(&t,
-	      "SAY hello\nPROMPT 1\nPATH /lib\nSERIAL 0 115200\nF1 help.txt\n"
-	      "FROBNICATE x\nLABEL a\nLINUX k\n# comment\n");
-	CHECK_INT(t.out.count, 1);
-	CHECK_INT(n_warn(&t), 1);
-	CHECK_INT(t.out.warnings->line, 6);
-	CHECK(strstr(t.out.warnings->msg, "FROBNICATE") != NULL);
-	tfs_done(&t);
-}
-
-TEST(pxelinux_default_only)
-{
-	struct tfs t;
-
-	tfs_init(&t);
-	tfs_write(&t, "/srv/tftp/pxelinux.cfg/default",
-		  "LABEL net\nKERNEL debian/linux\n");
-	tfs_write(&t, "/srv/tftp/pxelinux.cfg/01-52-54-00-12-34-56",
-		  "LABEL mac\nKERNEL m\n");
-	syslinux_parse_fs(&t.ctx);
-	CHECK_INT(t.out.count, 1);
-	CHECK_STR(nth(&t, 0)->id, "net");
-	CHECK_STR(nth(&t, 0)->kernel.path, "/srv/tftp/debian/linux");
-	CHECK_INT(n_warn(&t), 1); /* the per-client file is not chosen */
-	tfs_done(&t);
-}
-
-TEST(same_config_twice_read_once)
-{
-	struct tfs t;
-
-	tfs_init(&t);
-	tfs_write(&t, "/boot/extlinux/extlinux.conf", "LABEL a\nLINUX k\n");
-	tfs_link(&t, "/extlinux.conf", "boot/extlinux/extlinux.conf");
-	syslinux_parse_fs(&t.ctx);
-	CHECK_INT(t.out.count, 1);
-	tfs_done(&t);
 }
 
 TEST(buffer_entry_point)
@@ -875,24 +859,10 @@ TEST(entry_booting_bootmenu_is_dropped)
 	tfs_done(&t);
 }
 
-TEST_MAIN("test_syslinux", label_kernel_append, keywords_ignore_case,
+TEST_MAIN("test_syslinux", label_kernel_and_append, default_keywords,
+	  menu_keywords, timeout_tenths, include_keywords, include_depth_limit,
+	  include_fan_out_is_bounded, disabled_entries, where_the_config_is,
+	  tree_variant_by_loader_files, as_the_loader_runs,
+	  whichsys_follows_the_variant, ifcpu_features, buffer_entry_point,
 	  bios_install_of_bootmenu_is_not_listed,
-	  entry_booting_bootmenu_is_dropped, append_initrd_comma_list,
-	  initrd_keyword, global_append_and_dash, kernel_args_before_append,
-	  label_without_kernel_boots_itself, default_names_label,
-	  default_with_options_and_ui_module, menu_default, ontimeout_wins,
-	  menu_label_strips_caret, menu_hide, menu_title_and_passwd,
-	  timeout_tenths, include_relative_to_config_dir,
-	  include_loop_and_depth, include_missing_is_silent,
-	  include_fan_out_is_bounded, menu_include_with_tag_is_submenu,
-	  menu_begin_end_groups, localboot_and_modules_disabled,
-	  mboot_xen_disabled_as_xen, extlinux_installed_in_boot,
-	  sys_search_order, sys_install_dir_by_ldlinux_c32,
-	  isolinux_search_order, tree_variant_by_loader_files,
-	  config_replaces_the_configuration, config_label_in_a_menu_and_loops,
-	  whichsys_follows_the_variant, ifcpu64_takes_the_64bit_branch,
-	  ifcpu_features, pxelinux_double_colon_paths,
-	  menu_module_label_is_the_menu, menu_separator_ends_label,
-	  fdt_and_devicetree, text_help_is_not_config,
-	  ignored_and_unknown_keywords, pxelinux_default_only,
-	  same_config_twice_read_once, buffer_entry_point)
+	  entry_booting_bootmenu_is_dropped)
