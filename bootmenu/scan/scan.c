@@ -1,9 +1,9 @@
-/* scan.c - the scan's public side: starting and freeing it, the event
- * queue the caller reads, and its views (roots, devices). The threads and
- * who owns what: see scan_int.h.
+/* scan.c - the top of the scan_*.c files: starting and freeing a scan,
+ * waiting for it to settle, and its views (roots, devices). The event
+ * queue the caller reads is scan_event.c's. The threads and who owns
+ * what: see scan_int.h.
  */
 #include "scan/scan.h"
-#include "scan/fs.h"
 #include "scan/hotplug.h"
 #include "scan/scan_int.h"
 #include "util/log.h"
@@ -15,111 +15,6 @@
 #include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
-
-int64_t scan_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-void scan_efd_poke(int fd)
-{
-	uint64_t one = 1;
-
-	if (write(fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
-		log_debug("scan: eventfd write: %s", strerror(errno));
-}
-
-void scan_efd_drain(int fd)
-{
-	uint64_t v;
-
-	if (read(fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
-		log_debug("scan: eventfd read: %s", strerror(errno));
-}
-
-const char *scan_state_name(enum scan_state st)
-{
-	static const char *const names[] = {
-	    [SCAN_DEV_PROBING] = "probing",   [SCAN_DEV_MOUNTED] = "mounted",
-	    [SCAN_DEV_SKIPPED] = "skipped",   [SCAN_DEV_FAILED] = "failed",
-	    [SCAN_DEV_TIMEOUT] = "timed out",
-	};
-
-	return (unsigned)st < sizeof(names) / sizeof(names[0]) ? names[st]
-							       : "?";
-}
-
-/* --- events */
-
-void scan_ev_push(struct scan *s, enum scan_event_type type, struct fs_root *fs,
-		  const char *name)
-{
-	struct scan_evq *q = calloc(1, sizeof(*q));
-
-	if (!q) {
-		log_err("scan: out of memory for an event");
-		return;
-	}
-	q->ev.type = type;
-	q->ev.fs = fs;
-	q->ev.name = name;
-	q->fs = fs;
-	if (!s->evq)
-		scan_efd_poke(s->ev_fd);
-	*s->evq_tail = q;
-	s->evq_tail = &q->next;
-}
-
-int scan_fd(const struct scan *s)
-{
-	return s->ev_fd;
-}
-
-int scan_next(struct scan *s, struct scan_event *ev)
-{
-	struct scan_evq *q;
-
-	pthread_mutex_lock(&s->lock);
-	q = s->evq;
-	if (q) {
-		s->evq = q->next;
-		if (!s->evq) {
-			s->evq_tail = &s->evq;
-			scan_efd_drain(s->ev_fd);
-		}
-		*ev = q->ev;
-		/* the caller's thread: the only one that closes root fds */
-		if (q->ev.type == SCAN_EV_FS_REMOVED && q->fs->root_fd >= 0)
-			fs_root_close(q->fs);
-	}
-	pthread_mutex_unlock(&s->lock);
-	free(q);
-	return q != NULL;
-}
-
-int scan_inject_uevent(struct scan *s, const void *msg, size_t len)
-{
-	struct scan_msg *m;
-
-	if (len > UEVENT_MSG_MAX)
-		return -EMSGSIZE;
-	m = malloc(sizeof(*m) + len);
-	if (!m)
-		return -ENOMEM;
-	m->next = NULL;
-	m->len = len;
-	memcpy(m->buf, msg, len);
-	pthread_mutex_lock(&s->lock);
-	*s->inj_tail = m;
-	s->inj_tail = &m->next;
-	s->quiet = false; /* until the coordinator has seen it */
-	scan_efd_poke(s->wake_fd);
-	pthread_mutex_unlock(&s->lock);
-	return 0;
-}
 
 /* --- start and end */
 
@@ -203,18 +98,7 @@ void scan_free(struct scan *s)
 		return;
 	if (s->ev_fd >= 0 && s->wake_fd >= 0)
 		scan_unmount_all(s);
-	while (s->evq) {
-		struct scan_evq *q = s->evq;
-
-		s->evq = q->next;
-		free(q);
-	}
-	while (s->inj) {
-		struct scan_msg *m = s->inj;
-
-		s->inj = m->next;
-		free(m);
-	}
+	scan_queues_free(s);
 	if (s->nl_fd >= 0)
 		close(s->nl_fd);
 	if (s->ev_fd >= 0)

@@ -169,7 +169,7 @@ static void step_settle(struct scan *s, int64_t now)
 	/* the members that came have come: incomplete volumes now */
 	if ((quiet || now >= s->settle_deadline_ms) && !s->vol_settled) {
 		s->vol_settled = true;
-		if (scan_vol_update(s, now) > 0)
+		if (scan_rec_vol_update(s, now) > 0)
 			quiet = false;
 	}
 	if (quiet && !s->quiet)

@@ -11,14 +11,19 @@
  * closed only in the caller's thread (scan_next, scan_unmount_all), so a
  * parser never sees its fd vanish underneath it.
  *
- * The files, one concern each:
- *	scan.c		the public entry points and the event queue
+ * The files, one concern each, top to bottom: a file calls only files
+ * below it in this list (scan_event.c calls none of them):
+ *	scan.c		starting, settling and freeing a scan; its views
  *	scan_coord.c	the coordinator thread: uevents, jobs, settling
- *	scan_record.c	the device records and what a finished job means
+ *	scan_record.c	the device records (the volumes' too) and what a
+ *			finished job means: the owner, over the leaves
+ *	scan_unmount.c	unmounting one device's filesystem, or all of them
  *	scan_worker.c	the jobs: probe and mount in a worker thread
  *	scan_usb.c	USB storage hosts that have not reported disks yet
- *	scan_unmount.c	unmounting one device's filesystem, or all of them
- *	scan_vol.c	LVM2 and md members read, their volumes mapped
+ *	scan_vol.c	LVM2 and md members read, their volumes planned and
+ *			mapped (the records of the plan are scan_record.c's)
+ *	scan_event.c	the clock, the eventfds, the caller's event queue
+ *			and the injected uevents
  */
 #ifndef BM_SCAN_INT_H
 #define BM_SCAN_INT_H
@@ -173,7 +178,7 @@ struct scan {
 	bool vol_settled;	      /* incomplete volumes are planned now */
 };
 
-/* --- scan.c: clock, eventfds, the event queue */
+/* --- scan_event.c: clock, eventfds, the queues */
 
 /* CLOCK_MONOTONIC in milliseconds. */
 int64_t scan_now_ms(void);
@@ -188,12 +193,55 @@ void scan_efd_drain(int fd);
 void scan_ev_push(struct scan *s, enum scan_event_type type, struct fs_root *fs,
 		  const char *name);
 
+/* Free the events and injected uevents still queued (scan_free(), once
+ * the coordinator is gone). */
+void scan_queues_free(struct scan *s);
+
 /* --- scan_coord.c */
 
 /* The coordinator thread (pthread_create's start routine, @arg the
  * struct scan): lists sysfs, then follows uevents and jobs until
  * s->stop. Takes s->lock itself. Returns NULL. */
 void *scan_coord_main(void *arg);
+
+/* --- scan_record.c: the device records (under s->lock) */
+
+/* The record of device @name, or NULL. */
+struct scan_rec *scan_rec_find(struct scan *s, const char *name);
+
+/* The record of @name, made (in the arena, marked removed until
+ * scheduled) when there is none. */
+struct scan_rec *scan_rec_get(struct scan *s, const char *name);
+
+/* Set @r's state and reason (copied) and tell the caller. */
+void scan_rec_set_state(struct scan *s, struct scan_rec *r, enum scan_state st,
+			const char *reason);
+
+/* Due for a probe at @when (ms): shown as probing again. */
+void scan_rec_schedule(struct scan_rec *r, int64_t when);
+
+/* The device is gone: abandon its job, unmount lazily, hide it; the
+ * volumes on it go too. */
+void scan_rec_remove(struct scan *s, struct scan_rec *r);
+
+/* Start @r's probe now. False when it must wait (its old worker hangs). */
+bool scan_rec_start(struct scan *s, struct scan_rec *r, int64_t now);
+
+/* Take the result of @r's finished job: mounted (an FS_ADDED event),
+ * skipped or failed; the job's reference is dropped. */
+void scan_rec_reap(struct scan *s, struct scan_rec *r);
+
+/* Plan the volumes from the members read (scan_vol_plan()) and make,
+ * redo or keep their records. Returns how many records were scheduled
+ * for a probe. */
+int scan_rec_vol_update(struct scan *s, int64_t now);
+
+/* --- scan_unmount.c */
+
+/* Unmount @r's filesystem (lazily when @lazy: the device vanished) and
+ * queue FS_REMOVED; its root fd is closed by scan_next(). Under s->lock;
+ * no-op without one. */
+void scan_rec_drop_fs(struct scan *s, struct scan_rec *r, bool lazy);
 
 /* --- scan_worker.c: the jobs (s->lock held unless said otherwise) */
 
@@ -215,31 +263,8 @@ void scan_job_release(struct scan_job *j);
 /* Drop one of @j's two references; the last frees it. */
 void scan_job_unref(struct scan_job *j);
 
-/* --- scan_record.c: the device records (under s->lock) */
-
-/* The record of device @name, or NULL. */
-struct scan_rec *scan_rec_find(struct scan *s, const char *name);
-
-/* The record of @name, made (in the arena, marked removed until
- * scheduled) when there is none. */
-struct scan_rec *scan_rec_get(struct scan *s, const char *name);
-
-/* Set @r's state and reason (copied) and tell the caller. */
-void scan_rec_set_state(struct scan *s, struct scan_rec *r, enum scan_state st,
-			const char *reason);
-
-/* Due for a probe at @when (ms): shown as probing again. */
-void scan_rec_schedule(struct scan_rec *r, int64_t when);
-
-/* The device is gone: abandon its job, unmount lazily, hide it. */
-void scan_rec_remove(struct scan *s, struct scan_rec *r);
-
-/* Start @r's probe now. False when it must wait (its old worker hangs). */
-bool scan_rec_start(struct scan *s, struct scan_rec *r, int64_t now);
-
-/* Take the result of @r's finished job: mounted (an FS_ADDED event),
- * skipped or failed; the job's reference is dropped. */
-void scan_rec_reap(struct scan *s, struct scan_rec *r);
+/* Where device @name is mounted: @s's mount base, then @name. */
+void scan_target(const struct scan *s, const char *name, char target[PATH_MAX]);
 
 /* --- scan_usb.c: USB storage hosts (under s->lock) */
 
@@ -257,16 +282,6 @@ void scan_host_forget(struct scan *s, const char *devpath);
  * SCAN_HOST_WAIT_MS. */
 bool scan_hosts_pending(struct scan *s, int64_t now);
 
-/* --- scan_unmount.c */
-
-/* Where device @name is mounted: @s's mount base, then @name. */
-void scan_target(const struct scan *s, const char *name, char target[PATH_MAX]);
-
-/* Unmount @r's filesystem (lazily when @lazy: the device vanished) and
- * queue FS_REMOVED; its root fd is closed by scan_next(). Under s->lock;
- * no-op without one. */
-void scan_rec_drop_fs(struct scan *s, struct scan_rec *r, bool lazy);
-
 /* --- scan_vol.c: volumes (s->lock held unless said otherwise) */
 
 /* In the worker: @j's device is an LVM2 PV or md member (the probe said
@@ -283,22 +298,45 @@ int scan_vol_job_map(struct scan_job *j);
 /* Set up @j for @r's volume (job_new()'s part for volume records). */
 void scan_vol_job_init(const struct scan_rec *r, struct scan_job *j);
 
-/* @r's job finished: the record takes a mapping that got mounted (before
- * the result is taken: @before) and a member's reading; a mapping that
- * did not get mounted is removed (after: !@before), and the volumes
- * are planned again. */
-void scan_vol_reaped(struct scan *s, struct scan_rec *r, struct scan_job *j,
-		     bool before);
+/* @r's job finished, before its result is taken: the record takes a
+ * mapping the job made (now r->vol's to remove). */
+void scan_vol_take_map(struct scan *s, struct scan_rec *r, struct scan_job *j);
+
+/* @r's job finished, after its result was taken: a mapping that did not
+ * get mounted (nor holds a PV) is removed; a member's reading is kept.
+ * True when it was: the volumes are to be planned again. */
+bool scan_vol_reaped(struct scan *s, struct scan_rec *r, struct scan_job *j);
 
 /* Device @name (a member, maybe) went away or changed: its reading is
- * forgotten, the volumes of its group are removed, the rest planned
- * again. */
-void scan_vol_member_gone(struct scan *s, const char *name);
+ * forgotten. False when it had none; else true with the group it was of
+ * ("" when it had no VG text) in @group, whose volumes are to go. */
+bool scan_vol_member_drop(struct scan *s, const char *name,
+			  char group[VOL_GROUP_ID_MAX]);
 
-/* Plan the volumes from the members read (vol_plan()) and make, redo or
- * keep their records. Returns how many records were scheduled for a
- * probe. */
-int scan_vol_update(struct scan *s, int64_t now);
+/* The volumes planned from the members read: vol_plan()'s items, whose
+ * window sources index @mems. */
+struct scan_volplan {
+	struct vol_plan_item *items; /* calloc'd: scan_vol_plan_free() */
+	size_t n;
+	struct scan_volmem *mems[VOL_PLAN_MEMBERS_MAX]; /* s->vmembers' */
+};
+
+/* Plan the volumes from s->vmembers into @p (valid until the next
+ * change to s->vmembers). Returns 0, or -ENOMEM (logged) with nothing
+ * to free; a failure of the plan itself is logged and leaves what it
+ * planned. */
+int scan_vol_plan(struct scan *s, struct scan_volplan *p);
+void scan_vol_plan_free(struct scan_volplan *p);
+
+/* Does @r's volume (r->vol set) stand as @p's item @it says? */
+bool scan_vol_as_planned(const struct scan_rec *r, const struct scan_volplan *p,
+			 const struct vol_plan_item *it);
+
+/* Make @r (fresh or removed) the volume @p's item @it says: r->vol (in
+ * the arena when new) and its device-list fields. */
+void scan_vol_fill(struct scan *s, struct scan_rec *r,
+		   const struct scan_volplan *p,
+		   const struct vol_plan_item *it);
 
 /* True when /dev/@name is a loop device the scan made for a volume. */
 bool scan_vol_owns(struct scan *s, const char *name);

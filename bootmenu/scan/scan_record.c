@@ -2,7 +2,11 @@
  * seen, in the scan's arena, under s->lock. A record is scheduled (a
  * probe due), probing (its job runs), then mounted, skipped, failed or
  * timed out; removed when the device goes, scheduled again when it
- * changes.
+ * changes. A volume's record is made here too, from scan_vol.c's plan.
+ *
+ * The owner of the records: it calls the files below it (scan_worker.c
+ * for the jobs, scan_unmount.c, scan_vol.c for the readings and the plan)
+ * and none of them calls it; the coordinator drives it.
  */
 #include "scan/fs.h"
 #include "scan/scan_int.h"
@@ -46,6 +50,78 @@ void scan_rec_set_state(struct scan *s, struct scan_rec *r, enum scan_state st,
 	scan_ev_push(s, SCAN_EV_DEVICE, NULL, r->pub.name);
 }
 
+void scan_rec_schedule(struct scan_rec *r, int64_t when)
+{
+	r->pending_ms = when;
+	r->removed = false;
+	r->pub.state = SCAN_DEV_PROBING;
+	r->pub.reason = NULL;
+}
+
+/* --- volumes: the records of the plan (scan_vol.c plans) */
+
+/* Make, redo or keep the record of the volume @it of @p. Returns 1 when
+ * a probe of it was scheduled. */
+static int rec_vol_record(struct scan *s, const struct scan_volplan *p,
+			  const struct vol_plan_item *it, int64_t now)
+{
+	struct scan_rec *r = scan_rec_find(s, it->v.name);
+
+	if (r && !r->vol && !r->removed) {
+		log_warn("scan: volume %s: a device of that name is there: "
+			 "not shown",
+			 it->v.name);
+		return 0;
+	}
+	if (r && !r->removed && scan_vol_as_planned(r, p, it))
+		return 0;
+	if (r)
+		scan_rec_remove(s, r); /* planned otherwise now: again */
+	r = scan_rec_get(s, it->v.name);
+	scan_vol_fill(s, r, p, it);
+	if (it->v.skip[0]) {
+		r->removed = false;
+		r->pending_ms = 0;
+		scan_rec_set_state(s, r, SCAN_DEV_SKIPPED, it->v.skip);
+		log_info("scan: %s: skipped: %s", it->v.name, it->v.skip);
+		return 0;
+	}
+	if (it->note[0])
+		log_warn("scan: %s", it->note);
+	scan_rec_schedule(r, now);
+	return 1;
+}
+
+int scan_rec_vol_update(struct scan *s, int64_t now)
+{
+	struct scan_volplan p;
+	int scheduled = 0;
+
+	if (scan_vol_plan(s, &p) < 0)
+		return 0;
+	for (size_t i = 0; i < p.n; i++)
+		scheduled += rec_vol_record(s, &p, &p.items[i], now);
+	scan_vol_plan_free(&p);
+	return scheduled;
+}
+
+/* Device @name (a member, maybe) went away or changed: its reading is
+ * forgotten, the volumes of its group (or on it) are removed, the rest
+ * planned again. */
+static void rec_member_gone(struct scan *s, const char *name)
+{
+	char group[VOL_GROUP_ID_MAX];
+
+	if (!scan_vol_member_drop(s, name, group))
+		return;
+	for (struct scan_rec *r = s->recs; r; r = r->next)
+		if (r->vol && !r->removed &&
+		    ((group[0] && !strcmp(r->vol->group, group)) ||
+		     !strcmp(r->vol->member_name, name)))
+			scan_rec_remove(s, r);
+	scan_rec_vol_update(s, scan_now_ms());
+}
+
 void scan_rec_remove(struct scan *s, struct scan_rec *r)
 {
 	if (r->removed)
@@ -56,17 +132,9 @@ void scan_rec_remove(struct scan *s, struct scan_rec *r)
 	scan_rec_drop_fs(s, r, true);
 	scan_vol_unmap(r); /* one kept unmounted: a PV on an md mirror */
 	r->removed = true;
-	scan_vol_member_gone(s, r->pub.name); /* its volumes go with it */
+	rec_member_gone(s, r->pub.name); /* its volumes go with it */
 	log_info("scan: %s removed", r->pub.name);
 	scan_ev_push(s, SCAN_EV_DEVICE, NULL, r->pub.name);
-}
-
-void scan_rec_schedule(struct scan_rec *r, int64_t when)
-{
-	r->pending_ms = when;
-	r->removed = false;
-	r->pub.state = SCAN_DEV_PROBING;
-	r->pub.reason = NULL;
 }
 
 /* --- results of a finished job */
@@ -154,7 +222,7 @@ void scan_rec_reap(struct scan *s, struct scan_rec *r)
 
 	s->running--;
 	r->job = NULL;
-	scan_vol_reaped(s, r, j, true);
+	scan_vol_take_map(s, r, j);
 	rec_take_probe(s, r, p);
 	snprintf(why, sizeof(why), "%s%s%s", p->skip ? p->skip : j->detail,
 		 p->skip && p->detail[0] ? ": " : "", p->skip ? p->detail : "");
@@ -185,7 +253,8 @@ void scan_rec_reap(struct scan *s, struct scan_rec *r)
 		log_info("scan: %s: %s: %s", r->pub.name,
 			 scan_state_name(r->pub.state),
 			 r->pub.reason ? r->pub.reason : "");
-	scan_vol_reaped(s, r, j, false);
+	if (scan_vol_reaped(s, r, j))
+		scan_rec_vol_update(s, scan_now_ms());
 	scan_job_unref(j);
 }
 
@@ -221,7 +290,7 @@ static bool rec_ready(struct scan *s, struct scan_rec *r)
 	const char *why;
 	int rc;
 
-	scan_vol_member_gone(s, r->pub.name); /* read again from scratch */
+	rec_member_gone(s, r->pub.name); /* read again from scratch */
 	rc = probe_sysfs_dev(s->o.sysfs, s->o.devdir, r->pub.name, flags,
 			     &r->sys);
 	if (rc < 0 || scan_vol_owns(s, r->pub.name)) {

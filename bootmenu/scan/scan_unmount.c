@@ -5,20 +5,6 @@
 #include "scan/fs.h"
 #include "scan/scan_int.h"
 
-#include <stdio.h>
-#include <string.h>
-
-void scan_target(const struct scan *s, const char *name, char target[PATH_MAX])
-{
-	char *p;
-	int n = snprintf(target, PATH_MAX, "%s/", s->o.mount_base);
-
-	/* a volume's "vgsys/boot" is one directory, "vgsys:boot" */
-	snprintf(target + n, PATH_MAX - (size_t)n, "%s", name);
-	while ((p = strchr(target + n, '/')))
-		*p = ':';
-}
-
 void scan_rec_drop_fs(struct scan *s, struct scan_rec *r, bool lazy)
 {
 	struct fs_root *fs = r->fs;

@@ -12,6 +12,10 @@
  * holds an LVM2 PV (LVM on an md mirror) is read as a member in turn.
  * The mapping lives as long as the mount, or the PV on it: it goes with
  * the record, its member, and in scan_unmount_all().
+ *
+ * This file reads, keeps and plans; the records are scan_record.c's,
+ * which asks for the plan and makes, redoes or removes the volumes'
+ * records itself. It calls no other scan_*.c file.
  */
 #include "scan/scan_int.h"
 #include "util/file.h"
@@ -197,27 +201,27 @@ static void member_keep(struct scan *s, const struct scan_rec *r,
 		*pp = m;
 }
 
-void scan_vol_reaped(struct scan *s, struct scan_rec *r, struct scan_job *j,
-		     bool before)
+void scan_vol_take_map(struct scan *s, struct scan_rec *r, struct scan_job *j)
 {
-	if (before) {
-		if (r->vol && j->mapped) { /* the record holds it now */
-			snprintf(r->vol->map_dev, sizeof(r->vol->map_dev), "%s",
-				 j->map_dev);
-			r->pub.devnode = arena_strdup(&s->a, j->map_dev);
-			j->mapped = false;
-		}
-		return;
+	if (r->vol && j->mapped) { /* the record holds it now */
+		snprintf(r->vol->map_dev, sizeof(r->vol->map_dev), "%s",
+			 j->map_dev);
+		r->pub.devnode = arena_strdup(&s->a, j->map_dev);
+		j->mapped = false;
 	}
+}
+
+bool scan_vol_reaped(struct scan *s, struct scan_rec *r, struct scan_job *j)
+{
 	/* a mapping stays while mounted, or while it is a PV (LVM on md) */
 	if (r->vol && r->pub.state != SCAN_DEV_MOUNTED && !j->member_read)
 		scan_vol_unmap(r);
 	else if (r->vol && r->vol->note[0])
 		r->pub.reason = arena_strdup(&s->a, r->vol->note);
-	if (j->member_read) {
-		member_keep(s, r, j);
-		scan_vol_update(s, scan_now_ms());
-	}
+	if (!j->member_read)
+		return false;
+	member_keep(s, r, j);
+	return true;
 }
 
 /* The group a member's reading belongs to ("" when it has no VG text). */
@@ -228,34 +232,58 @@ static const char *member_group(const struct scan_volmem *m)
 	return m->pv.text ? m->pv.vg_id : "";
 }
 
-void scan_vol_member_gone(struct scan *s, const char *name)
+bool scan_vol_member_drop(struct scan *s, const char *name,
+			  char group[VOL_GROUP_ID_MAX])
 {
 	struct scan_volmem *m, **pp = &s->vmembers;
-	const char *group;
 
 	while (*pp && strcmp((*pp)->dev, name))
 		pp = &(*pp)->next;
 	m = *pp;
 	if (!m)
-		return;
+		return false;
 	*pp = m->next;
-	group = member_group(m);
-	for (struct scan_rec *r = s->recs; r; r = r->next)
-		if (r->vol && !r->removed &&
-		    ((group[0] && !strcmp(r->vol->group, group)) ||
-		     !strcmp(r->vol->member_name, name)))
-			scan_rec_remove(s, r);
+	snprintf(group, VOL_GROUP_ID_MAX, "%s", member_group(m));
 	lvm_pv_free(&m->pv);
 	free(m);
-	scan_vol_update(s, scan_now_ms());
+	return true;
 }
 
-/* --- the plan into records */
+/* --- the plan, for the records */
 
-/* Does @r's volume stand as planned in @it (its windows on @mems)? */
-static bool rec_as_planned(const struct scan_rec *r,
-			   const struct vol_plan_item *it,
-			   struct scan_volmem *const *mems)
+int scan_vol_plan(struct scan *s, struct scan_volplan *p)
+{
+	struct vol_member vm[VOL_PLAN_MEMBERS_MAX];
+	size_t n = 0;
+	int rc;
+
+	p->n = 0;
+	p->items = calloc(SCAN_VOL_ITEMS_MAX, sizeof(*p->items));
+	if (!p->items) {
+		log_err("scan: out of memory for the volumes");
+		return -ENOMEM;
+	}
+	for (struct scan_volmem *m = s->vmembers; m && n < VOL_PLAN_MEMBERS_MAX;
+	     m = m->next, n++) {
+		p->mems[n] = m;
+		vm[n] = (struct vol_member){m->dev, m->kind, &m->pv, &m->md};
+	}
+	rc = vol_plan(vm, n, s->vol_settled, p->items, SCAN_VOL_ITEMS_MAX,
+		      &p->n);
+	if (rc < 0)
+		log_warn("scan: volumes: %s", strerror(-rc));
+	return 0;
+}
+
+void scan_vol_plan_free(struct scan_volplan *p)
+{
+	free(p->items);
+	p->items = NULL;
+	p->n = 0;
+}
+
+bool scan_vol_as_planned(const struct scan_rec *r, const struct scan_volplan *p,
+			 const struct vol_plan_item *it)
 {
 	const struct scan_recvol *v = r->vol;
 
@@ -264,17 +292,15 @@ static bool rec_as_planned(const struct scan_rec *r,
 	    v->chunk != it->v.chunk)
 		return false;
 	for (size_t i = 0; i < it->v.n; i++)
-		if (strcmp(v->member[i], mems[it->v.w[i].source]->devnode) ||
+		if (strcmp(v->member[i], p->mems[it->v.w[i].source]->devnode) ||
 		    v->win[i].offset != it->v.w[i].offset ||
 		    v->win[i].size != it->v.w[i].size)
 			return false;
 	return true;
 }
 
-/* @r (fresh or removed) as the volume @it says. */
-static void rec_fill(struct scan *s, struct scan_rec *r,
-		     const struct vol_plan_item *it,
-		     struct scan_volmem *const *mems)
+void scan_vol_fill(struct scan *s, struct scan_rec *r,
+		   const struct scan_volplan *p, const struct vol_plan_item *it)
 {
 	struct scan_recvol *v = r->vol;
 
@@ -288,7 +314,7 @@ static void rec_fill(struct scan *s, struct scan_rec *r,
 	v->stripes = it->v.stripes;
 	v->chunk = it->v.chunk;
 	for (size_t i = 0; i < it->v.n; i++) {
-		const struct scan_volmem *m = mems[it->v.w[i].source];
+		const struct scan_volmem *m = p->mems[it->v.w[i].source];
 
 		snprintf(v->member[i], sizeof(v->member[i]), "%s", m->devnode);
 		if (i == 0)
@@ -303,65 +329,6 @@ static void rec_fill(struct scan *s, struct scan_rec *r,
 	r->pub.partno = 0;
 	r->pub.size = it->v.size;
 	r->pub.removable = false;
-}
-
-/* Make, redo or keep the record of @it. Returns 1 when a probe of it
- * was scheduled. */
-static int vol_record(struct scan *s, const struct vol_plan_item *it,
-		      struct scan_volmem *const *mems, int64_t now)
-{
-	struct scan_rec *r = scan_rec_find(s, it->v.name);
-
-	if (r && !r->vol && !r->removed) {
-		log_warn("scan: volume %s: a device of that name is there: "
-			 "not shown",
-			 it->v.name);
-		return 0;
-	}
-	if (r && !r->removed && rec_as_planned(r, it, mems))
-		return 0;
-	if (r)
-		scan_rec_remove(s, r); /* planned otherwise now: again */
-	r = scan_rec_get(s, it->v.name);
-	rec_fill(s, r, it, mems);
-	if (it->v.skip[0]) {
-		r->removed = false;
-		r->pending_ms = 0;
-		scan_rec_set_state(s, r, SCAN_DEV_SKIPPED, it->v.skip);
-		log_info("scan: %s: skipped: %s", it->v.name, it->v.skip);
-		return 0;
-	}
-	if (it->note[0])
-		log_warn("scan: %s", it->note);
-	scan_rec_schedule(r, now);
-	return 1;
-}
-
-int scan_vol_update(struct scan *s, int64_t now)
-{
-	struct scan_volmem *mems[VOL_PLAN_MEMBERS_MAX];
-	struct vol_member vm[VOL_PLAN_MEMBERS_MAX];
-	struct vol_plan_item *items =
-	    calloc(SCAN_VOL_ITEMS_MAX, sizeof(*items));
-	size_t n = 0, count = 0;
-	int rc, scheduled = 0;
-
-	if (!items) {
-		log_err("scan: out of memory for the volumes");
-		return 0;
-	}
-	for (struct scan_volmem *m = s->vmembers; m && n < VOL_PLAN_MEMBERS_MAX;
-	     m = m->next, n++) {
-		mems[n] = m;
-		vm[n] = (struct vol_member){m->dev, m->kind, &m->pv, &m->md};
-	}
-	rc = vol_plan(vm, n, s->vol_settled, items, SCAN_VOL_ITEMS_MAX, &count);
-	if (rc < 0)
-		log_warn("scan: volumes: %s", strerror(-rc));
-	for (size_t i = 0; i < count; i++)
-		scheduled += vol_record(s, &items[i], mems, now);
-	free(items);
-	return scheduled;
 }
 
 /* Is @name one of bootmenu's tables? Its uevent may come before the

@@ -196,6 +196,17 @@ void scan_job_abandon(struct scan *s, struct scan_job *j)
 		s->running--;
 }
 
+void scan_target(const struct scan *s, const char *name, char target[PATH_MAX])
+{
+	char *p;
+	int n = snprintf(target, PATH_MAX, "%s/", s->o.mount_base);
+
+	/* a volume's "vgsys/boot" is one directory, "vgsys:boot" */
+	snprintf(target + n, PATH_MAX - (size_t)n, "%s", name);
+	while ((p = strchr(target + n, '/')))
+		*p = ':';
+}
+
 /* A new job for @r's device, with copies of what its worker needs. */
 static struct scan_job *job_new(struct scan *s, const struct scan_rec *r)
 {
