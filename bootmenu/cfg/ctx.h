@@ -15,7 +15,6 @@
 
 struct arena;
 struct fs_root;
-struct efi_boot_option;
 
 /* Nesting limits shared by the formats. */
 #define CFG_INCLUDE_DEPTH 8 /* source/configfile/INCLUDE */
@@ -51,18 +50,13 @@ struct cfg_ctx {
 	const struct fs_root *reached[CFG_REACHED_MAX];
 	size_t n_reached;
 	bool missed, all_deps;
-	/* The firmware offers its setup screen (OsIndicationsSupported has
-	 * EFI_OS_INDICATIONS_BOOT_TO_FW_UI): efi_loaders_parse_fs() lists
-	 * "UEFI Firmware Settings" on the first ESP it is given. */
-	bool fw_ui;
-	/* Why no EFI loader can boot through the firmware on this machine
-	 * (firmware_ready()), or NULL: efi_loaders_parse_fs() lists its
-	 * entries disabled with this reason. */
+	/* A fact of the machine: why no EFI loader can boot through the
+	 * firmware here (firmware_ready(), as the firmware source read it:
+	 * source.h), or NULL. efi_loaders_parse_fs() lists its entries and
+	 * grub's `chainloader` of an .efi disables its entry with this
+	 * reason. The firmware's own boot options are not the parsers':
+	 * they are a source of entries (source/firmware.c). */
 	const char *fw_off;
-	/* The firmware's own boot options (efi/bootopts.h), listed with
-	 * "UEFI Firmware Settings" on the first ESP; none without UEFI. */
-	const struct efi_boot_option *fw_opts;
-	size_t n_fw_opts;
 };
 
 /* Count @files included-file attempts and @bytes read for @path against

@@ -12,17 +12,13 @@
  * \EFI\memtest86\. \EFI\Linux\ holds UKIs (bls.c's); a file an entry
  * of another format here already boots is not listed again. FAT ignores
  * case, so every name is compared without it. Each entry boots through
- * the firmware (ENTRY_FIRMWARE: boot/firmware.h).
- *
- * What belongs to the machine goes with the first ESP of the set: the
- * firmware's own boot options (efi/bootopts.h: a network card, a DVD
- * drive, a loader on a disk bootmenu does not read), each once, leaving
- * out those that boot bootmenu itself (entry_finish() drops those whose
- * file an ESP's entry boots already), then "UEFI Firmware Settings".
+ * the firmware (ENTRY_FIRMWARE: boot/firmware.h), disabled with
+ * ctx->fw_off where it cannot. The firmware's own boot options and "UEFI
+ * Firmware Settings" belong to the machine, not to an ESP: they are a
+ * source of entries of their own (source/firmware.c).
  */
 #include "cfg/efi_loaders.h"
 #include "cfg/cfg_text.h"
-#include "efi/bootopts.h"
 #include "scan/fs.h"
 #include "util/arena.h"
 #include "util/file.h"
@@ -49,7 +45,6 @@
 #define EFIL_COMPARE_MAX (64u << 20)
 
 #define EFIL_WINDOWS "Windows Boot Manager"
-#define EFIL_FW_UI "UEFI Firmware Settings"
 
 /* One name in \EFI: a directory and its listing, or a file. */
 struct efil_dir {
@@ -119,7 +114,7 @@ static struct entry *efil_add(struct efil *s, const char *path,
 	struct entry *e = entry_new(s->ctx->out, FMT_EFI, s->ctx->fs);
 
 	e->method = ENTRY_FIRMWARE;
-	e->id = path ? path : "fwsetup";
+	e->id = path;
 	e->title = title;
 	e->kernel.path = path;
 	e->source = path;
@@ -136,8 +131,6 @@ static void efil_windows(struct efil *s)
 	if (mgr && efil_usable(s, mgr))
 		efil_add(s, mgr, EFIL_WINDOWS);
 }
-
-static bool efil_is_bootmenu(const struct fs_root *fs, const char *path);
 
 /* The first-stage loader of one vendor directory, or NULL (bootmenu
  * itself, \EFI\bootmenu\bootmenu.efi as installed, is not one). */
@@ -160,7 +153,8 @@ static const char *efil_pick(struct efil *s, const struct efil_dir *d)
 		    !strcasecmp(name, "fbx64.efi"))
 			continue;
 		path = cfg_text_path(s->ctx->a, d->path, name);
-		if (efil_usable(s, path) && !efil_is_bootmenu(s->ctx->fs, path))
+		if (efil_usable(s, path) &&
+		    !efi_loaders_is_bootmenu(s->ctx->fs, path))
 			return path;
 	}
 	return NULL;
@@ -209,7 +203,7 @@ static bool efil_marked(const uint8_t *buf, size_t n)
 		      EFIL_MARKER, strlen(EFIL_MARKER)) != NULL;
 }
 
-static bool efil_is_bootmenu(const struct fs_root *fs, const char *path)
+bool efi_loaders_is_bootmenu(const struct fs_root *fs, const char *path)
 {
 	int fd = fs_open(fs, path, false);
 	uint8_t *buf;
@@ -267,7 +261,7 @@ static void efil_fallback(struct efil *s)
 	const char *boot = efil_find(s, s->efi, "BOOT");
 	const char *f = boot ? efil_find(s, boot, "BOOTX64.EFI") : NULL;
 
-	if (!f || !efil_usable(s, f) || efil_is_bootmenu(s->ctx->fs, f))
+	if (!f || !efil_usable(s, f) || efi_loaders_is_bootmenu(s->ctx->fs, f))
 		return;
 	for (size_t i = 0; i < s->n_listed; i++)
 		if (efil_same_file(s, f, s->listed[i]))
@@ -304,52 +298,6 @@ static void efil_tools(struct efil *s)
 	}
 }
 
-/* The firmware's option @o, unless it boots bootmenu itself. Its file,
- * when on a filesystem of the set, lets entry_finish() leave it out where
- * an ESP's own entry boots that file already. */
-static void efil_fw_option(struct efil *s, const struct efi_boot_option *o)
-{
-	struct cfg_ctx *ctx = s->ctx;
-	const struct fs_root *fs = NULL;
-	struct entry *e;
-	const char *dev = NULL;
-
-	if (o->partuuid) {
-		dev = arena_printf(ctx->a, "PARTUUID=%s", o->partuuid);
-		fs = entry_find_fs(dev, ctx->all, ctx->n_all);
-		cfg_reached(ctx, fs);
-	}
-	if (fs && efil_is_bootmenu(fs, o->file))
-		return;
-	e = efil_add(s, fs ? o->file : NULL, arena_strdup(ctx->a, o->desc));
-	if (!e)
-		return;
-	e->fw_option = true;
-	e->fw_num = o->num;
-	e->kernel.dev = fs ? dev : NULL;
-	e->id = e->source = arena_printf(ctx->a, "Boot%04X", o->num);
-}
-
-/* What belongs to the machine, not to one ESP, goes with the first ESP of
- * the set, and which one that is depends on the whole set: "UEFI Firmware
- * Settings" and the firmware's own boot options. */
-static void efil_machine(struct efil *s)
-{
-	struct cfg_ctx *ctx = s->ctx;
-	struct entry *e;
-
-	if (!ctx->fw_ui && !ctx->n_fw_opts)
-		return;
-	ctx->all_deps = true;
-	for (size_t i = 0; i < ctx->n_all && ctx->all[i] != ctx->fs; i++)
-		if (ctx->all[i]->esp)
-			return; /* an ESP before this one has them */
-	for (size_t i = 0; i < ctx->n_fw_opts; i++)
-		efil_fw_option(s, &ctx->fw_opts[i]);
-	if (ctx->fw_ui && (e = efil_add(s, NULL, EFIL_FW_UI)))
-		e->fw_setup = true;
-}
-
 /* \EFI's names, each directory listed once. */
 static int efil_list(struct efil *s)
 {
@@ -375,14 +323,11 @@ int efi_loaders_parse_fs(struct cfg_ctx *ctx)
 {
 	struct efil s = {.ctx = ctx};
 
-	if (!ctx->fs->esp)
+	if (!ctx->fs->esp || efil_list(&s) < 0)
 		return 0;
-	if (efil_list(&s) == 0) {
-		efil_windows(&s);
-		efil_vendors(&s);
-		efil_fallback(&s);
-		efil_tools(&s);
-	}
-	efil_machine(&s);
+	efil_windows(&s);
+	efil_vendors(&s);
+	efil_fallback(&s);
+	efil_tools(&s);
 	return 0;
 }

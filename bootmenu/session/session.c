@@ -17,6 +17,10 @@
  * its arena to a retired list that session_release() frees, so
  * memory follows what is present: plugging and pulling a stick any
  * number of times leaves the session's bytes where they were.
+ *
+ * A source of entries (the firmware's boot options) adds its entries to
+ * the parse of the filesystem they go with, in that part's arena, and
+ * says on what they depend, as a parser does.
  */
 #include "session/session.h"
 #include "entry/entry_print.h"
@@ -24,9 +28,7 @@
 #include "scan/fs.h"
 #include "scan/scan.h"
 #include "source/source.h"
-#include "boot/firmware.h"
 #include "boot/secure.h"
-#include "efi/bootopts.h"
 #include "util/log.h"
 
 #include <ctype.h>
@@ -299,16 +301,19 @@ static void part_parse(struct session *s, struct session_part *p)
 	    .out = &one,
 	    .all = s->fss,
 	    .n_all = s->n_fss,
-	    .fw_ui = s->fw_ui,
-	    .fw_off = s->fw_off[0] ? s->fw_off : NULL,
-	    .fw_opts = s->fw_opts,
-	    .n_fw_opts = s->n_fw_opts,
+	    .fw_off = s->fw_off,
 	};
+	struct source_entries x = {
+	    .fs = p->fs, .all = s->fss, .n_all = s->n_fss, .out = &one};
 
 	retire(s, &p->a);
 	ctx.a = &p->a;
 	entry_list_init(&one, &p->a);
 	cfg_scan_fs(&ctx);
+	if (s->fw) {
+		s->fw->ops->entries(s->fw, &x);
+		ctx.all_deps |= x.all_deps;
+	}
 	part_keep(p, &one, &ctx);
 	p->parsed = true;
 	p->stale = false;
@@ -456,19 +461,6 @@ static int session_begin(struct session *s)
 	return src ? session_add_source(s, src) : -errno;
 }
 
-/* The firmware's own boot options, once: listed beside the ESPs' files. A
- * firmware whose variables cannot be listed only loses those entries. */
-static void session_fw_options(struct session *s)
-{
-	struct efi_boot_option *v;
-	char why[256];
-
-	if (efi_boot_options(NULL, &s->fw_arena, &v, &s->n_fw_opts, why,
-			     sizeof(why)) < 0)
-		log_warn("%s", why);
-	s->fw_opts = v;
-}
-
 int session_start(struct session *s, double settle_s)
 {
 	const char *hide = s->hide;
@@ -478,13 +470,11 @@ int session_start(struct session *s, double settle_s)
 	s->hide = hide;
 	s->scan_opts = opts;
 	s->settle_s = settle_s;
-	/* asked once: whether the firmware offers its setup screen */
-	s->fw_ui = firmware_setup_offered(NULL);
-	if (firmware_ready(NULL, s->fw_off, sizeof(s->fw_off)) == 0) {
-		s->fw_off[0] = '\0';
-		session_fw_options(s);
-	}
 	entry_list_init(&s->list, &s->arena);
+	/* read once: a rescan keeps it */
+	s->fw = source_firmware_new(NULL, &s->fw_off);
+	if (!s->fw)
+		return -errno;
 	if (hide && hide[strspn(hide, " \t")]) {
 		s->hide_copy = strdup(hide);
 		if (!s->hide_copy)
@@ -720,9 +710,10 @@ void session_free(struct session *s)
 	free(s->opts_copy);
 	s->opts_copy = NULL;
 	s->n_fss = 0;
-	arena_free(&s->fw_arena);
-	s->fw_opts = NULL;
-	s->n_fw_opts = 0;
+	if (s->fw)
+		s->fw->ops->free(s->fw);
+	s->fw = NULL;
+	s->fw_off = NULL;
 }
 
 /* --- directories instead of devices */

@@ -17,7 +17,6 @@ struct scan;
 struct scan_opts;
 struct fs_root;
 struct session_part;
-struct efi_boot_option;
 
 #define SESSION_MAX_FS 256
 #define SESSION_SOURCES_MAX 8 /* disks, dirs; network, volumes to come */
@@ -59,14 +58,12 @@ struct session {
 	struct scan_opts *opts_copy; /* malloc'd, for session_rescan() */
 	double settle_s;
 	bool settled;
-	bool fw_ui; /* the firmware offers its setup screen (cfg_ctx) */
-	char
-	    fw_off[192]; /* why EFI loaders cannot boot here, or "" (cfg_ctx) */
-	/* the firmware's own boot options, read once at the start (cfg_ctx),
-	 * in @fw_arena, which only session_free() releases */
-	const struct efi_boot_option *fw_opts;
-	size_t n_fw_opts;
-	struct arena fw_arena;
+	/* A source of entries (source.h): the firmware's own boot options,
+	 * started by session_start() and kept until session_free(), through
+	 * rescans; NULL for --root. Not polled: it has nothing to wait for. */
+	struct source *fw;
+	/* why EFI loaders cannot boot here, or NULL (cfg_ctx.fw_off): @fw's */
+	const char *fw_off;
 };
 
 /* Scan every block device (waiting at most @settle_s for them), mount

@@ -1,15 +1,23 @@
-/* source.h - where filesystems come from: one seam for every kind.
+/* source.h - where filesystems and entries come from: one seam for
+ * every kind.
  *
  * A source turns something into filesystems (struct fs_root, scan/fs.h)
  * and says when they come and go. The session polls every source the
  * same way: an fd to wait on, events to take, a stop before kexec. Block
  * devices (sysfs and uevents, the scan room) are one source, --root
- * directories another; the network and volume managers (LVM, md, btrfs
- * subvolumes) are added as more, without touching the parsers, which
- * only ever see fs_roots.
+ * directories another, the network a third; volume managers (LVM, md,
+ * btrfs subvolumes) are added as more, without touching the parsers,
+ * which only ever see fs_roots.
  *
  * A source owns the fs_roots it announces: one stays valid until the
  * source says SOURCE_FS_REMOVED for it (or is freed).
+ *
+ * A source of entries (the firmware's boot options) makes entries
+ * directly, with no filesystem and no parser between: it reads what it
+ * lists when it starts, so it has no fd, no events and nothing to stop
+ * (those ops are NULL), and the session keeps it apart from the sources
+ * it polls. Its entries() is asked at every parse of every filesystem
+ * for the entries that go with that one.
  */
 #ifndef BM_SOURCE_SOURCE_H
 #define BM_SOURCE_SOURCE_H
@@ -17,6 +25,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct entry_list;
+struct firmware_opts;
 struct fs_root;
 struct scan;
 struct scan_opts;
@@ -33,10 +43,25 @@ struct source_event {
 	const struct fs_root *fs; /* FS_ADDED, FS_REMOVED */
 };
 
+/* What a source of entries is handed for one filesystem's parse. */
+struct source_entries {
+	const struct fs_root *fs; /* the filesystem just parsed */
+	/* every filesystem present, in the list's order */
+	const struct fs_root *const *all;
+	size_t n_all;
+	/* @fs's entries so far: the source's go after them, in out->a (freed
+	 * when @fs is parsed again) */
+	struct entry_list *out;
+	/* Set by entries(): what it added (or that it added nothing) depends
+	 * on the whole set, so the session asks again when any filesystem
+	 * comes or goes (cfg_ctx.all_deps). */
+	bool all_deps;
+};
+
 struct source;
 
 struct source_ops {
-	const char *name; /* "disks", "dirs" */
+	const char *name; /* "disks", "dirs", "network", "firmware" */
 	/* Readable (POLLIN) while next() has events. */
 	int (*fd)(const struct source *src);
 	/* The next event into @ev: 1, or 0 when none is waiting. */
@@ -51,6 +76,9 @@ struct source_ops {
 	/* Its filesystems are listed in device-name order ("sda2" before
 	 * "sda10"); else in the order they came. */
 	bool sorted;
+	/* A source of entries: add to @x->out those that go with @x->fs
+	 * (often none). NULL for a source of filesystems. */
+	void (*entries)(struct source *src, struct source_entries *x);
 };
 
 struct source {
@@ -79,5 +107,18 @@ struct source *source_dirs_new(const char *const *specs, size_t n);
  * announced, or DHCP given up, or no carrier within 5 s. NULL with errno
  * set. */
 struct source *source_net_new(const char *only, const char *run_dir, bool wait);
+
+/* The firmware's own boot options (source/firmware.c), a source of
+ * entries, read now from @o's variables (NULL: this machine's): the
+ * options its boot menu shows and whether it offers its setup screen.
+ * They are listed with the first ESP of the set, after its own entries:
+ * each option once as "Boot####" (ENTRY_FIRMWARE, fw_option), leaving out
+ * those that boot bootmenu itself, then "UEFI Firmware Settings"
+ * (fw_setup) when offered. *fw_off gets why no EFI loader can boot
+ * through the firmware here (firmware_ready()'s sentence, the source's
+ * memory), or NULL when they can; then nothing is listed. Options that
+ * cannot be read are logged and left out. NULL with errno set. */
+struct source *source_firmware_new(const struct firmware_opts *o,
+				   const char **fw_off);
 
 #endif

@@ -15,6 +15,7 @@
 #include "efi/efivar.h"
 #include "efi/guid.h"
 #include "efi/loadopt.h"
+#include "source/source.h"
 #include "test.h"
 #include "tfs.h"
 #include "util/le.h"
@@ -31,6 +32,11 @@
 #define FALLBACK "/EFI/BOOT/BOOTX64.EFI"
 
 /* --- a fake ESP */
+
+struct fw_dir;
+/* The entries a firmware (below) adds after @t's own, as the session asks
+ * its source (source.h); true when they depend on the whole set. */
+static bool fw_listed(struct tfs *t, struct fw_dir *d, bool ui);
 
 static void esp_init(struct tfs *t)
 {
@@ -116,8 +122,8 @@ TEST(esp_only)
 
 	tfs_init(&t);
 	esp_fill(&t);
-	t.ctx.fw_ui = true;
 	CHECK_INT(efi_loaders_parse_fs(&t.ctx), 0);
+	fw_listed(&t, NULL, true);
 	CHECK_INT(t.out.count, 0);
 	tfs_done(&t);
 }
@@ -223,12 +229,12 @@ TEST(esp_fw_ui)
 	all[2] = &t.fs;
 	t.ctx.all = all;
 	t.ctx.n_all = 3;
-	t.ctx.fw_ui = true;
 	CHECK_INT(efi_loaders_parse_fs(&t.ctx), 0);
+	CHECK(fw_listed(&t, NULL, true));
 	CHECK_INT(t.out.count, 0); /* "other" comes first */
-	CHECK(t.ctx.all_deps);
 	all[1] = &t.fs, all[2] = &other;
 	CHECK_INT(efi_loaders_parse_fs(&t.ctx), 0);
+	fw_listed(&t, NULL, true);
 	CHECK_INT(t.out.count, 1);
 	e = by_title(&t, "UEFI Firmware Settings");
 	CHECK(e && e->fw_setup && e->method == ENTRY_FIRMWARE &&
@@ -236,6 +242,7 @@ TEST(esp_fw_ui)
 	tfs_done(&t);
 	esp_init(&t);
 	CHECK_INT(efi_loaders_parse_fs(&t.ctx), 0);
+	CHECK(!fw_listed(&t, NULL, false));
 	CHECK_INT(t.out.count, 0);
 	CHECK(!t.ctx.all_deps);
 	tfs_done(&t);
@@ -327,6 +334,39 @@ static void put_option(struct fw_dir *d, uint16_t num, uint32_t attrs,
 
 	efi_boot_name(num, name);
 	put_var(d, name, EFI_VARIABLE_NV_BS_RT, opt, n);
+}
+
+/* The entries the firmware of @d (NULL: a scratch one with no variable)
+ * adds after @t's own: its source (source.h) asked as the session asks
+ * it, with OsIndicationsSupported offering the setup screen when @ui.
+ * True when they depend on the whole set. */
+static bool fw_listed(struct tfs *t, struct fw_dir *d, bool ui)
+{
+	static const uint8_t sup[8] = {0x01};
+	struct fw_dir none;
+	struct fw_dir *fd = d ? d : &none;
+	struct source_entries x = {.fs = &t->fs,
+				   .all = t->ctx.all,
+				   .n_all = t->ctx.n_all,
+				   .out = &t->out};
+	struct firmware_opts fo;
+	struct source *src;
+	const char *off = "x";
+
+	if (!d)
+		fw_dir_make(&none);
+	if (ui)
+		put_var(fd, "OsIndicationsSupported", 6, sup, sizeof(sup));
+	fo = (struct firmware_opts){.efi_dir = fd->efi, .vars = &fd->v};
+	src = source_firmware_new(&fo, &off);
+	CHECK(src && !off);
+	if (src) {
+		src->ops->entries(src, &x);
+		src->ops->free(src);
+	}
+	if (!d)
+		fw_dir_remove(&none);
+	return x.all_deps;
 }
 
 /* Boot0000 debian's shim, Boot0002 Windows (BootOrder's first), Boot0003
@@ -891,23 +931,17 @@ TEST(fw_options_listed)
 {
 	struct tfs t;
 	struct fw_dir d;
-	struct arena a = ARENA_INIT;
-	struct efi_boot_option *o;
 	char got[2048];
-	size_t n, k = 0;
+	size_t k = 0;
 	struct entry *e;
 
 	fw_dir_make(&d);
 	fw_fill_more(&d);
-	CHECK_INT(efi_boot_options(&d.v, &a, &o, &n, NULL, 0), 0);
 	esp_init(&t);
 	esp_fill(&t);
 	write_bzimage(&t, "/EFI/bootmenu/bootmenu.efi", "6.1.0-bootmenu");
-	t.ctx.fw_opts = o;
-	t.ctx.n_fw_opts = n;
-	t.ctx.fw_ui = true;
 	CHECK_INT(efi_loaders_parse_fs(&t.ctx), 0);
-	CHECK(t.ctx.all_deps);
+	CHECK(fw_listed(&t, &d, true));
 	entry_finish(&t.out, t.all, 1);
 	for (e = t.out.head; e; e = e->next)
 		if (e->fw_option || e->fw_setup)
@@ -924,7 +958,6 @@ TEST(fw_options_listed)
 	CHECK(e && e->method == ENTRY_FIRMWARE && e->fw_num == 9 &&
 	      !e->disabled);
 	tfs_done(&t);
-	arena_free(&a);
 	fw_dir_remove(&d);
 }
 
