@@ -9,6 +9,7 @@
  */
 #include "boot/firmware.h"
 #include "efi/bootopts.h"
+#include "efi/fwstate.h"
 #include "efi/guid.h"
 #include "efi/loadopt.h"
 #include "entry/entry.h"
@@ -20,7 +21,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define FW_NUMS_MAX 65536 /* every Boot#### there can be */
 #define FW_DP_MAX 4096	  /* HD/File/End for a path of FS_PATH_MAX */
@@ -48,28 +48,15 @@ static FILE *fw_out(const struct fw *f)
 /* The efivarfs directory, once the machine is known to run UEFI. */
 static int fw_begin(struct fw *f)
 {
-	const char *efi =
-	    f->o && f->o->efi_dir ? f->o->efi_dir : FIRMWARE_EFI_DIR;
-	struct stat st;
+	static const char no_setup[] =
+	    "there is no firmware setup to restart into";
+	struct efi_fw w = {f->o ? f->o->efi_dir : NULL,
+			   f->o ? f->o->vars : NULL};
+	int rc = efi_fw_vars(&w, f->e->fw_setup ? no_setup : NULL, &f->vars,
+			     f->dir, sizeof(f->dir), f->err, f->errlen);
 
-	if (stat(efi, &st) < 0 || !S_ISDIR(st.st_mode))
-		return say(f->err, f->errlen, -EOPNOTSUPP,
-			   "this machine did not boot through UEFI: %s",
-			   f->e->fw_setup
-			       ? "there is no firmware setup to restart into"
-			       : "EFI loaders boot only from the firmware");
-	if (f->o && f->o->vars)
-		f->vars = *f->o->vars;
-	if (f->vars.dir)
-		snprintf(f->dir, sizeof(f->dir), "%s", f->vars.dir);
-	else
-		snprintf(f->dir, sizeof(f->dir), "%s/efivars", efi);
-	f->vars.dir = f->dir;
-	if (stat(f->dir, &st) < 0 || !S_ISDIR(st.st_mode))
-		return say(f->err, f->errlen, -EOPNOTSUPP,
-			   "the firmware's variables cannot be reached: "
-			   "efivarfs is not mounted at %s",
-			   f->dir);
+	if (rc < 0)
+		return rc;
 	f->buf = malloc(EFI_VAR_DATA_MAX);
 	f->nums = malloc(2 * FW_NUMS_MAX * sizeof(*f->nums));
 	if (!f->buf || !f->nums)
@@ -375,28 +362,12 @@ static int fw_load_option(struct fw *f, struct firmware_undo *u)
 
 /* --- The setup screen */
 
-/* OsIndicationsSupported, read into f->buf, has the bit. */
-static int fw_setup_supported(struct fw *f)
-{
-	uint32_t attrs;
-	size_t len;
-	int rc = fw_read(f, "OsIndicationsSupported", &attrs, &len);
-
-	if (rc < 0 && rc != -ENOENT)
-		return rc;
-	if (rc < 0 || !len || !(f->buf[0] & EFI_OS_INDICATIONS_BOOT_TO_FW_UI))
-		return say(f->err, f->errlen, -EOPNOTSUPP,
-			   "the firmware does not offer its setup screen "
-			   "(OsIndicationsSupported)");
-	return 0;
-}
-
 static int fw_load_setup(struct fw *f, struct firmware_undo *u)
 {
 	uint64_t ind = 0;
 	uint8_t data[8];
 	uint32_t attrs;
-	int rc = fw_setup_supported(f);
+	int rc = efi_fw_setup_supported(&f->vars, f->err, f->errlen);
 
 	if (rc == 0)
 		rc = fw_keep_old(f, "OsIndications", u);
@@ -454,28 +425,6 @@ int firmware_load(const struct entry *e, const struct firmware_opts *o,
 	free(f->nums);
 	free(f);
 	return rc;
-}
-
-int firmware_ready(const struct firmware_opts *o, char *why, size_t whylen)
-{
-	static const struct entry loader = {.method = ENTRY_FIRMWARE};
-	struct fw f = {.e = &loader, .o = o, .err = why, .errlen = whylen};
-	int rc = fw_begin(&f);
-
-	free(f.buf);
-	free(f.nums);
-	return rc;
-}
-
-bool firmware_setup_offered(const struct firmware_opts *o)
-{
-	static const struct entry setup = {.fw_setup = true};
-	struct fw f = {.e = &setup, .o = o};
-	bool yes = fw_begin(&f) == 0 && fw_setup_supported(&f) == 0;
-
-	free(f.buf);
-	free(f.nums);
-	return yes;
 }
 
 int firmware_undo(struct firmware_undo *u, char *err, size_t errlen)

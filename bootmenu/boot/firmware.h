@@ -9,7 +9,10 @@
  * BootNext; for the setup screen, EFI_OS_INDICATIONS_BOOT_TO_FW_UI in
  * OsIndications. BootOrder and every other variable are left alone. A
  * failed load leaves every variable as it was. The restart that follows
- * is the kexec room's (boot_jump()).
+ * is the kexec room's (boot_jump()). Whether the firmware can boot an EFI
+ * loader here at all, and whether it offers its setup screen, are the
+ * efi room's questions (efi/fwstate.h): the firmware source asks them
+ * once to list the entries, and a load checks them again.
  */
 #ifndef BM_BOOT_FIRMWARE_H
 #define BM_BOOT_FIRMWARE_H
@@ -24,14 +27,9 @@
 
 struct entry;
 
-/* Where the kernel shows a machine booted through UEFI. */
-#define FIRMWARE_EFI_DIR "/sys/firmware/efi"
-/* OsIndications / OsIndicationsSupported (UEFI 2.10 section 8.5.4). */
-#define EFI_OS_INDICATIONS_BOOT_TO_FW_UI 0x0000000000000001ull
-
 struct firmware_opts {
-	/* The firmware's sysfs directory; NULL: FIRMWARE_EFI_DIR. When it
-	 * is absent the machine did not boot through UEFI. */
+	/* The firmware's sysfs directory; NULL: EFI_FW_DIR (efi/fwstate.h).
+	 * When it is absent the machine did not boot through UEFI. */
 	const char *efi_dir;
 	/* The variables; NULL: <efi_dir>/efivars through ioctl(2). */
 	const struct efi_vars *vars;
@@ -65,19 +63,6 @@ struct firmware_undo {
  * known well enough to name it to the firmware), a read or write error. */
 int firmware_load(const struct entry *e, const struct firmware_opts *o,
 		  struct firmware_undo *u, char *err, size_t errlen);
-
-/* Whether an EFI loader can be booted through the firmware here: 0, or
- * -EOPNOTSUPP with the sentence that says why not in why[0..whylen) (not
- * booted through UEFI; efivarfs not mounted). Reads only; asked once per
- * session, for cfg_ctx.fw_off. */
-int firmware_ready(const struct firmware_opts *o, char *why, size_t whylen);
-
-/* Whether the firmware offers to restart into its setup screen:
- * OsIndicationsSupported has EFI_OS_INDICATIONS_BOOT_TO_FW_UI. @o as for
- * firmware_load() (NULL: this machine's). False without UEFI or the
- * variable. Reads only; meant to be asked once per session, for
- * cfg_ctx.fw_ui. */
-bool firmware_setup_offered(const struct firmware_opts *o);
 
 /* Take back what the load behind @u wrote: the variable it set goes back
  * to its old value (or is deleted when it had none), then the Boot####

@@ -51,7 +51,7 @@ struct cfg_ctx {
 	size_t n_reached;
 	bool missed, all_deps;
 	/* A fact of the machine: why no EFI loader can boot through the
-	 * firmware here (firmware_ready(), as the firmware source read it:
+	 * firmware here (efi_fw_ready(), as the firmware source read it:
 	 * source.h), or NULL. efi_loaders_parse_fs() lists its entries and
 	 * grub's `chainloader` of an .efi disables its entry with this
 	 * reason. The firmware's own boot options are not the parsers':

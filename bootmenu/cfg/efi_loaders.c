@@ -19,28 +19,16 @@
  */
 #include "cfg/efi_loaders.h"
 #include "cfg/cfg_text.h"
+#include "format/bzimage.h"
 #include "scan/fs.h"
 #include "util/arena.h"
 #include "util/file.h"
-#include "util/le.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
 
-/* bootmenu.efi is a bzImage whose kernel release names it: the kernel
- * fragment sets CONFIG_LOCALVERSION="-bootmenu", so the setup header's
- * kernel_version string ("6.1.0-bootmenu (...) #1 ...") holds it. */
-#define EFIL_MARKER "-bootmenu"
-/* boot.rst: the setup header's "HdrS", its version, and kernel_version,
- * the string's offset minus 0x200; the string lies in the setup code,
- * at most (setup_sects + 1) * 512 bytes. */
-#define EFIL_HDRS 0x53726448u
-#define EFIL_HDR_MAGIC 0x202
-#define EFIL_HDR_VERSION 0x206
-#define EFIL_HDR_KVER 0x20e
-#define EFIL_SETUP_READ (64u * 1024)
 /* Files compared byte for byte with the fallback loader, at most. */
 #define EFIL_COMPARE_MAX (64u << 20)
 
@@ -132,6 +120,21 @@ static void efil_windows(struct efil *s)
 		efil_add(s, mgr, EFIL_WINDOWS);
 }
 
+/* Whether @path on @fs is bootmenu itself (format/bzimage.h): the first
+ * loader of a directory or the fallback loader may be a copy of it. */
+static bool efil_is_bootmenu(const struct fs_root *fs, const char *path)
+{
+	void *buf;
+	size_t n;
+	bool yes;
+
+	if (fs_read_head(fs, path, BZIMAGE_HEAD_READ, &buf, &n) < 0)
+		return false;
+	yes = bzimage_is_bootmenu(buf, n);
+	free(buf);
+	return yes;
+}
+
 /* The first-stage loader of one vendor directory, or NULL (bootmenu
  * itself, \EFI\bootmenu\bootmenu.efi as installed, is not one). */
 static const char *efil_pick(struct efil *s, const struct efil_dir *d)
@@ -153,8 +156,7 @@ static const char *efil_pick(struct efil *s, const struct efil_dir *d)
 		    !strcasecmp(name, "fbx64.efi"))
 			continue;
 		path = cfg_text_path(s->ctx->a, d->path, name);
-		if (efil_usable(s, path) &&
-		    !efi_loaders_is_bootmenu(s->ctx->fs, path))
+		if (efil_usable(s, path) && !efil_is_bootmenu(s->ctx->fs, path))
 			return path;
 	}
 	return NULL;
@@ -182,42 +184,6 @@ static void efil_vendors(struct efil *s)
 		    s->n_listed < sizeof(s->listed) / sizeof(s->listed[0]))
 			s->listed[s->n_listed++] = path;
 	}
-}
-
-/* Whether the bzImage whose start is buf[0..n) names bootmenu in its
- * kernel_version string. */
-static bool efil_marked(const uint8_t *buf, size_t n)
-{
-	uint32_t magic;
-	uint16_t version, kver;
-	size_t off;
-
-	if (get_le32(buf, n, EFIL_HDR_MAGIC, &magic) || magic != EFIL_HDRS ||
-	    get_le16(buf, n, EFIL_HDR_VERSION, &version) || version < 0x200 ||
-	    get_le16(buf, n, EFIL_HDR_KVER, &kver) || !kver)
-		return false;
-	off = (size_t)kver + 0x200;
-	if (off >= n)
-		return false;
-	return memmem(buf + off, strnlen((const char *)buf + off, n - off),
-		      EFIL_MARKER, strlen(EFIL_MARKER)) != NULL;
-}
-
-bool efi_loaders_is_bootmenu(const struct fs_root *fs, const char *path)
-{
-	int fd = fs_open(fs, path, false);
-	uint8_t *buf;
-	ssize_t n;
-	bool yes;
-
-	if (fd < 0)
-		return false;
-	buf = malloc(EFIL_SETUP_READ);
-	n = buf ? util_read_full(fd, buf, EFIL_SETUP_READ) : -1;
-	close(fd);
-	yes = n > 0 && efil_marked(buf, (size_t)n);
-	free(buf);
-	return yes;
 }
 
 /* Whether files @a and @b hold the same bytes (both read in pieces). */
@@ -261,7 +227,7 @@ static void efil_fallback(struct efil *s)
 	const char *boot = efil_find(s, s->efi, "BOOT");
 	const char *f = boot ? efil_find(s, boot, "BOOTX64.EFI") : NULL;
 
-	if (!f || !efil_usable(s, f) || efi_loaders_is_bootmenu(s->ctx->fs, f))
+	if (!f || !efil_usable(s, f) || efil_is_bootmenu(s->ctx->fs, f))
 		return;
 	for (size_t i = 0; i < s->n_listed; i++)
 		if (efil_same_file(s, f, s->listed[i]))

@@ -6,14 +6,9 @@
 #include "cfg/ctx.h"
 
 /* The table's EFI parser (cfg.h): on an ESP, the loaders rEFInd and
- * systemd-boot would list. Their entries boot through the firmware,
- * disabled with ctx->fw_off where it cannot. Returns 0. */
+ * systemd-boot would list, leaving out bootmenu itself (a bzImage whose
+ * kernel release names it: format/bzimage.h). Their entries boot through
+ * the firmware, disabled with ctx->fw_off where it cannot. Returns 0. */
 int efi_loaders_parse_fs(struct cfg_ctx *ctx);
-
-/* Whether @path on @fs is bootmenu itself: a bzImage whose setup
- * header's kernel_version names it (the kernel fragment's
- * CONFIG_LOCALVERSION="-bootmenu"). The ESP's loaders leave it out, and
- * so do the firmware's boot options (source/firmware.c). */
-bool efi_loaders_is_bootmenu(const struct fs_root *fs, const char *path);
 
 #endif

@@ -8,22 +8,23 @@
  * entries: each option once, leaving out those that boot bootmenu itself
  * (entry_finish() drops those whose file an ESP's entry boots already),
  * then "UEFI Firmware Settings" when the firmware offers its setup screen
- * (boot/firmware.h). Which ESP is first depends on the whole set, so the
+ * (efi/fwstate.h). Which ESP is first depends on the whole set, so the
  * session asks again whenever a filesystem comes or goes.
  */
 #include "source/source.h"
-#include "boot/firmware.h"
-#include "cfg/efi_loaders.h"
 #include "efi/bootopts.h"
+#include "efi/fwstate.h"
 #include "entry/entry.h"
+#include "format/bzimage.h"
 #include "scan/fs.h"
 #include "util/arena.h"
+#include "util/file.h"
 #include "util/log.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #define FIRMWARE_UI_TITLE "UEFI Firmware Settings"
 #define FIRMWARE_OFF_MAX 192
@@ -45,6 +46,21 @@ static struct entry *firmware_add(struct source_entries *x, const char *title)
 	return entry_add(x->out, e) == 0 ? e : NULL;
 }
 
+/* Whether @path on @fs is bootmenu itself (format/bzimage.h), as the
+ * ESP's parser finds it (cfg/efi_loaders.c). */
+static bool firmware_is_bootmenu(const struct fs_root *fs, const char *path)
+{
+	void *buf;
+	size_t n;
+	bool yes;
+
+	if (fs_read_head(fs, path, BZIMAGE_HEAD_READ, &buf, &n) < 0)
+		return false;
+	yes = bzimage_is_bootmenu(buf, n);
+	free(buf);
+	return yes;
+}
+
 /* Option @o, unless it boots bootmenu itself. Its file, when on a
  * filesystem of the set, lets entry_finish() leave it out where an ESP's
  * own entry boots that file already. */
@@ -60,7 +76,7 @@ static void firmware_option(struct source_entries *x,
 		dev = arena_printf(a, "PARTUUID=%s", o->partuuid);
 		fs = entry_find_fs(dev, x->all, x->n_all);
 	}
-	if (fs && efi_loaders_is_bootmenu(fs, o->file))
+	if (fs && firmware_is_bootmenu(fs, o->file))
 		return;
 	e = firmware_add(x, arena_strdup(a, o->desc));
 	if (!e)
@@ -108,28 +124,23 @@ static const struct source_ops firmware_ops = {
     .entries = firmware_entries,
 };
 
-/* The options of @o's variables, found as firmware_ready() finds them:
- * o->vars, else <o->efi_dir>/efivars, else this machine's efivarfs. */
-static void firmware_read(struct firmware_src *f, const struct firmware_opts *o)
+/* The options of @w's variables (efi_fw_vars()). */
+static void firmware_read(struct firmware_src *f, const struct efi_fw *w)
 {
-	struct efi_vars v = {0};
-	struct efi_boot_option *opts;
+	struct efi_vars v;
+	struct efi_boot_option *opts = NULL;
 	char dir[PATH_MAX], why[256];
+	int rc = efi_fw_vars(w, NULL, &v, dir, sizeof(dir), why, sizeof(why));
 
-	if (o && o->vars)
-		v = *o->vars;
-	if (!v.dir && o && o->efi_dir) {
-		snprintf(dir, sizeof(dir), "%s/efivars", o->efi_dir);
-		v.dir = dir;
-	}
-	if (efi_boot_options(&v, &f->a, &opts, &f->n_opts, why, sizeof(why)) <
-	    0)
+	if (rc == 0)
+		rc = efi_boot_options(&v, &f->a, &opts, &f->n_opts, why,
+				      sizeof(why));
+	if (rc < 0)
 		log_warn("%s", why);
 	f->opts = opts;
 }
 
-struct source *source_firmware_new(const struct firmware_opts *o,
-				   const char **fw_off)
+struct source *source_firmware_new(const struct efi_fw *w, const char **fw_off)
 {
 	struct source *src = calloc(1, sizeof(*src));
 	struct firmware_src *f = calloc(1, sizeof(*f));
@@ -142,11 +153,11 @@ struct source *source_firmware_new(const struct firmware_opts *o,
 	}
 	*src = (struct source){&firmware_ops, f};
 	*fw_off = NULL;
-	if (firmware_ready(o, f->off, sizeof(f->off)) < 0) {
+	if (efi_fw_ready(w, f->off, sizeof(f->off)) < 0) {
 		*fw_off = f->off;
 		return src;
 	}
-	f->ui = firmware_setup_offered(o);
-	firmware_read(f, o);
+	f->ui = efi_fw_setup_offered(w);
+	firmware_read(f, w);
 	return src;
 }

@@ -25,8 +25,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct efi_fw;
 struct entry_list;
-struct firmware_opts;
 struct fs_root;
 struct scan;
 struct scan_opts;
@@ -109,16 +109,16 @@ struct source *source_dirs_new(const char *const *specs, size_t n);
 struct source *source_net_new(const char *only, const char *run_dir, bool wait);
 
 /* The firmware's own boot options (source/firmware.c), a source of
- * entries, read now from @o's variables (NULL: this machine's): the
- * options its boot menu shows and whether it offers its setup screen.
- * They are listed with the first ESP of the set, after its own entries:
- * each option once as "Boot####" (ENTRY_FIRMWARE, fw_option), leaving out
- * those that boot bootmenu itself, then "UEFI Firmware Settings"
- * (fw_setup) when offered. *fw_off gets why no EFI loader can boot
- * through the firmware here (firmware_ready()'s sentence, the source's
- * memory), or NULL when they can; then nothing is listed. Options that
- * cannot be read are logged and left out. NULL with errno set. */
-struct source *source_firmware_new(const struct firmware_opts *o,
-				   const char **fw_off);
+ * entries, read now from the firmware of @w (efi/fwstate.h; NULL: this
+ * machine's): the options its boot menu shows (efi/bootopts.h) and
+ * whether it offers its setup screen. They are listed with the first
+ * ESP of the set, after its own entries: each option once as "Boot####"
+ * (ENTRY_FIRMWARE, fw_option), leaving out those that boot bootmenu
+ * itself, then "UEFI Firmware Settings" (fw_setup) when offered. *fw_off gets
+ * why no EFI loader can boot through the firmware here (efi_fw_ready()'s
+ * sentence, the source's memory), or NULL when they can; then nothing is
+ * listed. Options that cannot be read are logged and left out. NULL with errno
+ * set. */
+struct source *source_firmware_new(const struct efi_fw *w, const char **fw_off);
 
 #endif

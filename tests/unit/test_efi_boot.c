@@ -1,11 +1,12 @@
-/* test_efi_boot.c - EFI loaders on an ESP as entries (cfg/efi_loaders.c)
- * and the firmware boot method (boot/firmware.c) on a scratch efivarfs
- * directory: which Boot#### is reused, which one is made, BootNext, the
- * dry run's bytes, OsIndications, and a refused BootNext that leaves
- * every variable as it was; then the whole boot transaction (boot_run())
- * with a fake front-end and session. Never this machine's
- * /sys/firmware/efi, and never the real jump (the kexec double's calls
- * stand in for reboot(2), tests/double/): the tests run as root. */
+/* test_efi_boot.c - EFI loaders on an ESP as entries (cfg/efi_loaders.c),
+ * what the firmware offers (efi/fwstate.c) and the firmware boot method
+ * (boot/firmware.c) on a scratch efivarfs directory: which Boot#### is
+ * reused, which one is made, BootNext, the dry run's bytes,
+ * OsIndications, and a refused BootNext that leaves every variable as it
+ * was; then the whole boot transaction (boot_run()) with a fake
+ * front-end and session. Never this machine's /sys/firmware/efi, and
+ * never the real jump (the kexec double's calls stand in for reboot(2),
+ * tests/double/): the tests run as root. */
 #include "boot/boot.h"
 #include "boot/transaction.h"
 #include "boot/firmware.h"
@@ -13,6 +14,7 @@
 #include "efi/bootopts.h"
 #include "efi/devpath.h"
 #include "efi/efivar.h"
+#include "efi/fwstate.h"
 #include "efi/guid.h"
 #include "efi/loadopt.h"
 #include "source/source.h"
@@ -349,7 +351,7 @@ static bool fw_listed(struct tfs *t, struct fw_dir *d, bool ui)
 				   .all = t->ctx.all,
 				   .n_all = t->ctx.n_all,
 				   .out = &t->out};
-	struct firmware_opts fo;
+	struct efi_fw w = {fd->efi, &fd->v};
 	struct source *src;
 	const char *off = "x";
 
@@ -357,8 +359,7 @@ static bool fw_listed(struct tfs *t, struct fw_dir *d, bool ui)
 		fw_dir_make(&none);
 	if (ui)
 		put_var(fd, "OsIndicationsSupported", 6, sup, sizeof(sup));
-	fo = (struct firmware_opts){.efi_dir = fd->efi, .vars = &fd->v};
-	src = source_firmware_new(&fo, &off);
+	src = source_firmware_new(&w, &off);
 	CHECK(src && !off);
 	if (src) {
 		src->ops->entries(src, &x);
@@ -718,6 +719,9 @@ TEST(boot_loads_take_back)
 /* Under BIOS (no /sys/firmware/efi) the entries cannot boot. */
 TEST(boot_not_uefi)
 {
+	struct entry setup = {.method = ENTRY_FIRMWARE,
+			      .fw_setup = true,
+			      .title = "UEFI Firmware Settings"};
 	struct tfs t;
 	struct fw_dir d;
 	char err[256];
@@ -730,8 +734,15 @@ TEST(boot_not_uefi)
 		  -EOPNOTSUPP);
 	CHECK_STR(err, "this machine did not boot through UEFI: EFI loaders "
 		       "boot only from the firmware");
-	CHECK(!firmware_setup_offered(
-	    &(struct firmware_opts){.efi_dir = "/nonexistent/firmware/efi"}));
+	CHECK_INT(efi_fw_ready(&(struct efi_fw){d.bo.efi_dir, &d.v}, err,
+			       sizeof(err)),
+		  -EOPNOTSUPP);
+	CHECK_STR(err, "this machine did not boot through UEFI: EFI loaders "
+		       "boot only from the firmware");
+	CHECK(!efi_fw_setup_offered(&(struct efi_fw){d.bo.efi_dir, &d.v}));
+	CHECK_INT(load(&d, &setup, true, NULL, err, sizeof(err)), -EOPNOTSUPP);
+	CHECK_STR(err, "this machine did not boot through UEFI: there is no "
+		       "firmware setup to restart into");
 	fw_dir_remove(&d);
 	tfs_done(&t);
 }
@@ -756,6 +767,10 @@ TEST(boot_no_efivarfs)
 		 "the firmware's variables cannot be reached: efivarfs is not "
 		 "mounted at %s",
 		 d.vars);
+	CHECK_STR(err, want);
+	CHECK_INT(
+	    efi_fw_ready(&(struct efi_fw){.efi_dir = d.efi}, err, sizeof(err)),
+	    -EOPNOTSUPP);
 	CHECK_STR(err, want);
 	CHECK(access(d.vars, F_OK) < 0);
 	fw_dir_remove(&d);
@@ -824,10 +839,10 @@ TEST(boot_fw_setup)
 	CHECK_INT(firmware_load(&setup, &fo, NULL, err, sizeof(err)), 0);
 	CHECK_STR(var_hex(&d, "OsIndications", h, sizeof(h)),
 		  "03000000:0500000000000000");
-	CHECK(firmware_setup_offered(&fo));
+	CHECK(efi_fw_setup_offered(&(struct efi_fw){.efi_dir = d.efi}));
 	/* not offered */
 	put_var(&d, "OsIndicationsSupported", 6, old, sizeof(old));
-	CHECK(!firmware_setup_offered(&fo));
+	CHECK(!efi_fw_setup_offered(&(struct efi_fw){.efi_dir = d.efi}));
 	CHECK_INT(firmware_load(&setup, &fo, NULL, err, sizeof(err)),
 		  -EOPNOTSUPP);
 	free(out);
