@@ -101,11 +101,15 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/asan/tests/%,$(TEST_SRCS))
 $(B)/asan/double.o: $(DOUBLE_SRC) $(HDRS) $(DOUBLE_HDRS) | $(DEPS)
 	@mkdir -p $(@D)
 	$(Q)$(HOST_CC) $(CSTD) $(WARN) $(CPPFLAGS_COMMON) -Itests/double -O1 -g $(SAN) -c $< -o $@
-$(B)/asan/tests/%: tests/unit/%.c $(B)/asan/double.o $(B)/asan/libbootmenu.a $(HDRS) $(DOUBLE_HDRS)
+# the fake TPM the unit tests talk to over a socketpair (tpm/tpm.h's tpm_open_fd())
+$(B)/asan/tpm_double.o: tests/double/tpm_double.c $(HDRS) $(DOUBLE_HDRS) | $(DEPS)
+	@mkdir -p $(@D)
+	$(Q)$(HOST_CC) $(CSTD) $(WARN) $(CPPFLAGS_COMMON) -Itests/double -O1 -g $(SAN) -c $< -o $@
+$(B)/asan/tests/%: tests/unit/%.c $(B)/asan/double.o $(B)/asan/tpm_double.o $(B)/asan/libbootmenu.a $(HDRS) $(DOUBLE_HDRS)
 	@mkdir -p $(@D)
 	@echo "  CC [test] $<"
 	$(Q)$(HOST_CC) $(CSTD) $(WARN) $(CPPFLAGS_COMMON) -Itests/unit -Itests/double -O1 -g $(SAN) \
-		-o $@ $< $(B)/asan/double.o $(B)/asan/libbootmenu.a $(HOST_LIBS)
+		-o $@ $< $(B)/asan/double.o $(B)/asan/tpm_double.o $(B)/asan/libbootmenu.a $(HOST_LIBS)
 
 # --- musl sysroot: ncurses, libblkid, busybox from Debian's source packages
 SYSROOT := $(B)/sysroot

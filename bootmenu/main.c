@@ -206,6 +206,20 @@ static void run_unmount(void *data)
 	session_unmount(&r->s);
 }
 
+/* bootmenu.conf's `tpm` as the boot transaction takes it. */
+static enum boot_measure_mode run_tpm_mode(const struct conf *c)
+{
+	switch (c->tpm) {
+	case CONF_TPM_REQUIRED:
+		return BOOT_MEASURE_REQUIRED;
+	case CONF_TPM_OFF:
+		return BOOT_MEASURE_OFF;
+	case CONF_TPM_AUTO:
+		break;
+	}
+	return BOOT_MEASURE_AUTO;
+}
+
 /* What the options ask for, over the session's entries. */
 static int act(struct run *r, int (*rescan)(struct session *, void *))
 {
@@ -213,7 +227,8 @@ static int act(struct run *r, int (*rescan)(struct session *, void *))
 	struct boot_opts bo = {.dry_run = o->dry_run,
 			       .clear_once = run_clear_once,
 			       .unmount = run_unmount,
-			       .session = r};
+			       .session = r,
+			       .tpm = run_tpm_mode(&r->c)};
 	char consoles[512];
 	struct ui_opts uo = {.conf = &r->c,
 			     .choose = &r->ch,
@@ -236,7 +251,8 @@ static int act(struct run *r, int (*rescan)(struct session *, void *))
 		settle(r);
 	if (o->list)
 		return session_print_list(stdout, &r->s, o->json,
-					  choose_default(&r->ch, &r->s.list));
+					  choose_default(&r->ch, &r->s.list),
+					  &bo);
 	/* a timeout of 0 given by the user boots before anything is drawn */
 	if (choose_user_timeout(&r->ch) == 0 &&
 	    plain_autoboot(&r->s, &r->ch, &bo) == 0)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# kernel/option-sizes.sh [OBJ] - what each option of the EFI-variables and
-# Secure Boot groups (bootmenu.config) adds to the kernel: the text and
+# kernel/option-sizes.sh [OBJ] - what each option of the EFI-variables,
+# Secure Boot and TPM groups (bootmenu.config) adds to the kernel: the text and
 # data of the objects it builds, read with size(1) from a built tree
 # (default build/kernel/obj). Bytes before compression; bzImage holds
 # them xz-compressed (kernel/README.md gives the measured total).
@@ -48,3 +48,7 @@ row "CRYPTO_RSA (and the MPI library)" "crypto/rsa*.o, lib/mpi" "$(( $(objs cryp
 row "FS_VERITY, FS_VERITY_BUILTIN_SIGNATURES (select SYSTEM_DATA_VERIFICATION)" "fs/verity" "$(dir fs/verity)"
 row "KEXEC_SIG, KEXEC_BZIMAGE_VERIFY_SIG" "functions in kernel/kexec_file.o, arch/x86/kernel/kexec-bzimage64.o" \
 	"$(( $(syms kernel/kexec_file.o kexec_image_verify_sig kimage_validate_signature kexec_kernel_verify_pe_sig kexec_image_verify_sig_default) + $(syms arch/x86/kernel/kexec-bzimage64.o bzImage64_verify_sig) ))"
+row "TCG_TPM (the core, /dev/tpm0 and /dev/tpmrm0, sysfs PCRs, the firmware's event log)" "drivers/char/tpm but the two drivers" \
+	"$(( $(dir drivers/char/tpm) - $(objs drivers/char/tpm/tpm_tis.o drivers/char/tpm/tpm_tis_core.o drivers/char/tpm/tpm_crb.o) ))"
+row "TCG_TIS (TCG_TIS_CORE)" "drivers/char/tpm/tpm_tis*.o" "$(objs drivers/char/tpm/tpm_tis.o drivers/char/tpm/tpm_tis_core.o)"
+row "TCG_CRB" "drivers/char/tpm/tpm_crb.o" "$(objs drivers/char/tpm/tpm_crb.o)"

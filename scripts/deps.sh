@@ -26,6 +26,10 @@ pkgs=(
 	# Debian's shim and MokManager (unsigned; the tests sign them with the
 	# snakeoil key) and mokutil, for the shim test and its MOK request
 	shim-unsigned mokutil
+	# measured boot: a TPM 2.0 for the guests (swtpm), tpm2_eventlog to
+	# read the event log we hand on, systemd-stub and systemd-measure for
+	# the UKI's PCR 11 (systemd itself brings systemd-measure)
+	swtpm swtpm-tools tpm2-tools systemd-boot-efi
 	# test drivers (openssl makes the password hashes)
 	python3 tmux openssl
 	# the committed .clang-format, checked by make test

@@ -15,6 +15,7 @@
 #include "kexec/sys.h"
 #include "scan/fs.h"
 #include "util/log.h"
+#include "util/say.h"
 #include "format/pe.h"
 
 /* Most initrds one boot loads (an edited entry may name more). */
@@ -24,6 +25,7 @@
 struct boot_files {
 	int kernel_fd;
 	int initrd_fds[BOOT_INITRD_MAX];
+	unsigned long long initrd_sizes[BOOT_INITRD_MAX];
 	size_t n_initrds;
 	struct kexec_blob kernel, initrd;
 };
@@ -116,6 +118,8 @@ static int boot_read_all(const struct entry *e, const struct boot_opts *o,
 	int rc;
 
 	rc = kexec_blob_size(&b->kernel_fd, 1, &k);
+	for (size_t n = 0; !rc && n < b->n_initrds; n++)
+		rc = kexec_blob_size(&b->initrd_fds[n], 1, &b->initrd_sizes[n]);
 	if (!rc && b->n_initrds)
 		rc = kexec_blob_size(b->initrd_fds, b->n_initrds, &i);
 	pr.total = k + i;
@@ -150,6 +154,7 @@ struct boot_image {
 	struct kexec_blob kernel, initrd;
 	char *initrd_owned; /* .initrd + the entry's initrds, when both */
 	char cmdline[BOOT_CMDLINE_MAX];
+	bool own_cmdline; /* a UKI booted with its own .cmdline */
 };
 
 static void uki_cmdline(const char *s, size_t n, char *out, size_t len)
@@ -175,9 +180,16 @@ static int boot_uki(const struct entry *e, const struct boot_files *b,
 		return -ENOEXEC;
 	}
 	im->kernel = (struct kexec_blob){pe + off, size};
-	if (!e->cmdline[0] &&
-	    pe_find_section(pe, b->kernel.len, ".cmdline", &off, &size) == 0)
-		uki_cmdline(pe + off, size, im->cmdline, sizeof(im->cmdline));
+	if (pe_find_section(pe, b->kernel.len, ".cmdline", &off, &size) == 0) {
+		char own[BOOT_CMDLINE_MAX];
+
+		uki_cmdline(pe + off, size, own, sizeof(own));
+		if (!e->cmdline[0])
+			snprintf(im->cmdline, sizeof(im->cmdline), "%s", own);
+		/* the entry's line is the UKI's own (uki.c reads it from
+		 * there) unless someone edited it */
+		im->own_cmdline = !strcmp(im->cmdline, own);
+	}
 	if (pe_find_section(pe, b->kernel.len, ".initrd", &ioff, &isize))
 		return 0;
 	if (!b->initrd.len) {
@@ -209,6 +221,66 @@ static void boot_print_entry(const struct entry *e, const struct boot_image *im,
 	for (size_t i = 0; i < e->n_initrds; i++)
 		fprintf(out, "initrd %zu: %s on %s\n", i, e->initrds[i].path,
 			e->initrds[i].fs->name ? e->initrds[i].fs->name : "?");
+}
+
+/* What the measuring step sees: each file as read (kexec_blob_read() put
+ * several initrds back to back, each padded to 4 bytes). */
+static void boot_read_of(const struct entry *e, const struct boot_files *b,
+			 const struct boot_image *im, const struct boot_opts *o,
+			 struct boot_read *r)
+{
+	size_t off = 0;
+
+	*r = (struct boot_read){.e = e,
+				.cmdline = im->cmdline,
+				.dry_run = o->dry_run,
+				.out = o->plan_out};
+	r->files[r->n_files++] = (struct boot_read_file){
+	    "kernel", e->kernel.path, b->kernel.buf, b->kernel.len};
+	for (size_t i = 0; i < b->n_initrds; i++) {
+		r->files[r->n_files++] =
+		    (struct boot_read_file){"initrd", e->initrds[i].path,
+					    (const char *)b->initrd.buf + off,
+					    (size_t)b->initrd_sizes[i]};
+		off += (size_t)((b->initrd_sizes[i] + 3) & ~3ull);
+	}
+	if (e->format == FMT_UKI) {
+		r->uki = b->kernel.buf;
+		r->uki_len = b->kernel.len;
+		r->uki_own_cmdline = im->own_cmdline;
+	}
+}
+
+/* The measuring step, then what it asks to add after the initrds. */
+static int boot_measure(const struct entry *e, const struct boot_opts *o,
+			struct boot_files *b, struct boot_image *im, char *err,
+			size_t errlen)
+{
+	struct kexec_blob extra = {0};
+	struct boot_read r;
+	int rc;
+
+	if (!o->measure)
+		return 0;
+	boot_read_of(e, b, im, o, &r);
+	rc = o->measure(o->measure_ctx, &r, &extra, err, errlen);
+	if (rc || !extra.len)
+		return rc;
+	if (im->initrd.buf && im->initrd.buf != b->initrd.buf) {
+		/* a UKI's .initrd (a view into the PE, or its own copy with
+		 * the entry's initrds): the archive goes after a copy */
+		struct kexec_blob n = {0};
+
+		rc = kexec_blob_append(&n, im->initrd.buf, im->initrd.len);
+		kexec_blob_free(&b->initrd);
+		b->initrd = n;
+	}
+	if (!rc)
+		rc = kexec_blob_append(&b->initrd, extra.buf, extra.len);
+	if (rc)
+		return say(err, errlen, rc, "out of memory for the event log");
+	im->initrd = b->initrd;
+	return 0;
 }
 
 static enum kexec_syscall boot_syscall(const struct boot_opts *o)
@@ -281,6 +353,8 @@ static int boot_load_kexec(const struct entry *e, const struct boot_opts *o,
 	snprintf(im.cmdline, sizeof(im.cmdline), "%s",
 		 e->cmdline ? e->cmdline : "");
 	if (e->format == FMT_UKI && (rc = boot_uki(e, &b, &im, err, errlen)))
+		goto out;
+	if ((rc = boot_measure(e, o, &b, &im, err, errlen)))
 		goto out;
 	rq = (struct kexec_request){
 	    .kernel = im.kernel,

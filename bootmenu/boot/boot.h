@@ -15,6 +15,7 @@
 #define BM_BOOT_H
 
 #include "boot/firmware.h"
+#include "boot/measure.h"
 #include "entry/entry.h"
 
 #include <stdbool.h>
@@ -23,6 +24,32 @@
 
 struct efi_vars;
 struct boot_loaded;
+struct kexec_blob;
+
+/* One file a kexec load read for the target: its bytes as read. */
+struct boot_read_file {
+	const char *what; /* "kernel", "initrd" */
+	const char *path; /* as the entry names it */
+	const void *buf;
+	size_t len;
+};
+
+/* What a kexec load read and will hand the kernel, for the measuring
+ * step (tpm/): every file in load order (the kernel first: for a UKI the
+ * whole PE file, then each initrd), the command line passed, and for a
+ * UKI its bytes again in @uki. Valid during the call only. */
+struct boot_read {
+	const struct entry *e;
+	struct boot_read_file files[1 + ENTRY_INITRD_MAX];
+	size_t n_files;
+	const char *cmdline;
+	const void *uki; /* NULL unless e->format is FMT_UKI */
+	size_t uki_len;
+	bool uki_own_cmdline; /* the UKI's .cmdline is @cmdline */
+	bool dry_run; /* print into @out what would be measured; extend nothing
+		       */
+	FILE *out;
+};
 
 struct boot_opts {
 	bool dry_run;	    /* plan and print to @plan_out; load nothing */
@@ -52,6 +79,19 @@ struct boot_opts {
 	int (*clear_once)(void *session, char *err, size_t len);
 	void (*unmount)(void *session);
 	void *session;
+	/* The measuring step (boot_run() wires it; transaction.h): called
+	 * once a kexec entry's files are read and before the kernel is given
+	 * them, in a dry run too. It may set *extra to bytes (its own, valid
+	 * until the load returns) that the load adds after the initrds: a cpio
+	 * archive with the event log. Returns 0, or -errno with a sentence in
+	 * err[0..len) to stop the load. NULL: nothing is measured. */
+	int (*measure)(void *ctx, const struct boot_read *r,
+		       struct kexec_blob *extra, char *err, size_t len);
+	void *measure_ctx;
+	/* What boot_run() measures with (bootmenu.conf's `tpm`), and the TPM
+	 * device (NULL: /dev/tpmrm0, then /dev/tpm0; tests name another). */
+	enum boot_measure_mode tpm;
+	const char *tpm_path;
 };
 
 /* What a load left for the jump. Filled by boot_load_entry(); owned by

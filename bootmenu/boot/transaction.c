@@ -19,6 +19,7 @@ struct txn {
 	char *plan; /* a dry run's plan, printed once the load is over */
 	size_t plan_len;
 	char note[TXN_NOTE_MAX];
+	struct boot_measure m; /* the measuring step's outcome */
 };
 
 static const char *txn_title(const struct txn *t)
@@ -53,6 +54,14 @@ static int txn_load(struct txn *t, char *err, size_t len)
 	rc = boot_load_entry(t->e, &t->o, &t->l, err, len);
 	if (t->o.dry_run)
 		fclose(t->o.plan_out);
+	if (rc && t->m.extended) {
+		size_t n = strlen(err);
+
+		/* a TPM cannot be rolled back */
+		snprintf(err + n, len - n,
+			 " (its files were measured into the TPM already: "
+			 "what boots next is measured on top)");
+	}
 	return rc;
 }
 
@@ -83,11 +92,13 @@ static void txn_clear_once(struct txn *t)
 
 static void txn_starting(const struct txn *t)
 {
-	char text[600];
+	char text[800];
 
-	snprintf(text, sizeof(text), "Starting %.200s (loaded with %s)%s%.200s",
-		 txn_title(t), t->l.syscall,
-		 t->note[0] ? "; next_entry not cleared: " : "", t->note);
+	snprintf(text, sizeof(text),
+		 "Starting %.200s (loaded with %s%s%.160s)%s%.200s",
+		 txn_title(t), t->l.syscall, t->m.note[0] ? "; " : "",
+		 t->m.note, t->note[0] ? "; next_entry not cleared: " : "",
+		 t->note);
 	txn_say(t, BOOT_SAY_STARTING, text);
 }
 
@@ -106,7 +117,8 @@ static int txn_jump(struct txn *t, char *err, size_t len)
 /* After a real load, the steps up to the jump, in their order. */
 static int txn_boot(struct txn *t, bool consume_once, char *err, size_t len)
 {
-	/* a later step: measure kernel, initrds, command line (tpm/) */
+	/* measured already: inside the load, between reading the files and
+	 * handing them to the kernel (boot_measure_step(), boot/measure.h) */
 	if (consume_once)
 		txn_clear_once(t);
 	/* a later step: the Boot Loader Interface variables (efi/) */
@@ -131,6 +143,10 @@ int boot_run(const struct entry *e, const struct boot_opts *o,
 	t.o.progress = t.f->progress;
 	t.o.fetch = t.f->fetch;
 	t.o.progress_data = t.f->ctx;
+	t.m.mode = t.o.tpm;
+	t.m.tpm_path = t.o.tpm_path;
+	t.o.measure = boot_measure_step;
+	t.o.measure_ctx = &t.m;
 	rc = txn_load(&t, err, len);
 	consume_once = choose_consumes_once(rc, t.o.dry_run);
 	if (rc == 0 && t.o.dry_run)
@@ -138,5 +154,6 @@ int boot_run(const struct entry *e, const struct boot_opts *o,
 	else if (rc == 0)
 		rc = txn_boot(&t, consume_once, err, len);
 	free(t.plan);
+	boot_measure_free(&t.m);
 	return rc;
 }

@@ -2,13 +2,12 @@
  * here because the static musl we link has no crypt(), and compared in
  * constant time.
  *
- * SHA-512 follows FIPS 180-4; its constants are the first 64 bits of the
- * fractional parts of the square roots (H0) and cube roots (K) of the
- * first 8 and 80 primes (computed, then written out). The "$6$" scheme
+ * SHA-512 is util/sha512.h's (FIPS 180-4). The "$6$" scheme
  * follows Ulrich Drepper's "Unix crypt using SHA-256 and SHA-512"
  * specification, steps named as there.
  */
 #include "conf/auth.h"
+#include "util/sha512.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -23,133 +22,6 @@
 
 static const char auth_b64t[] =
     "./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-
-/* ---- SHA-512 */
-
-struct sha512 {
-	uint64_t h[8];
-	uint8_t buf[128];
-	size_t n;     /* bytes in buf */
-	uint64_t len; /* bytes hashed in all */
-};
-
-static const uint64_t sha512_h0[8] = {
-    0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL,
-    0xa54ff53a5f1d36f1ULL, 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
-    0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL,
-};
-
-static const uint64_t sha512_k[80] = {
-    0x428a2f98d728ae22ULL, 0x7137449123ef65cdULL, 0xb5c0fbcfec4d3b2fULL,
-    0xe9b5dba58189dbbcULL, 0x3956c25bf348b538ULL, 0x59f111f1b605d019ULL,
-    0x923f82a4af194f9bULL, 0xab1c5ed5da6d8118ULL, 0xd807aa98a3030242ULL,
-    0x12835b0145706fbeULL, 0x243185be4ee4b28cULL, 0x550c7dc3d5ffb4e2ULL,
-    0x72be5d74f27b896fULL, 0x80deb1fe3b1696b1ULL, 0x9bdc06a725c71235ULL,
-    0xc19bf174cf692694ULL, 0xe49b69c19ef14ad2ULL, 0xefbe4786384f25e3ULL,
-    0x0fc19dc68b8cd5b5ULL, 0x240ca1cc77ac9c65ULL, 0x2de92c6f592b0275ULL,
-    0x4a7484aa6ea6e483ULL, 0x5cb0a9dcbd41fbd4ULL, 0x76f988da831153b5ULL,
-    0x983e5152ee66dfabULL, 0xa831c66d2db43210ULL, 0xb00327c898fb213fULL,
-    0xbf597fc7beef0ee4ULL, 0xc6e00bf33da88fc2ULL, 0xd5a79147930aa725ULL,
-    0x06ca6351e003826fULL, 0x142929670a0e6e70ULL, 0x27b70a8546d22ffcULL,
-    0x2e1b21385c26c926ULL, 0x4d2c6dfc5ac42aedULL, 0x53380d139d95b3dfULL,
-    0x650a73548baf63deULL, 0x766a0abb3c77b2a8ULL, 0x81c2c92e47edaee6ULL,
-    0x92722c851482353bULL, 0xa2bfe8a14cf10364ULL, 0xa81a664bbc423001ULL,
-    0xc24b8b70d0f89791ULL, 0xc76c51a30654be30ULL, 0xd192e819d6ef5218ULL,
-    0xd69906245565a910ULL, 0xf40e35855771202aULL, 0x106aa07032bbd1b8ULL,
-    0x19a4c116b8d2d0c8ULL, 0x1e376c085141ab53ULL, 0x2748774cdf8eeb99ULL,
-    0x34b0bcb5e19b48a8ULL, 0x391c0cb3c5c95a63ULL, 0x4ed8aa4ae3418acbULL,
-    0x5b9cca4f7763e373ULL, 0x682e6ff3d6b2b8a3ULL, 0x748f82ee5defb2fcULL,
-    0x78a5636f43172f60ULL, 0x84c87814a1f0ab72ULL, 0x8cc702081a6439ecULL,
-    0x90befffa23631e28ULL, 0xa4506cebde82bde9ULL, 0xbef9a3f7b2c67915ULL,
-    0xc67178f2e372532bULL, 0xca273eceea26619cULL, 0xd186b8c721c0c207ULL,
-    0xeada7dd6cde0eb1eULL, 0xf57d4f7fee6ed178ULL, 0x06f067aa72176fbaULL,
-    0x0a637dc5a2c898a6ULL, 0x113f9804bef90daeULL, 0x1b710b35131c471bULL,
-    0x28db77f523047d84ULL, 0x32caab7b40c72493ULL, 0x3c9ebe0a15c9bebcULL,
-    0x431d67c49c100d4cULL, 0x4cc5d4becb3e42b6ULL, 0x597f299cfc657e2aULL,
-    0x5fcb6fab3ad6faecULL, 0x6c44198c4a475817ULL,
-};
-
-static uint64_t ror(uint64_t x, int n)
-{
-	return (x >> n) | (x << (64 - n));
-}
-
-static uint64_t be64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < 8; i++)
-		v = (v << 8) | p[i];
-	return v;
-}
-
-static void sha512_block(struct sha512 *c, const uint8_t *p)
-{
-	uint64_t w[80], v[8], t1, t2;
-
-	for (int i = 0; i < 16; i++)
-		w[i] = be64(p + 8 * i);
-	for (int i = 16; i < 80; i++)
-		w[i] =
-		    (ror(w[i - 2], 19) ^ ror(w[i - 2], 61) ^ (w[i - 2] >> 6)) +
-		    w[i - 7] +
-		    (ror(w[i - 15], 1) ^ ror(w[i - 15], 8) ^ (w[i - 15] >> 7)) +
-		    w[i - 16];
-	memcpy(v, c->h, sizeof(v));
-	for (int i = 0; i < 80; i++) {
-		t1 = v[7] + (ror(v[4], 14) ^ ror(v[4], 18) ^ ror(v[4], 41)) +
-		     ((v[4] & v[5]) ^ (~v[4] & v[6])) + sha512_k[i] + w[i];
-		t2 = (ror(v[0], 28) ^ ror(v[0], 34) ^ ror(v[0], 39)) +
-		     ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
-		memmove(v + 1, v, 7 * sizeof(v[0]));
-		v[4] += t1;
-		v[0] = t1 + t2;
-	}
-	for (int i = 0; i < 8; i++)
-		c->h[i] += v[i];
-}
-
-static void sha512_init(struct sha512 *c)
-{
-	memcpy(c->h, sha512_h0, sizeof(c->h));
-	c->n = 0;
-	c->len = 0;
-}
-
-static void sha512_add(struct sha512 *c, const void *data, size_t len)
-{
-	const uint8_t *p = data;
-
-	c->len += len;
-	while (len) {
-		size_t k =
-		    sizeof(c->buf) - c->n < len ? sizeof(c->buf) - c->n : len;
-
-		memcpy(c->buf + c->n, p, k);
-		c->n += k;
-		p += k;
-		len -= k;
-		if (c->n == sizeof(c->buf)) {
-			sha512_block(c, c->buf);
-			c->n = 0;
-		}
-	}
-}
-
-/* FIPS 180-4 5.1.2: 0x80, zeros, the length in bits as 128 bits. */
-static void sha512_done(struct sha512 *c, uint8_t out[64])
-{
-	uint64_t bits = c->len * 8;
-	uint8_t pad[144] = {0x80};
-	size_t k = (c->n < 112 ? 112 : 240) - c->n;
-
-	for (int i = 0; i < 8; i++)
-		pad[k + 8 + i] = (uint8_t)(bits >> (56 - 8 * i));
-	sha512_add(c, pad, k + 16);
-	for (int i = 0; i < 8; i++)
-		for (int j = 0; j < 8; j++)
-			out[8 * i + j] = (uint8_t)(c->h[i] >> (56 - 8 * j));
-}
 
 /* ---- the "$6$" scheme */
 
@@ -220,8 +92,8 @@ bool auth_hash_valid(const char *hash)
 static void add_repeated(struct sha512 *c, const uint8_t d[64], size_t len)
 {
 	for (; len > 64; len -= 64)
-		sha512_add(c, d, 64);
-	sha512_add(c, d, len);
+		sha512_update(c, d, 64);
+	sha512_update(c, d, len);
 }
 
 /* Steps 1-12: digest A from the key and salt, with digest B mixed in. */
@@ -232,20 +104,20 @@ static void digest_a(const char *key, size_t kl, const struct auth_setting *st,
 	uint8_t b[64];
 
 	sha512_init(&c);
-	sha512_add(&c, key, kl);
-	sha512_add(&c, st->salt, st->salt_len);
-	sha512_add(&c, key, kl);
-	sha512_done(&c, b);
+	sha512_update(&c, key, kl);
+	sha512_update(&c, st->salt, st->salt_len);
+	sha512_update(&c, key, kl);
+	sha512_final(&c, b);
 	sha512_init(&c);
-	sha512_add(&c, key, kl);
-	sha512_add(&c, st->salt, st->salt_len);
+	sha512_update(&c, key, kl);
+	sha512_update(&c, st->salt, st->salt_len);
 	add_repeated(&c, b, kl);
 	for (size_t n = kl; n; n >>= 1)
 		if (n & 1)
-			sha512_add(&c, b, 64);
+			sha512_update(&c, b, 64);
 		else
-			sha512_add(&c, key, kl);
-	sha512_done(&c, a);
+			sha512_update(&c, key, kl);
+	sha512_final(&c, a);
 }
 
 /* Steps 13-20: the P sequence (from the key) and the S sequence (from
@@ -259,15 +131,15 @@ static void sequences(const char *key, size_t kl, const struct auth_setting *st,
 
 	sha512_init(&c);
 	for (i = 0; i < kl; i++)
-		sha512_add(&c, key, kl);
-	sha512_done(&c, dp);
+		sha512_update(&c, key, kl);
+	sha512_final(&c, dp);
 	for (i = 0; i + 64 <= kl; i += 64)
 		memcpy(p + i, dp, 64);
 	memcpy(p + i, dp, kl - i);
 	sha512_init(&c);
 	for (i = 0; i < 16u + a[0]; i++)
-		sha512_add(&c, st->salt, st->salt_len);
-	sha512_done(&c, ds);
+		sha512_update(&c, st->salt, st->salt_len);
+	sha512_final(&c, ds);
 	memcpy(s, ds, st->salt_len);
 }
 
@@ -280,18 +152,18 @@ static void rounds(uint8_t a[64], const uint8_t *p, size_t kl, const uint8_t *s,
 	for (unsigned long i = 0; i < n; i++) {
 		sha512_init(&c);
 		if (i & 1)
-			sha512_add(&c, p, kl);
+			sha512_update(&c, p, kl);
 		else
-			sha512_add(&c, a, 64);
+			sha512_update(&c, a, 64);
 		if (i % 3)
-			sha512_add(&c, s, sl);
+			sha512_update(&c, s, sl);
 		if (i % 7)
-			sha512_add(&c, p, kl);
+			sha512_update(&c, p, kl);
 		if (i & 1)
-			sha512_add(&c, a, 64);
+			sha512_update(&c, a, 64);
 		else
-			sha512_add(&c, p, kl);
-		sha512_done(&c, a);
+			sha512_update(&c, p, kl);
+		sha512_final(&c, a);
 	}
 }
 

@@ -101,6 +101,22 @@ static int set_hide(struct conf *c, const char *val)
 	return 0;
 }
 
+static int set_tpm(struct conf *c, const char *val)
+{
+	static const char *const names[] = {
+	    [CONF_TPM_AUTO] = "auto",
+	    [CONF_TPM_REQUIRED] = "required",
+	    [CONF_TPM_OFF] = "off",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcasecmp(val, names[i])) {
+			c->tpm = (enum conf_tpm)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
 static int set_key(struct conf *c, const char *key, const char *val)
 {
 	if (!strcmp(key, "timeout"))
@@ -122,6 +138,8 @@ static int set_key(struct conf *c, const char *key, const char *val)
 		return set_spec(c->network, sizeof(c->network), val);
 	if (!strcmp(key, "colour") || !strcmp(key, "color"))
 		return set_bool(&c->colour, val);
+	if (!strcmp(key, "tpm"))
+		return set_tpm(c, val);
 	return -ENOENT;
 }
 

@@ -49,6 +49,11 @@ struct conf {
 	char network[32];
 	/* colour = yes|no (yes): colours where the terminal has them. */
 	bool colour;
+	/* tpm = auto|required|off (auto): measure what is booted into the
+	 * TPM when there is one (auto); refuse a boot that could not be
+	 * measured (required, for machines that seal secrets to the PCRs);
+	 * or never touch the TPM (off). */
+	enum conf_tpm { CONF_TPM_AUTO, CONF_TPM_REQUIRED, CONF_TPM_OFF } tpm;
 };
 
 /* Defaults: nothing set. */

@@ -200,6 +200,8 @@ static void json_entry(FILE *f, const struct entry *e, bool def,
 		def ? "true" : "false");
 	json_str(f, e->disabled);
 	json_signer(f, e, x);
+	if (x && x->measure)
+		x->measure(e, f, x->measure_ctx);
 	fputc('}', f);
 }
 

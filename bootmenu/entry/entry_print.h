@@ -24,6 +24,9 @@ struct entry_print_extra {
 	/* Who signed @e's kernel: 1 and the signer in buf[0..n), 0 (a
 	 * sentence: not signed), -errno (a sentence: unreadable). */
 	int (*signer)(const struct entry *e, char *buf, size_t n);
+	/* Prints ,"tpm":{...} for @e, or nothing (may be NULL). */
+	void (*measure)(const struct entry *e, FILE *f, void *ctx);
+	void *measure_ctx;
 };
 
 /* One JSON object: "secure_boot" ({"state", "lockdown"}, when @x gives

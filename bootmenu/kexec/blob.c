@@ -1,5 +1,6 @@
 /* blob.c - files into one buffer, with progress. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -123,6 +124,27 @@ int kexec_blob_read(const int *fds, size_t n, struct kexec_progress *pr,
 	}
 	out->buf = buf;
 	out->len = (size_t)total;
+	return 0;
+}
+
+int kexec_blob_append(struct kexec_blob *b, const void *more, size_t len)
+{
+	size_t at = b->buf ? (b->len + 3) & ~(size_t)3 : 0;
+	char *m;
+
+	if (len > SIZE_MAX - at)
+		return -ENOMEM;
+	if (!b->buf)
+		m = anon_map(len);
+	else
+		m = mremap((void *)b->buf, b->len ? b->len : 1, at + len,
+			   MREMAP_MAYMOVE);
+	if (!m || m == MAP_FAILED)
+		return -ENOMEM;
+	memset(m + b->len, 0, at - b->len);
+	memcpy(m + at, more, len);
+	b->buf = m;
+	b->len = at + len;
 	return 0;
 }
 

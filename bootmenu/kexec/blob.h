@@ -38,6 +38,13 @@ int kexec_blob_size(const int *fds, size_t n, unsigned long long *size);
 int kexec_blob_read(const int *fds, size_t n, struct kexec_progress *pr,
 		    struct kexec_blob *out);
 
+/* Add @more[0..len) at the end of @b, a buffer of kexec_blob_read() or an
+ * empty blob, after zeros up to a multiple of 4 bytes (a cpio archive
+ * appended to initrds, as kexec_blob_read() lays several out). The
+ * mapping grows in place where it can (mremap), so the bytes already
+ * read are not copied. Returns 0 or -ENOMEM (@b unchanged). */
+int kexec_blob_append(struct kexec_blob *b, const void *more, size_t len);
+
 /* Release a buffer of kexec_blob_read() (an empty blob is fine). */
 void kexec_blob_free(struct kexec_blob *b);
 

@@ -8,8 +8,8 @@
 #include "kexec/elf.h"
 #include "kexec/plan.h"
 #include "kexec/purgatory.h"
-#include "kexec/sha256.h"
 #include "util/le.h"
+#include "util/sha256.h"
 
 #define MIB (1024ull * 1024)
 #define GIB (1024ull * MIB)
@@ -534,7 +534,7 @@ static void purg_patch(struct kexec_plan *p, uint64_t at)
 {
 	uint8_t *b = p->purg;
 	size_t len = p->purg_len;
-	struct kexec_sha256 s;
+	struct sha256 s;
 	uint32_t k = 0;
 
 	put_le64(b, len, PURG_RSI, p->params_addr);
@@ -543,18 +543,18 @@ static void purg_patch(struct kexec_plan *p, uint64_t at)
 		 at + align_up(len, KEXEC_PAGE) + PURG_STACK_SIZE - 16);
 	put_le64(b, len, PURG_GDTR + 2, at + PURG_GDT);
 	if (p->sha256)
-		kexec_sha256_init(&s);
+		sha256_init(&s);
 	for (size_t i = 0; i < p->n_seg && k < PURG_REGIONS_MAX; i++) {
 		if (p->seg[i].buf == p->purg)
 			continue;
 		put_le64(b, len, PURG_REGIONS + 16 * k, p->seg[i].mem);
 		put_le64(b, len, PURG_REGIONS + 16 * k + 8, p->seg[i].bufsz);
 		if (p->sha256)
-			kexec_sha256_update(&s, p->seg[i].buf, p->seg[i].bufsz);
+			sha256_update(&s, p->seg[i].buf, p->seg[i].bufsz);
 		k++;
 	}
 	if (p->sha256) {
-		kexec_sha256_final(&s, p->digest);
+		sha256_final(&s, p->digest);
 		memcpy(b + PURG_DIGEST, p->digest, 32);
 	}
 	put_le32(b, len, PURG_NREGIONS, k);

@@ -28,7 +28,10 @@
 #include "scan/fs.h"
 #include "scan/scan.h"
 #include "source/source.h"
+#include "boot/boot.h"
+#include "boot/measure.h"
 #include "boot/secure.h"
+#include "util/json.h"
 #include "util/log.h"
 
 #include <ctype.h>
@@ -675,13 +678,42 @@ void session_print_devices(struct session *s, FILE *f)
 	}
 }
 
+/* ,"tpm":{...} for an entry a TPM would measure (boot/measure.h). */
+static void print_measure(const struct entry *e, FILE *f, void *ctx)
+{
+	const struct boot_opts *bo = ctx;
+	char *buf = NULL, err[256];
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int rc;
+
+	if (!m)
+		return;
+	rc = boot_measure_show(e, bo, m, true, err, sizeof(err));
+	fclose(m);
+	if (rc == 0) {
+		fputs(",\"tpm\":", f);
+		fwrite(buf, 1, len, f);
+	} else if (rc != -ENODEV && rc != -EOPNOTSUPP) {
+		fputs(",\"tpm\":{\"error\":", f);
+		json_str(f, err);
+		fputc('}', f);
+	}
+	free(buf);
+}
+
 int session_print_list(FILE *f, struct session *s, bool json,
-		       const struct entry *def)
+		       const struct entry *def, const struct boot_opts *bo)
 {
 	if (json) {
 		struct secure_state st;
 		struct entry_print_extra x = {.signer = secure_signer};
 
+		if (bo && bo->tpm != BOOT_MEASURE_OFF &&
+		    boot_measure_available(bo->tpm_path)) {
+			x.measure = print_measure;
+			x.measure_ctx = (void *)bo;
+		}
 		secure_state_read(&st, NULL);
 		x.secure_boot = secure_boot_name(st.sb);
 		x.lockdown = st.lockdown;

@@ -22,6 +22,7 @@ struct session_part;
 #define SESSION_SOURCES_MAX 8 /* disks, dirs; network, volumes to come */
 
 struct source;
+struct boot_opts;
 
 struct session {
 	struct arena arena;
@@ -80,9 +81,11 @@ void session_wait_settled(struct session *s, double settle_s);
  * ("device: vdb3 crypto_LUKS: skipped: encrypted, not opened"). */
 void session_print_devices(struct session *s, FILE *f);
 /* --list: @s's entries as text (with the devices not mounted) or JSON,
- * @def marked as the default. Returns 0. */
+ * @def marked as the default; in JSON, with a TPM that @bo (may be
+ * NULL: none) lets measure, what booting each kexec entry would measure
+ * and the PCR values it leads to (boot/measure.h). Returns 0. */
 int session_print_list(FILE *f, struct session *s, bool json,
-		       const struct entry *def);
+		       const struct entry *def, const struct boot_opts *bo);
 /* Unmount everything the scan mounted (before a kexec). */
 void session_unmount(struct session *s);
 void session_free(struct session *s);

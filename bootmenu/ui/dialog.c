@@ -1,6 +1,8 @@
 /* dialog.c - boxes, details, help, the password prompt, the editor. */
 #include "ui/screen.h"
 #include "ui/form.h"
+#include "boot/boot.h"
+#include "boot/measure.h"
 #include "boot/secure.h"
 #include "conf/auth.h"
 #include "conf/conf.h"
@@ -9,7 +11,9 @@
 #include "session/session.h"
 #include "format/pe_sig.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -91,9 +95,15 @@ static void file_line(char *buf, size_t len, const char *what,
 		 f->dev ? ":" : "", f->path ? f->path : "-", size);
 }
 
+struct info {
+	const struct entry *e;
+	const char *tpm; /* lines of boot_measure_show(), or NULL */
+};
+
 static void paint_info(struct ui *u, const void *arg)
 {
-	const struct entry *e = arg;
+	const struct info *in = arg;
+	const struct entry *e = in->e;
 	const struct fs_root *fs = e->fs;
 	char buf[1200], file[1100];
 	int y = 1;
@@ -125,6 +135,11 @@ static void paint_info(struct ui *u, const void *arg)
 		INFO("signed:  %s", who);
 	}
 	INFO("source:  %s:%d", e->source ? e->source : "-", e->line);
+	for (const char *t = in->tpm; t && *t; t += strcspn(t, "\n") + 1) {
+		INFO("tpm:     %.*s", (int)strcspn(t, "\n"), t);
+		if (!t[strcspn(t, "\n")])
+			break;
+	}
 	if (e->disabled)
 		INFO("cannot boot: %s", e->disabled);
 	if (e->password)
@@ -138,9 +153,33 @@ static void paint_info(struct ui *u, const void *arg)
 	ui_line(u, LINES - 1, 0, UI_R_KEYS, "Press any key");
 }
 
+/* What booting @e would measure, read once (its files are read and
+ * hashed): lines for paint_info(), or NULL without a TPM. */
+static char *info_tpm(struct ui *u, const struct entry *e)
+{
+	char *buf = NULL, err[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int rc;
+
+	if (!f)
+		return NULL;
+	rc = boot_measure_show(e, u->o, f, false, err, sizeof(err));
+	if (rc && rc != -ENODEV && rc != -EOPNOTSUPP)
+		fprintf(f, "not measured: %s\n", err);
+	fclose(f);
+	if (len)
+		return buf;
+	free(buf);
+	return NULL;
+}
+
 void ui_info(struct ui *u, const struct entry *e)
 {
-	ui_wait_key(u, paint_info, e);
+	struct info in = {e, info_tpm(u, e)};
+
+	ui_wait_key(u, paint_info, &in);
+	free((void *)in.tpm);
 }
 
 static void paint_help(struct ui *u, const void *arg)

@@ -137,9 +137,10 @@ void ui_draw_menu(struct ui *u, const void *arg)
 	erase();
 	curs_set(0);
 	snprintf(buf, sizeof(buf),
-		 "bootmenu %s - %zu entries on %zu filesystems%s%s",
+		 "bootmenu %s - %zu entries on %zu filesystems%s%s%s%s",
 		 BOOTMENU_VERSION, u->s->list.count, u->s->n_fss,
-		 u->sb_note[0] ? " - " : "", u->sb_note);
+		 u->sb_note[0] ? " - " : "", u->sb_note,
+		 u->tpm_note[0] ? " - " : "", u->tpm_note);
 	ui_line(u, 0, 0, UI_R_TITLE, buf);
 	ui_model_scroll(&u->m, h);
 	for (int i = 0; i < h && u->m.top + i < u->m.n_rows; i++)

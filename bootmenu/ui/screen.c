@@ -558,6 +558,21 @@ static void sb_note(struct ui *u)
 			 st.locked ? "" : " (kernel not locked down)");
 }
 
+/* The title line's word on measured boot: "TPM 2.0: measuring" when
+ * there is a TPM to measure into; without one nothing is said, unless
+ * bootmenu.conf asks for it (then every boot will be refused). */
+static void tpm_note(struct ui *u)
+{
+	if (!u->o || u->o->tpm == BOOT_MEASURE_OFF)
+		return;
+	if (boot_measure_available(u->o->tpm_path))
+		snprintf(u->tpm_note, sizeof(u->tpm_note),
+			 "TPM 2.0: measuring");
+	else if (u->o->tpm == BOOT_MEASURE_REQUIRED)
+		snprintf(u->tpm_note, sizeof(u->tpm_note),
+			 "no TPM (tpm = required: boots are refused)");
+}
+
 int ui_menu(struct session *s, const struct ui_opts *uo,
 	    const struct boot_opts *o)
 {
@@ -569,6 +584,7 @@ int ui_menu(struct session *s, const struct ui_opts *uo,
 	u.uo = uo;
 	u.o = o;
 	sb_note(&u);
+	tpm_note(&u);
 	rc = start(&u);
 	if (rc < 0)
 		return rc;

@@ -31,7 +31,8 @@ struct ui {
 	bool counted;		  /* the countdown was started once */
 	long long fetch_drawn_ms; /* a network fetch's line was drawn */
 	bool unlocked;		  /* the password was given */
-	char sb_note[64]; /* "Secure Boot: on" for the title line, or "" */
+	char sb_note[64];  /* "Secure Boot: on" for the title line, or "" */
+	char tpm_note[64]; /* "TPM 2.0: measuring" for the title line, or "" */
 };
 
 typedef void (*ui_paint_fn)(struct ui *u, const void *arg);

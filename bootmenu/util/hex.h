@@ -2,6 +2,8 @@
 #ifndef BOOTMENU_UTIL_HEX_H
 #define BOOTMENU_UTIL_HEX_H
 
+#include <stddef.h>
+
 /* The value of one hexadecimal digit, either case; -1 for any other
  * character. */
 static inline int hex_digit(char c)
@@ -23,6 +25,19 @@ static inline int hex_byte(const char *s)
 	int hi = hex_digit(s[0]), lo = hi < 0 ? -1 : hex_digit(s[1]);
 
 	return lo < 0 ? -1 : hi << 4 | lo;
+}
+
+/* @n bytes of @p as lowercase hexadecimal into out[0..2n], NUL-ended. */
+static inline void hex_encode(const void *p, size_t n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = digits[b[i] >> 4];
+		out[2 * i + 1] = digits[b[i] & 15];
+	}
+	out[2 * n] = '\0';
 }
 
 #endif

@@ -29,12 +29,14 @@ class Timeout(Exception):
 class Qemu:
     def __init__(self, build, name, kernel=None, append="", initrd=None,
                  disks=(), uefi=False, mem=512, extra=(), snapshot=True,
-                 reboot=False, vars_file=None):
+                 reboot=False, vars_file=None, tpm=False):
         """@uefi: False (SeaBIOS), True (OVMF), "secboot" (OVMF enforcing
         Secure Boot with the snakeoil key enrolled). @vars_file: the OVMF
         variables to use and keep (made from the template when missing),
         for a test that boots twice; else a fresh copy each time.
-        @reboot: a guest's reset restarts it (default: QEMU exits)."""
+        @reboot: a guest's reset restarts it (default: QEMU exits).
+        @tpm: attach a TPM 2.0 (swtpm, a fresh state each time) on QEMU's
+        tpm-tis device; raises Skip when swtpm is not installed."""
         self.build = os.path.abspath(build)
         self.name = name
         logs = os.environ.get("TEST_LOGS") or os.path.join(self.build, "test-logs")
@@ -72,6 +74,9 @@ class Qemu:
             if snapshot and d.get("snapshot", True):
                 spec += ",snapshot=on"
             args += ["-drive", spec]
+        self.swtpm = None
+        if tpm:
+            args += self._start_swtpm(logs)
         args += list(extra)
         self.args = args
         self.buf = ""
@@ -85,6 +90,28 @@ class Qemu:
                                      stderr=subprocess.STDOUT)
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
+
+    def _start_swtpm(self, logs):
+        """A TPM 2.0 emulator with a fresh state, and QEMU's arguments."""
+        import shutil
+        if not shutil.which("swtpm"):
+            raise Skip("swtpm is not installed (Debian's swtpm package)")
+        state = os.path.join(logs, self.name + ".tpm")
+        shutil.rmtree(state, ignore_errors=True)
+        os.makedirs(state)
+        sock = os.path.join(state, "ctrl.sock")
+        self.swtpm = subprocess.Popen(
+            ["swtpm", "socket", "--tpm2", "--tpmstate", "dir=" + state,
+             "--ctrl", "type=unixio,path=" + sock, "--terminate",
+             "--log", "file=%s/swtpm.log,level=1" % state],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(100):
+            if os.path.exists(sock):
+                break
+            time.sleep(0.05)
+        return ["-chardev", "socket,id=chrtpm,path=" + sock,
+                "-tpmdev", "emulator,id=tpm0,chardev=chrtpm",
+                "-device", "tpm-tis,tpmdev=tpm0"]
 
     def _read(self):
         while True:
@@ -168,6 +195,9 @@ class Qemu:
             self.proc.wait()
         self.reader.join(2)
         self.log.close()
+        if self.swtpm and self.swtpm.poll() is None:
+            self.swtpm.kill()
+            self.swtpm.wait()
 
 
 class Skip(Exception):

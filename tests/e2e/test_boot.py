@@ -67,16 +67,18 @@ def demo_default_kexecs():
 
 def efi_within_budget():
     """bootmenu.efi (kernel, zstd, with the initramfs built in) stays
-    within its 4 MiB budget; kernel/README.md says what to do when it
-    does not (xz is the smaller compression)."""
+    within its budget of 4.5 MiB (every feature in it); kernel/README.md
+    says what each option costs and what to do when it does not fit (xz
+    is the smaller compression)."""
+    budget = 9 << 19
     size = os.path.getsize(need(EFI))
-    if size > 4 << 20:
-        raise AssertionError("bootmenu.efi is %d bytes, %d over the 4 MiB budget"
-                             % (size, size - (4 << 20)))
+    if size > budget:
+        raise AssertionError("bootmenu.efi is %d bytes, %d over the 4.5 MiB budget"
+                             % (size, size - budget))
 
 
 ok = True
-ok &= check("e2e.boot.efi_within_4_mib_budget", efi_within_budget)
+ok &= check("e2e.boot.efi_within_budget", efi_within_budget)
 ok &= check("e2e.boot.kernel_to_init", kernel_boots_to_init)
 ok &= check("e2e.boot.uefi_to_init", uefi_boots_to_init)
 ok &= check("e2e.boot.demo_default_kexec", demo_default_kexecs)

@@ -3,8 +3,10 @@
  * Proves a kexec boot arrived: prints one line naming the entry it was
  * booted as (demo.entry= on its command line), its /proc/cmdline, whether
  * it sees EFI, and a CRC-32 of every file under /payload (the tests put
- * files there through a second, concatenated initrd). Then a shell, or a
- * power-off when the command line says target.poweroff.
+ * files there through a second, concatenated initrd), and when there is
+ * a TPM its PCRs 8, 9, 11 and 12 of every bank and the event log bootmenu
+ * passed on (hex, for the tests to replay). Then a shell, or a power-off
+ * when the command line says target.poweroff.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -60,6 +62,57 @@ static void payloads(void)
 	closedir(d);
 }
 
+/* "BOOTMENU-TARGET: pcr sha256 9=<hex>" for the PCRs a boot loader
+ * measures into, from the TPM driver's sysfs files. */
+static void pcrs(void)
+{
+	static const char *const banks[] = {"sha1", "sha256", "sha384",
+					    "sha512"};
+	static const int idx[] = {8, 9, 11, 12};
+	char path[128], v[160];
+
+	for (size_t b = 0; b < sizeof(banks) / sizeof(banks[0]); b++)
+		for (size_t i = 0; i < sizeof(idx) / sizeof(idx[0]); i++) {
+			ssize_t n;
+			int fd;
+
+			snprintf(path, sizeof(path),
+				 "/sys/class/tpm/tpm0/pcr-%s/%d", banks[b],
+				 idx[i]);
+			fd = open(path, O_RDONLY);
+			if (fd < 0)
+				continue;
+			n = read(fd, v, sizeof(v) - 1);
+			close(fd);
+			v[n > 0 ? n : 0] = '\0';
+			v[strcspn(v, "\n")] = '\0';
+			printf("BOOTMENU-TARGET: pcr %s %d=%s\n", banks[b],
+			       idx[i], v);
+		}
+}
+
+/* The event log bootmenu added to the initramfs, in hex lines of 64
+ * bytes: "BOOTMENU-TARGET: tpmlog <hex>", then "tpmlog end N". */
+static void tpm_log(void)
+{
+	unsigned char buf[64];
+	unsigned long long total = 0;
+	ssize_t n;
+	int fd = open("/.extra/bootmenu/tpm-eventlog.bin", O_RDONLY);
+
+	if (fd < 0)
+		return;
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		printf("BOOTMENU-TARGET: tpmlog ");
+		for (ssize_t i = 0; i < n; i++)
+			printf("%02x", buf[i]);
+		printf("\n");
+		total += (unsigned long long)n;
+	}
+	close(fd);
+	printf("BOOTMENU-TARGET: tpmlog end %llu\n", total);
+}
+
 static const char *word(const char *cmdline, const char *key, char *out,
 			size_t len)
 {
@@ -107,6 +160,8 @@ int main(void)
 	       access("/sys/firmware/efi", F_OK) == 0 ? "yes" : "no");
 	printf("BOOTMENU-TARGET: cmdline=%s\n", cmdline);
 	payloads();
+	pcrs();
+	tpm_log();
 	printf("BOOTMENU-TARGET: done\n");
 	fflush(stdout);
 	if (strstr(cmdline, "target.poweroff")) {

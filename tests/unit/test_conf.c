@@ -22,6 +22,7 @@ TEST(defaults)
 	CHECK_STR(c.save_on, "");
 	CHECK_STR(c.hide, "");
 	CHECK(c.colour);
+	CHECK_INT(c.tpm, CONF_TPM_AUTO);
 }
 
 TEST(every_key)
@@ -38,7 +39,8 @@ TEST(every_key)
 		 "hide = sdb* LABEL=backup\n"
 		 "hide = UUID=1234-ABCD\n"
 		 "network = eth1\n"
-		 "colour = no\n",
+		 "colour = no\n"
+		 "tpm = required\n",
 		 HASH);
 	conf_init(&c);
 	CHECK_INT(conf_parse(&c, text, err, sizeof(err)), 0);
@@ -51,7 +53,26 @@ TEST(every_key)
 	CHECK_STR(c.hide, "sdb* LABEL=backup UUID=1234-ABCD");
 	CHECK_STR(c.network, "eth1");
 	CHECK(!c.colour);
+	CHECK_INT(c.tpm, CONF_TPM_REQUIRED);
 	CHECK(auth_check(c.password, "correct horse"));
+}
+
+TEST(tpm_values)
+{
+	struct conf c;
+	char err[160];
+
+	conf_init(&c);
+	CHECK_INT(conf_parse(&c, "tpm = OFF\n", err, sizeof(err)), 0);
+	CHECK_INT(c.tpm, CONF_TPM_OFF);
+	CHECK_INT(conf_parse(&c, "tpm=auto\n", err, sizeof(err)), 0);
+	CHECK_INT(c.tpm, CONF_TPM_AUTO);
+	/* a bad value is said and keeps what was there */
+	CHECK_INT(
+	    conf_parse(&c, "tpm = required\ntpm = always\n", err, sizeof(err)),
+	    -EINVAL);
+	CHECK_STR(err, "line 2: bad value");
+	CHECK_INT(c.tpm, CONF_TPM_REQUIRED);
 }
 
 TEST(booleans)
@@ -185,5 +206,6 @@ TEST(shipped_file)
 	CHECK(c.colour);
 }
 
-TEST_MAIN("test_conf", defaults, every_key, booleans, bad_password_locks,
-	  bad_lines_skipped, long_values, hide_lines_add_up, shipped_file)
+TEST_MAIN("test_conf", defaults, every_key, tpm_values, booleans,
+	  bad_password_locks, bad_lines_skipped, long_values, hide_lines_add_up,
+	  shipped_file)

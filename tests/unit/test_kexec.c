@@ -19,11 +19,11 @@
 #include "kexec/memmap.h"
 #include "kexec/plan.h"
 #include "kexec/purgatory.h"
-#include "kexec/sha256.h"
 #include "kexec/sys.h"
 #include "kexec/unpack.h"
 #include "test.h"
 #include "util/le.h"
+#include "util/sha256.h"
 
 #define FIX "tests/fixtures/memmap/"
 #define TINY_KERNEL "build/kernel/bzImage"
@@ -253,6 +253,32 @@ static void progress(void *data, unsigned long long done,
 {
 	progress_last = done;
 	CHECK(done <= total);
+}
+
+/* kexec_blob_append(): after the initrds, padded to 4 bytes, keeping
+ * the bytes already read; into an empty blob, the bytes alone. */
+TEST(blob_append_after_initrds)
+{
+	struct kexec_blob b = {0}, e = {0};
+	char *big = malloc(3 * 4096 + 5);
+
+	CHECK(big != NULL);
+	for (size_t i = 0; i < 3 * 4096 + 5; i++)
+		big[i] = (char)(i * 13);
+	CHECK_INT(kexec_blob_append(&e, "ab", 2), 0);
+	CHECK_INT(e.len, 2);
+	CHECK(!memcmp(e.buf, "ab", 2));
+	/* an odd length: three zeros, then the archive */
+	CHECK_INT(kexec_blob_append(&e, big, 3 * 4096 + 5), 0);
+	CHECK_INT(e.len, 4 + 3 * 4096 + 5);
+	CHECK(!memcmp(e.buf, "ab\0\0", 4));
+	CHECK(!memcmp((const char *)e.buf + 4, big, 3 * 4096 + 5));
+	CHECK_INT(kexec_blob_append(&e, "z", 1), 0);
+	CHECK_INT(e.len, 4 + 3 * 4096 + 8 + 1);
+	CHECK(!memcmp((const char *)e.buf + e.len - 4, "\0\0\0z", 4));
+	kexec_blob_free(&e);
+	kexec_blob_free(&b);
+	free(big);
 }
 
 TEST(blob_concatenates_padded)
@@ -653,16 +679,16 @@ TEST(sha256_vectors)
 	    0xde, 0x5d, 0xae, 0x22, 0x23, 0xb0, 0x03, 0x61, 0xa3, 0x96, 0x17,
 	    0x7a, 0x9c, 0xb4, 0x10, 0xff, 0x61, 0xf2, 0x00, 0x15, 0xad};
 	static const uint8_t empty[4] = {0xe3, 0xb0, 0xc4, 0x42};
-	struct kexec_sha256 s;
+	struct sha256 s;
 	uint8_t d[32];
 
-	kexec_sha256_init(&s);
-	kexec_sha256_update(&s, "a", 1);
-	kexec_sha256_update(&s, "bc", 2);
-	kexec_sha256_final(&s, d);
+	sha256_init(&s);
+	sha256_update(&s, "a", 1);
+	sha256_update(&s, "bc", 2);
+	sha256_final(&s, d);
 	CHECK(memcmp(d, abc, 32) == 0);
-	kexec_sha256_init(&s);
-	kexec_sha256_final(&s, d);
+	sha256_init(&s);
+	sha256_final(&s, d);
 	CHECK(memcmp(d, empty, 4) == 0);
 }
 
@@ -697,7 +723,7 @@ TEST(purgatory_sha256_check_runs)
 	char err[256] = "", initrd[70001];
 	const void *bufs[KEXEC_SEGMENT_MAX];
 	size_t lens[KEXEC_SEGMENT_MAX], n = 0;
-	struct kexec_sha256 s;
+	struct sha256 s;
 	uint8_t d[32];
 
 	syn_make();
@@ -709,15 +735,15 @@ TEST(purgatory_sha256_check_runs)
 	    {syn, SYN_LEN}, {initrd, sizeof(initrd)}, "sha", &m, false, true};
 	CHECK_INT(kexec_plan_build(&in, &p, err, sizeof(err)), 0);
 	CHECK_INT(p.purg[PURG_SHA_ON], 1);
-	kexec_sha256_init(&s);
+	sha256_init(&s);
 	for (size_t i = 0; i < p.n_seg; i++) {
 		if (p.seg[i].buf == p.purg)
 			continue;
 		bufs[n] = p.seg[i].buf;
 		lens[n++] = p.seg[i].bufsz;
-		kexec_sha256_update(&s, p.seg[i].buf, p.seg[i].bufsz);
+		sha256_update(&s, p.seg[i].buf, p.seg[i].bufsz);
 	}
-	kexec_sha256_final(&s, d);
+	sha256_final(&s, d);
 	CHECK(memcmp(d, p.digest, 32) == 0);
 	CHECK(memcmp(d, p.purg + PURG_DIGEST, 32) == 0);
 	CHECK_INT(n, 3);
@@ -1661,13 +1687,13 @@ TEST(elf_vmlinux)
 }
 
 TEST_MAIN("test_kexec", bzimage_real_kernels, elf_vmlinux, bzimage_refusals,
-	  memmap_readers, blob_concatenates_padded, plan_bios_tiny_kernel,
-	  plan_efi_server_debian, plan_initrd_above_4g, plan_refusals,
-	  plan_holes_and_crash, sha256_vectors, purgatory_sha256_check_runs,
-	  commit_chooses_the_syscall, locked_down_never_calls_kexec_load,
-	  fault_env_and_jump, kexload_exit_status_and_messages,
-	  kexload_refuses_each_bad_input, kexload_real_refusal_as_nobody,
-	  failed_plan_makes_no_syscall,
+	  memmap_readers, blob_concatenates_padded, blob_append_after_initrds,
+	  plan_bios_tiny_kernel, plan_efi_server_debian, plan_initrd_above_4g,
+	  plan_refusals, plan_holes_and_crash, sha256_vectors,
+	  purgatory_sha256_check_runs, commit_chooses_the_syscall,
+	  locked_down_never_calls_kexec_load, fault_env_and_jump,
+	  kexload_exit_status_and_messages, kexload_refuses_each_bad_input,
+	  kexload_real_refusal_as_nobody, failed_plan_makes_no_syscall,
 	  half_of_memory_refused_before_the_syscall,
 	  files_past_free_ram_refused_before_reading, compressed_kernels,
 	  compressed_elf_vmlinux)

@@ -158,7 +158,9 @@ TEST(signer_signed_unsigned_broken)
 TEST(signer_in_json)
 {
 	struct tfs t;
-	struct entry_print_extra x = {"on", "integrity", secure_signer};
+	struct entry_print_extra x = {.secure_boot = "on",
+				      .lockdown = "integrity",
+				      .signer = secure_signer};
 	char *out = NULL;
 	size_t len;
 	FILE *f;

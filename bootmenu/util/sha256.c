@@ -1,9 +1,12 @@
 /* sha256.c - FIPS 180-4 SHA-256 (the purgatory has its own copy in
- * assembly; tests check that both agree). */
+ * assembly; tests/unit/test_kexec.c checks that both agree). */
 #include <string.h>
 
-#include "kexec/sha256.h"
+#include "util/sha256.h"
+#include "util/sha_md.h"
 
+/* FIPS 180-4 4.2.2: the first 32 bits of the fractional parts of the
+ * cube roots of the first 64 primes. */
 static const uint32_t sha_k[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
     0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
@@ -51,7 +54,7 @@ static void sha_block(uint32_t h[8], const uint8_t *p)
 		h[i] += v[i];
 }
 
-void kexec_sha256_init(struct kexec_sha256 *s)
+void sha256_init(struct sha256 *s)
 {
 	static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372,
 				       0xa54ff53a, 0x510e527f, 0x9b05688c,
@@ -61,42 +64,21 @@ void kexec_sha256_init(struct kexec_sha256 *s)
 	s->n = 0;
 }
 
-void kexec_sha256_update(struct kexec_sha256 *s, const void *data, size_t len)
+static struct sha_md sha256_md(struct sha256 *s)
 {
-	const uint8_t *p = data;
-
-	while (len) {
-		size_t have = s->n % 64, take = 64 - have;
-
-		if (take > len)
-			take = len;
-		if (have == 0 && len >= 64) {
-			sha_block(s->h, p);
-			take = 64;
-		} else {
-			memcpy(s->buf + have, p, take);
-			if (have + take == 64)
-				sha_block(s->h, s->buf);
-		}
-		s->n += take;
-		p += take;
-		len -= take;
-	}
+	return (struct sha_md){s->h, s->buf, &s->n, 8, sha_block};
 }
 
-void kexec_sha256_final(struct kexec_sha256 *s, uint8_t out[32])
+void sha256_update(struct sha256 *s, const void *data, size_t len)
 {
-	uint64_t bits = s->n * 8;
-	uint8_t pad[72] = {0x80};
-	size_t padlen = 64 - (s->n + 8) % 64;
+	struct sha_md m = sha256_md(s);
 
-	for (int i = 0; i < 8; i++)
-		pad[padlen + i] = (uint8_t)(bits >> (56 - 8 * i));
-	kexec_sha256_update(s, pad, padlen + 8);
-	for (int i = 0; i < 8; i++) {
-		out[4 * i] = (uint8_t)(s->h[i] >> 24);
-		out[4 * i + 1] = (uint8_t)(s->h[i] >> 16);
-		out[4 * i + 2] = (uint8_t)(s->h[i] >> 8);
-		out[4 * i + 3] = (uint8_t)s->h[i];
-	}
+	sha_md_update(&m, data, len);
+}
+
+void sha256_final(struct sha256 *s, uint8_t out[SHA256_LEN])
+{
+	struct sha_md m = sha256_md(s);
+
+	sha_md_final(&m, out);
 }
