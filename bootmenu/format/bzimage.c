@@ -7,9 +7,11 @@
  * number string, less 0x200", which lies in the setup code.
  */
 #include "format/bzimage.h"
+#include "util/file.h"
 #include "util/le.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define BZV_HDRS 0x53726448u /* "HdrS" */
@@ -47,4 +49,14 @@ bool bzimage_is_bootmenu(const uint8_t *buf, size_t n)
 	return bzimage_kernel_version(buf, n, &ver, &len) == 0 &&
 	       memmem(ver, len, BZIMAGE_BOOTMENU_MARKER,
 		      strlen(BZIMAGE_BOOTMENU_MARKER)) != NULL;
+}
+
+bool bzimage_fd_is_bootmenu(int fd)
+{
+	uint8_t *buf = malloc(BZIMAGE_HEAD_READ);
+	ssize_t n = buf ? util_read_full(fd, buf, BZIMAGE_HEAD_READ) : -1;
+	bool yes = n > 0 && bzimage_is_bootmenu(buf, (size_t)n);
+
+	free(buf);
+	return yes;
 }

@@ -36,4 +36,9 @@ int bzimage_kernel_version(const uint8_t *buf, size_t n, const char **ver,
  * other bytes. */
 bool bzimage_is_bootmenu(const uint8_t *buf, size_t n);
 
+/* The same for the open file @fd, whose first BZIMAGE_HEAD_READ bytes
+ * are read (from its current offset); false when they cannot be. @fd
+ * stays the caller's. */
+bool bzimage_fd_is_bootmenu(int fd);
+
 #endif

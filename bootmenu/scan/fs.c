@@ -408,30 +408,6 @@ bool fs_is_file(const struct fs_root *fs, const char *path)
 	return fs_stat(fs, path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-int fs_read_head(const struct fs_root *fs, const char *path, size_t max,
-		 void **buf, size_t *len)
-{
-	ssize_t n;
-	char *b;
-	int fd;
-
-	*buf = NULL;
-	*len = 0;
-	fd = fs_open(fs, path, false);
-	if (fd < 0)
-		return fd;
-	b = malloc(max ? max : 1);
-	n = b ? util_read_full(fd, b, max) : -ENOMEM;
-	close(fd);
-	if (n < 0) {
-		free(b);
-		return (int)n;
-	}
-	*buf = b;
-	*len = (size_t)n;
-	return 0;
-}
-
 int fs_read_file(const struct fs_root *fs, const char *path, size_t max,
 		 char **buf, size_t *len)
 {

@@ -159,12 +159,6 @@ int fs_prefetch(const struct fs_root *fs, const char *path,
 int fs_read_file(const struct fs_root *fs, const char *path, size_t max,
 		 char **buf, size_t *len);
 
-/* The first @max bytes of the regular file @path (fewer when it is
- * shorter) into a malloc'd buffer the caller frees: *buf, *len. Returns 0
- * or -errno (-ENOMEM, -EISDIR...). */
-int fs_read_head(const struct fs_root *fs, const char *path, size_t max,
-		 void **buf, size_t *len);
-
 /* stat() of @path inside the root, following symlinks inside it. Works
  * for every file type (nothing is opened for reading). */
 int fs_stat(const struct fs_root *fs, const char *path, struct stat *st);

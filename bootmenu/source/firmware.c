@@ -50,14 +50,11 @@ static struct entry *firmware_add(struct source_entries *x, const char *title)
  * ESP's parser finds it (cfg/efi_loaders.c). */
 static bool firmware_is_bootmenu(const struct fs_root *fs, const char *path)
 {
-	void *buf;
-	size_t n;
-	bool yes;
+	int fd = fs_open(fs, path, false);
+	bool yes = fd >= 0 && bzimage_fd_is_bootmenu(fd);
 
-	if (fs_read_head(fs, path, BZIMAGE_HEAD_READ, &buf, &n) < 0)
-		return false;
-	yes = bzimage_is_bootmenu(buf, n);
-	free(buf);
+	if (fd >= 0)
+		close(fd);
 	return yes;
 }
 

@@ -16,7 +16,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util/sha1.h"
 #include "util/sha256.h"
 #include "util/sha512.h"
 

@@ -1,7 +1,7 @@
 /* sha1.c - FIPS 180-4 SHA-1 (6.1). */
 #include <string.h>
 
-#include "util/sha1.h"
+#include "util/sha256.h"
 #include "util/sha_md.h"
 
 static uint32_t rol(uint32_t x, int n)

@@ -1,7 +1,11 @@
-/* sha256.h - FIPS 180-4 SHA-256: the purgatory's segment digest (kexec/)
- * and a TPM bank's digests (tpm/).
+/* sha256.h - FIPS 180-4 SHA-256 (the purgatory's segment digest in
+ * kexec/, a TPM bank's digests in tpm/) and SHA-1 (a TPM's SHA-1 bank
+ * only, extended when the TPM reports it active; nothing else relies on
+ * it): the two hashes of 512-bit blocks and 32-bit words (util/sha_md.h).
  *
  * Incremental; the context lives with the caller, nothing is allocated.
+ * Each state is begun with its _init(), fed with _update() and ended with
+ * _final(), after which it must be begun again.
  */
 #ifndef BM_SHA256_H
 #define BM_SHA256_H
@@ -9,18 +13,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define SHA1_LEN 20
 #define SHA256_LEN 32
 
-struct sha256 {
-	uint32_t h[8];
+struct sha1 {
+	uint32_t h[5];
 	uint8_t buf[64];
 	uint64_t n; /* bytes fed so far */
 };
 
+struct sha256 {
+	uint32_t h[8];
+	uint8_t buf[64];
+	uint64_t n;
+};
+
+void sha1_init(struct sha1 *s);
 void sha256_init(struct sha256 *s);
+void sha1_update(struct sha1 *s, const void *data, size_t len);
 void sha256_update(struct sha256 *s, const void *data, size_t len);
-/* Writes the 32-byte digest (big-endian words, as printed); @s must be
- * initialised again before another use. */
+/* The digests: big-endian words, as printed. */
+void sha1_final(struct sha1 *s, uint8_t out[SHA1_LEN]);
 void sha256_final(struct sha256 *s, uint8_t out[SHA256_LEN]);
 
 #endif

@@ -70,30 +70,27 @@ static void sha_block(uint64_t h[8], const uint8_t *p)
 		h[i] += v[i];
 }
 
-/* FIPS 180-4 5.3.5: the fractional parts of the square roots of the
- * first eight primes. */
+/* FIPS 180-4 5.3.5 and 5.3.4: the fractional parts of the square roots
+ * of the first eight primes (SHA-512), and of the ninth through
+ * sixteenth (SHA-384). */
+static const uint64_t sha_h0[2][8] = {
+    {0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL,
+     0xa54ff53a5f1d36f1ULL, 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
+     0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL},
+    {0xcbbb9d5dc1059ed8ULL, 0x629a292a367cd507ULL, 0x9159015a3070dd17ULL,
+     0x152fecd8f70e5939ULL, 0x67332667ffc00b31ULL, 0x8eb44a8768581511ULL,
+     0xdb0c2e0d64f98fa7ULL, 0x47b5481dbefa4fa4ULL},
+};
+
 void sha512_init(struct sha512 *s)
 {
-	static const uint64_t h0[8] = {
-	    0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL,
-	    0xa54ff53a5f1d36f1ULL, 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
-	    0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL,
-	};
-
-	memcpy(s->h, h0, sizeof(h0));
+	memcpy(s->h, sha_h0[0], sizeof(s->h));
 	s->n = 0;
 }
 
-/* FIPS 180-4 5.3.4: those of the ninth through sixteenth primes. */
 void sha384_init(struct sha512 *s)
 {
-	static const uint64_t h0[8] = {
-	    0xcbbb9d5dc1059ed8ULL, 0x629a292a367cd507ULL, 0x9159015a3070dd17ULL,
-	    0x152fecd8f70e5939ULL, 0x67332667ffc00b31ULL, 0x8eb44a8768581511ULL,
-	    0xdb0c2e0d64f98fa7ULL, 0x47b5481dbefa4fa4ULL,
-	};
-
-	memcpy(s->h, h0, sizeof(h0));
+	memcpy(s->h, sha_h0[1], sizeof(s->h));
 	s->n = 0;
 }
 

@@ -27,7 +27,6 @@
 #include "tpm/tpm.h"
 #include "tpm_double.h"
 #include "util/arena.h"
-#include "util/sha1.h"
 #include "util/sha256.h"
 #include "util/sha512.h"
 
