@@ -3,6 +3,7 @@
 #include "boot/boot.h"
 #include "entry/entry.h"
 #include "kexec/plan.h"
+#include "scan/fs.h"
 #include "tpm/evlog.h"
 #include "tpm/tpm.h"
 #include "tpm/uki_measure.h"
@@ -278,6 +279,18 @@ int boot_measure_step(void *ctx, const struct boot_read *r,
 	return rc ? bm_refuse(m, rc, err, len) : 0;
 }
 
+/* Whether a file of @e is on a network root: showing what it would
+ * measure would fetch it, outside a boot's progress and cancel. */
+static bool bm_remote(const struct entry *e)
+{
+	if (e->kernel.fs && e->kernel.fs->net)
+		return true;
+	for (size_t i = 0; i < e->n_initrds; i++)
+		if (e->initrds[i].fs && e->initrds[i].fs->net)
+			return true;
+	return false;
+}
+
 int boot_measure_show(const struct entry *e, const struct boot_opts *o,
 		      FILE *out, bool json, char *err, size_t len)
 {
@@ -288,7 +301,7 @@ int boot_measure_show(const struct entry *e, const struct boot_opts *o,
 	int rc;
 
 	d = o ? *o : defaults;
-	if (e->method != ENTRY_KEXEC)
+	if (e->method != ENTRY_KEXEC || bm_remote(e))
 		return -EOPNOTSUPP;
 	if (d.tpm == BOOT_MEASURE_OFF || !boot_measure_available(d.tpm_path))
 		return -ENODEV;

@@ -83,7 +83,8 @@ int boot_measure_step(void *ctx, const struct boot_read *r,
  * {"events":[{"pcr","what","sha256",...}],"pcrs":{"sha256":{"9":..}}})
  * or lines for people. Returns 0; -ENODEV (nothing printed) when there
  * is no TPM or @o says `tpm = off`; -EOPNOTSUPP for an entry the
- * firmware boots; or -errno with a sentence in err[0..len). */
+ * firmware boots, or one with a file on a network root (it would be
+ * fetched just to be shown); or -errno with a sentence in err[0..len). */
 int boot_measure_show(const struct entry *e, const struct boot_opts *o,
 		      FILE *out, bool json, char *err, size_t len);
 
