@@ -9,7 +9,8 @@ measure, then `bootmenu --boot N` boots the entry, and the target
 the event log bootmenu handed on. The test computes the values itself
 from the files and the command line (GRUB's forms for PCRs 8 and 9,
 systemd-stub's for PCR 12, `systemd-measure calculate` for a UKI's PCR
-11), checks the target reads them, that --list --json predicted them,
+11, and a PCR 11 policy signed by `systemd-measure sign` that it must
+meet), checks the target reads them, that --list --json predicted them,
 and that the log replays to them (our reading, and tpm2_eventlog's)."""
 import hashlib
 import json
@@ -18,7 +19,9 @@ import re
 import shutil
 import subprocess
 import sys
+import struct
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from qemu import Qemu, Skip, check, need  # noqa: E402
@@ -249,6 +252,50 @@ def make_uki(work):
         return disk, f.read(), pcr11
 
 
+def signed_policy(work, osrel, cmdline):
+    """`systemd-measure sign` of the UKI's sections with a test key (the
+    TPM it needs for the policy digests: a swtpm of the test's own), as
+    a distribution signs a PCR 11 policy: the first entry's "pol", the
+    phase "enter-initrd" of SHA-256."""
+    state = os.path.join(work, "swtpm")
+    os.makedirs(state)
+    sock = os.path.join(state, "sock")
+    key, pub = os.path.join(work, "pcr.key"), os.path.join(work, "pcr.pub")
+    subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt",
+                    "rsa_keygen_bits:2048", "-out", key], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(["openssl", "rsa", "-in", key, "-pubout", "-out", pub],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    tpm = subprocess.Popen(["swtpm", "socket", "--tpm2", "--tpmstate", "dir=" + state,
+                            "--server", "type=unixio,path=" + sock,
+                            "--ctrl", "type=unixio,path=" + sock + ".ctrl",
+                            "--flags", "startup-clear"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            if os.path.exists(sock) and os.path.exists(sock + ".ctrl"):
+                break
+            time.sleep(0.05)
+        out = subprocess.run([MEASURE, "sign", "--linux=" + KERNEL, "--osrel=" + osrel,
+                              "--cmdline=" + cmdline, "--initrd=" + INITRD,
+                              "--bank=sha256", "--private-key=" + key,
+                              "--public-key=" + pub, "--tpm2-device=swtpm:path=" + sock],
+                             capture_output=True, text=True, timeout=120)
+    finally:
+        tpm.kill()
+        tpm.wait()
+    if out.returncode:
+        raise AssertionError("systemd-measure sign: " + out.stderr[-400:])
+    return bytes.fromhex(json.loads(out.stdout)["sha256"][0]["pol"])
+
+
+def policy_pcr11(pcr11):
+    """TPM 2.0 Part 3, PolicyPCR over PCR 11 of SHA-256, from an empty
+    policy: H(0^32 || TPM_CC_PolicyPCR || TPML_PCR_SELECTION || H(PCR))."""
+    sel = struct.pack(">IHB", 1, 0x000B, 3) + bytes([0, 0x08, 0])
+    return H("sha256", b"\0" * 32 + struct.pack(">I", 0x17F) + sel + H("sha256", pcr11))
+
+
 def bios_uki():
     work = tempfile.mkdtemp(prefix="tpm-uki.", dir=B)
     try:
@@ -261,6 +308,14 @@ def bios_uki():
             check_boot(q, "Demo UKI", [uki], uki=pcr11)
         finally:
             q.close()
+        # the target read pcr11 (check_boot): a policy signed for this
+        # UKI is met once systemd-pcrphase extends "enter-initrd"
+        pol = signed_policy(work, os.path.join(work, "os-release"),
+                            os.path.join(work, "cmdline"))
+        now = extend("sha256", pcr11["sha256"], H("sha256", b"enter-initrd"))
+        if policy_pcr11(now) != pol:
+            raise AssertionError("the signed PCR 11 policy %s is not met by PCR 11 %s"
+                                 % (pol.hex(), now.hex()))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
