@@ -2,7 +2,6 @@
 #include "boot/boot.h"
 #include "choose/choose.h"
 #include "conf/conf.h"
-#include "entry/entry_print.h"
 #include "install/install.h"
 #include "plain/plain.h"
 #include "savedef/savedef.h"
@@ -158,8 +157,15 @@ static int parse_args(int argc, char **argv, struct options *o)
 	return 0;
 }
 
+/* What the network source is made with, at the start and at each rescan. */
+struct run_net {
+	char only[32]; /* one link's name, or "" for all */
+	bool wait;
+};
+
 struct run {
 	struct session s;
+	struct run_net net;
 	const struct options *o;
 	struct conf c;
 	struct choose ch;
@@ -277,24 +283,32 @@ static int roots_rescan(struct session *s, void *data)
 	return session_open_roots(s, r->o->roots, r->o->n_roots) ? -EIO : 0;
 }
 
+static struct source *net_make(void *ctx)
+{
+	const struct run_net *n = ctx;
+
+	return source_net_new(n->only[0] ? n->only : NULL, NET_RUN_DIR,
+			      n->wait);
+}
+
 /* The network source when bootmenu.net= (or bootmenu.conf's network)
  * asks for it: "on" every wired link, "off" none, else one link's name. */
 static bool net_start(struct run *r, bool wait)
 {
-	char v[32];
-	const char *only = NULL;
-	struct source *src;
+	char v[sizeof(r->net.only)];
+	int rc;
 
 	if (!cmdline_value(r->cmdline, "net", v, sizeof(v)))
 		snprintf(v, sizeof(v), "%s", r->c.network);
 	if (!v[0] || !strcmp(v, "off") || !strcmp(v, "0"))
 		return false;
-	if (strcmp(v, "on") && strcmp(v, "1"))
-		only = v;
-	src = source_net_new(only, NET_RUN_DIR, wait);
-	if (!src || session_add_source(&r->s, src) < 0) {
+	snprintf(r->net.only, sizeof(r->net.only), "%s",
+		 strcmp(v, "on") && strcmp(v, "1") ? v : "");
+	r->net.wait = wait;
+	rc = session_add_made(&r->s, net_make, &r->net);
+	if (rc < 0) {
 		fprintf(stderr, "bootmenu: the network cannot be used: %s\n",
-			strerror(errno));
+			strerror(-rc));
 		return false;
 	}
 	return true;

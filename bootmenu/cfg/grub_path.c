@@ -150,7 +150,7 @@ static const struct fs_root *grub_find_dev_in(struct grub_state *st,
 		if (!strcmp(grub_fs_devname(all[i]), dev))
 			return all[i];
 	if (strchr(dev, '='))
-		return entry_find_fs(dev, all, st->ctx->n_all);
+		return fs_find(dev, all, st->ctx->n_all);
 	for (size_t i = 0; i < st->ctx->n_all; i++)
 		if (all[i]->uuid && !strcasecmp(all[i]->uuid, dev))
 			return all[i];

@@ -24,7 +24,7 @@ int choose_fs_rank(const struct choose *c, const struct fs_root *fs)
 {
 	if (!fs)
 		return 2;
-	if (c->boot_device[0] && entry_fs_matches(c->boot_device, fs))
+	if (c->boot_device[0] && fs_matches(c->boot_device, fs))
 		return 0;
 	return fs->removable ? 2 : 1;
 }
@@ -109,7 +109,7 @@ size_t choose_candidates(const struct choose *c, const struct entry_list *l,
 			    conf_match(c->conf->default_pat, e->title, e->id))
 				cand_add(&k, e);
 	for (size_t i = 0; dev[0] && i < n_fs; i++)
-		if (fss[i] && entry_fs_matches(dev, fss[i]))
+		if (fss[i] && fs_matches(dev, fss[i]))
 			add_fs_defaults(&k, l, fss[i]);
 	for (size_t i = 0; i < n_fs; i++)
 		add_fs_defaults(&k, l, fss[i]);

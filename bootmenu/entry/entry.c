@@ -3,7 +3,6 @@
 
 #define ENTRY_STR_(x) #x
 #define ENTRY_STR(x) ENTRY_STR_(x)
-#include "scan/fs.h"
 #include "util/arena.h"
 
 #include <errno.h>
@@ -190,57 +189,6 @@ void entry_list_splice(struct entry_list *to, struct entry_list *from)
 	entry_list_init(from, from->a);
 }
 
-bool entry_fs_matches(const char *spec, const struct fs_root *fs)
-{
-	static const struct {
-		const char *key;
-		size_t off;
-	} keys[] = {
-	    {"UUID=", offsetof(struct fs_root, uuid)},
-	    {"LABEL=", offsetof(struct fs_root, label)},
-	    {"PARTUUID=", offsetof(struct fs_root, partuuid)},
-	    {"PARTLABEL=", offsetof(struct fs_root, partlabel)},
-	};
-
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		size_t n = strlen(keys[i].key);
-		const char *v;
-
-		if (strncasecmp(spec, keys[i].key, n))
-			continue;
-		v = *(const char *const *)((const char *)fs + keys[i].off);
-		/* UUIDs compare without case (lilo and grub write either). */
-		return v && !strcasecmp(v, spec + n);
-	}
-	return (fs->device && !strcmp(spec, fs->device)) ||
-	       (fs->name && !strcmp(spec, fs->name));
-}
-
-const struct fs_root *
-entry_find_fs(const char *spec, const struct fs_root *const *fss, size_t n_fss)
-{
-	for (size_t i = 0; spec && i < n_fss; i++)
-		if (entry_fs_matches(spec, fss[i]))
-			return fss[i];
-	return NULL;
-}
-
-/* A file the parser put on a btrfs top level (scan/fs.h struct
- * fs_btrfs: not itself in @fss) stays there when its spec still finds
- * that filesystem. */
-static void resolve_file(struct entry *e, struct entry_file *f,
-			 const struct fs_root *const *fss, size_t n_fss)
-{
-	const struct fs_root *fs;
-
-	if (!f->path)
-		return;
-	fs = f->dev ? entry_find_fs(f->dev, fss, n_fss) : e->fs;
-	if (f->fs && fs && fs->btrfs && f->fs == fs->btrfs->top)
-		return;
-	f->fs = fs;
-}
-
 static bool same_kernel(const struct entry *a, const struct entry *b)
 {
 	return a->kernel.fs == b->kernel.fs && a->kernel.path &&
@@ -320,21 +268,13 @@ static bool entry_is_self(const struct entry *e)
 	       !strcasecmp(e->kernel.path + n - k, ENTRY_SELF_SUFFIX);
 }
 
-void entry_finish(struct entry_list *l, const struct fs_root *const *fss,
-		  size_t n_fss)
+void entry_finish(struct entry_list *l)
 {
 	struct entry **pp = &l->head, *e;
 	const struct fs_root *def_fs = NULL; /* a filesystem's entries are
 						contiguous */
 	bool have_default = false;
 
-	for (e = l->head; e; e = e->next) {
-		resolve_file(e, &e->kernel, fss, n_fss);
-		for (size_t i = 0; i < e->n_initrds; i++)
-			resolve_file(e, &e->initrds[i], fss, n_fss);
-		for (size_t i = 0; i < e->n_modules; i++)
-			resolve_file(e, &e->modules[i], fss, n_fss);
-	}
 	l->tail = &l->head;
 	l->count = 0;
 	while ((e = *pp)) {

@@ -1,8 +1,10 @@
 /* entry.h - the boot entry model shared by every config format.
  *
  * A parser turns one filesystem's configs into a struct entry_list; the
- * scan collects lists of every filesystem; entry_finish() resolves files
- * on other filesystems, removes duplicates and picks the default. All
+ * scan collects lists of every filesystem; cfg_finish() (cfg/resolve.h)
+ * resolves files on other filesystems, entry_finish() removes duplicates
+ * and keeps one default per filesystem. Filesystems are only pointers
+ * here (scan/fs.h owns what they are). All
  * memory belongs to the arena of the scan.
  */
 #ifndef BM_ENTRY_H
@@ -32,7 +34,7 @@ const char *entry_format_name(enum entry_format f);
 /* A file an entry needs. @dev names the filesystem when it is not the one
  * the config came from: "UUID=...", "LABEL=...", "PARTUUID=...",
  * "PARTLABEL=...", or a device path "/dev/sda1"; NULL means the config's
- * own filesystem. @fs is filled by entry_finish() (NULL: not found yet). */
+ * own filesystem. @fs is filled by cfg_finish() (NULL: not found yet). */
 struct entry_file {
 	const char *dev;
 	const char *path; /* absolute within its filesystem */
@@ -148,21 +150,12 @@ void entry_list_splice(struct entry_list *to, struct entry_list *from);
  * directory): an entry booting a kernel there is bootmenu itself. */
 #define ENTRY_SELF_SUFFIX "/bootmenu/bootmenu.efi"
 
-/* Resolve every entry_file.dev against @fss (by UUID, LABEL, PARTUUID,
- * PARTLABEL, device path), drop entries of format FMT_BARE whose kernel an
- * entry of another format already boots or loads as a module, drop a
- * kexec entry whose kernel is ENTRY_SELF_SUFFIX (bootmenu), and keep
- * the first is_default of each filesystem (later ones are cleared): which
- * one boots is the policy's (choose.h). */
-void entry_finish(struct entry_list *l, const struct fs_root *const *fss,
-		  size_t n_fss);
-
-/* True when @fs answers to @spec ("UUID=...", "LABEL=...", "PARTUUID=",
- * "PARTLABEL=", a device path or name). UUIDs compare without case. */
-bool entry_fs_matches(const char *spec, const struct fs_root *fs);
-
-/* Find a filesystem by a "UUID=..."-style spec; NULL when none matches. */
-const struct fs_root *
-entry_find_fs(const char *spec, const struct fs_root *const *fss, size_t n_fss);
+/* Finish a list whose files are resolved (cfg/resolve.h cfg_finish()):
+ * drop entries of format FMT_BARE whose kernel an entry of another format
+ * already boots or loads as a module, drop a kexec entry whose kernel is
+ * ENTRY_SELF_SUFFIX (bootmenu), and keep the first is_default of each
+ * filesystem (later ones are cleared): which one boots is the policy's
+ * (choose.h). */
+void entry_finish(struct entry_list *l);
 
 #endif

@@ -1,7 +1,7 @@
 /* plain.c - the plain-text chooser. */
 #include "plain/plain.h"
 #include "boot/transaction.h"
-#include "entry/entry_print.h"
+#include "session/listing.h"
 #include "scan/fs.h"
 #include "session/session.h"
 #include "choose/choose.h"
@@ -50,7 +50,7 @@ static int ask(struct session *s, const struct entry *def, double timeout_s,
 
 	printf("\nbootmenu: %zu entries on %zu filesystems\n", s->list.count,
 	       s->n_fss);
-	entry_print_text(stdout, &s->list, def);
+	listing_text(stdout, &s->list, def);
 	if (ms >= 0)
 		printf("Booting \"%s\" in %.0f s. Type a number and Enter to "
 		       "choose, Enter to boot it now.\n",
@@ -126,7 +126,7 @@ int plain_menu(struct session *s, const struct choose *c,
 	if (!def) {
 		printf("bootmenu: nothing bootable found on %zu filesystems\n",
 		       s->n_fss);
-		entry_print_text(stdout, &s->list, NULL);
+		listing_text(stdout, &s->list, NULL);
 		return 1;
 	}
 	if (!choose_plain_may_choose(c)) {

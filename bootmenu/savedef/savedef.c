@@ -278,7 +278,7 @@ const struct fs_root *savedef_target(const struct session *s,
 	const struct fs_root *fs = NULL;
 
 	if (*c->save_on) {
-		fs = entry_find_fs(c->save_on, s->fss, s->n_fss);
+		fs = fs_find(c->save_on, s->fss, s->n_fss);
 		for (size_t i = 0; !fs && i < s->n_fss; i++)
 			if (fs_named(s->fss[i], c->save_on))
 				fs = s->fss[i];

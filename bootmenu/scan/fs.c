@@ -15,8 +15,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/openat2.h>
@@ -650,4 +652,39 @@ int fs_subvol(const struct fs_root *fs, const char *path, char *buf,
 	buf[n] = '\0';
 	*sub = fs_subvol_prefix(b->subvols, b->n_subvols, buf);
 	return 0;
+}
+
+bool fs_matches(const char *spec, const struct fs_root *fs)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} keys[] = {
+	    {"UUID=", offsetof(struct fs_root, uuid)},
+	    {"LABEL=", offsetof(struct fs_root, label)},
+	    {"PARTUUID=", offsetof(struct fs_root, partuuid)},
+	    {"PARTLABEL=", offsetof(struct fs_root, partlabel)},
+	};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		size_t n = strlen(keys[i].key);
+		const char *v;
+
+		if (strncasecmp(spec, keys[i].key, n))
+			continue;
+		v = *(const char *const *)((const char *)fs + keys[i].off);
+		/* UUIDs compare without case (lilo and grub write either). */
+		return v && !strcasecmp(v, spec + n);
+	}
+	return (fs->device && !strcmp(spec, fs->device)) ||
+	       (fs->name && !strcmp(spec, fs->name));
+}
+
+const struct fs_root *fs_find(const char *spec,
+			      const struct fs_root *const *fss, size_t n_fss)
+{
+	for (size_t i = 0; spec && i < n_fss; i++)
+		if (fs_matches(spec, fss[i]))
+			return fss[i];
+	return NULL;
 }

@@ -223,4 +223,12 @@ int fs_open_how(const struct fs_root *fs, const char *path, int flags,
 /* True when the running kernel has openat2 (cached after the first call). */
 bool fs_have_openat2(void);
 
+/* True when @fs answers to @spec ("UUID=...", "LABEL=...", "PARTUUID=",
+ * "PARTLABEL=", a device path or name). UUIDs compare without case. */
+bool fs_matches(const char *spec, const struct fs_root *fs);
+
+/* Find a filesystem by a "UUID=..."-style spec; NULL when none matches. */
+const struct fs_root *fs_find(const char *spec,
+			      const struct fs_root *const *fss, size_t n_fss);
+
 #endif

@@ -4,7 +4,7 @@
  * in an arena of its own, with the is_default flags as parsed
  * (entry_finish() clears all but the first of each filesystem). After
  * every change s->list is linked again from the parts, in device order,
- * and entry_finish() resolves it over the filesystems present now: an
+ * and cfg_finish() resolves it over the filesystems present now: an
  * entry whose kernel is on a filesystem that arrives later resolves then,
  * one whose filesystem left no longer does.
  *
@@ -23,8 +23,9 @@
  * says on what they depend, as a parser does.
  */
 #include "session/session.h"
-#include "entry/entry_print.h"
+#include "session/listing.h"
 #include "cfg/cfg.h"
+#include "cfg/resolve.h"
 #include "scan/fs.h"
 #include "scan/scan.h"
 #include "source/source.h"
@@ -371,7 +372,7 @@ static void list_rebuild(struct session *s)
 	/* which filesystem's timeout counts is the policy's (choose.h) */
 	l->fs_timeout_ds = s->timeouts_ds;
 	l->n_fs_timeout_ds = s->n_fss;
-	entry_finish(l, s->fss, s->n_fss);
+	cfg_finish(l, s->fss, s->n_fss);
 }
 
 /* Every part and retired arena freed; no filesystem left. */
@@ -434,6 +435,22 @@ int session_add_source(struct session *s, struct source *src)
 	if (s->n_srcs > 1)
 		return sources_watch(s, src);
 	return 0;
+}
+
+static int session_make(struct session *s, const struct session_maker *m)
+{
+	struct source *src = m->make(m->ctx);
+
+	return src ? session_add_source(s, src) : -errno;
+}
+
+int session_add_made(struct session *s, struct source *(*make)(void *ctx),
+		     void *ctx)
+{
+	if (s->n_makers == SESSION_SOURCES_MAX)
+		return -ENOSPC;
+	s->makers[s->n_makers] = (struct session_maker){make, ctx};
+	return session_make(s, &s->makers[s->n_makers++]);
 }
 
 static void sources_free(struct session *s)
@@ -603,13 +620,22 @@ size_t session_status(const struct session *s, char *buf, size_t len)
 
 int session_rescan(struct session *s)
 {
+	int rc;
+
 	sources_free(s);
 	parts_free(s);
 	arena_free(&s->arena);
 	memset(s->fss, 0, sizeof(s->fss));
 	memset(s->parts, 0, sizeof(s->parts));
 	s->settled = false;
-	return session_begin(s);
+	rc = session_begin(s);
+	/* every maker again, even after one failed: the rest still count */
+	for (size_t i = 0; i < s->n_makers; i++) {
+		int r = session_make(s, &s->makers[i]);
+
+		rc = rc < 0 ? rc : r;
+	}
+	return rc;
 }
 
 static double mono_s(void)
@@ -707,7 +733,7 @@ int session_print_list(FILE *f, struct session *s, bool json,
 {
 	if (json) {
 		struct secure_state st;
-		struct entry_print_extra x = {.signer = secure_signer};
+		struct listing_extra x = {.signer = secure_signer};
 
 		if (bo && bo->tpm != BOOT_MEASURE_OFF &&
 		    boot_measure_available(bo->tpm_path)) {
@@ -717,10 +743,10 @@ int session_print_list(FILE *f, struct session *s, bool json,
 		secure_state_read(&st, NULL);
 		x.secure_boot = secure_boot_name(st.sb);
 		x.lockdown = st.lockdown;
-		entry_print_json(f, &s->list, def, &x);
+		listing_json(f, &s->list, def, &x);
 		return 0;
 	}
-	entry_print_text(f, &s->list, def);
+	listing_text(f, &s->list, def);
 	if (s->scan)
 		session_print_devices(s, f);
 	return 0;
@@ -746,6 +772,7 @@ void session_free(struct session *s)
 		s->fw->ops->free(s->fw);
 	s->fw = NULL;
 	s->fw_off = NULL;
+	s->n_makers = 0;
 }
 
 /* --- directories instead of devices */

@@ -65,6 +65,12 @@ struct session {
 	struct source *fw;
 	/* why EFI loaders cannot boot here, or NULL (cfg_ctx.fw_off): @fw's */
 	const char *fw_off;
+	/* the sources session_rescan() makes again (session_add_made()) */
+	struct session_maker {
+		struct source *(*make)(void *ctx);
+		void *ctx;
+	} makers[SESSION_SOURCES_MAX];
+	size_t n_makers;
 };
 
 /* Scan every block device (waiting at most @settle_s for them), mount
@@ -125,6 +131,12 @@ int session_start(struct session *s, double settle_s);
  * (freed even on failure); the session settles again once every source
  * has. 0 or -errno. */
 int session_add_source(struct session *s, struct source *src);
+/* A source the caller makes (the network: source_net_new()), made now by
+ * @make(@ctx) and added, and made again by each session_rescan(): a
+ * rescan asks again for what it offers. @ctx must live as long as @s.
+ * 0, or -errno (errno as @make left it when it returned NULL). */
+int session_add_made(struct session *s, struct source *(*make)(void *ctx),
+		     void *ctx);
 /* Readable (POLLIN) while session_update() has work; -1 without any
  * source. */
 int session_fd(const struct session *s);
@@ -139,7 +151,8 @@ bool session_settled(const struct session *s);
  * while a USB stick's host has not reported its disk (usb-storage waits
  * a second), after the probes or alone. Returns strlen of the text. */
 size_t session_status(const struct session *s, char *buf, size_t len);
-/* Unmount and forget every device, then scan again (the menu's `r`).
+/* Unmount and forget every device, then scan again (the menu's `r`),
+ * with the sources session_add_made() gave made again.
  * Every entry and fs_root pointer handed out before is invalid after it:
  * call ui_model_forget() first. 0 or -errno. */
 int session_rescan(struct session *s);

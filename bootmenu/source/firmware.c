@@ -71,7 +71,7 @@ static void firmware_option(struct source_entries *x,
 
 	if (o->partuuid) {
 		dev = arena_printf(a, "PARTUUID=%s", o->partuuid);
-		fs = entry_find_fs(dev, x->all, x->n_all);
+		fs = fs_find(dev, x->all, x->n_all);
 	}
 	if (fs && firmware_is_bootmenu(fs, o->file))
 		return;

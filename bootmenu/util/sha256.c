@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "util/sha256.h"
+#include "util/sha2_block.h"
 #include "util/sha_md.h"
 
 /* FIPS 180-4 4.2.2: the first 32 bits of the fractional parts of the
@@ -21,38 +22,10 @@ static const uint32_t sha_k[64] = {
     0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 };
 
-static uint32_t ror(uint32_t x, int n)
-{
-	return x >> n | x << (32 - n);
-}
+/* FIPS 180-4 4.1.2: the rotations of Sigma0, Sigma1, sigma0, sigma1 */
+static const int sha_rot[12] = {2, 13, 22, 6, 11, 25, 7, 18, 3, 17, 19, 10};
 
-static void sha_block(uint32_t h[8], const uint8_t *p)
-{
-	uint32_t w[64], v[8];
-
-	for (int i = 0; i < 16; i++)
-		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
-		       (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
-	for (int i = 16; i < 64; i++)
-		w[i] =
-		    w[i - 16] + w[i - 7] +
-		    (ror(w[i - 15], 7) ^ ror(w[i - 15], 18) ^ w[i - 15] >> 3) +
-		    (ror(w[i - 2], 17) ^ ror(w[i - 2], 19) ^ w[i - 2] >> 10);
-	memcpy(v, h, sizeof(v));
-	for (int i = 0; i < 64; i++) {
-		uint32_t t1 =
-		    v[7] + (ror(v[4], 6) ^ ror(v[4], 11) ^ ror(v[4], 25)) +
-		    ((v[4] & v[5]) ^ (~v[4] & v[6])) + sha_k[i] + w[i];
-		uint32_t t2 = (ror(v[0], 2) ^ ror(v[0], 13) ^ ror(v[0], 22)) +
-			      ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
-
-		memmove(v + 1, v, 7 * sizeof(v[0]));
-		v[4] += t1;
-		v[0] = t1 + t2;
-	}
-	for (int i = 0; i < 8; i++)
-		h[i] += v[i];
-}
+SHA2_BLOCK(sha_block, uint32_t, 64, sha_k, sha_rot)
 
 void sha256_init(struct sha256 *s)
 {

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "util/sha512.h"
+#include "util/sha2_block.h"
 
 /* FIPS 180-4 4.2.3: the first 64 bits of the fractional parts of the
  * cube roots of the first 80 primes. */
@@ -35,40 +36,10 @@ static const uint64_t sha_k[80] = {
     0x5fcb6fab3ad6faecULL, 0x6c44198c4a475817ULL,
 };
 
-static uint64_t ror(uint64_t x, int n)
-{
-	return x >> n | x << (64 - n);
-}
+/* FIPS 180-4 4.1.3: the rotations of Sigma0, Sigma1, sigma0, sigma1 */
+static const int sha_rot[12] = {28, 34, 39, 14, 18, 41, 1, 8, 7, 19, 61, 6};
 
-static void sha_block(uint64_t h[8], const uint8_t *p)
-{
-	uint64_t w[80], v[8];
-
-	for (int i = 0; i < 16; i++) {
-		w[i] = 0;
-		for (int j = 0; j < 8; j++)
-			w[i] = w[i] << 8 | p[8 * i + j];
-	}
-	for (int i = 16; i < 80; i++)
-		w[i] =
-		    w[i - 16] + w[i - 7] +
-		    (ror(w[i - 15], 1) ^ ror(w[i - 15], 8) ^ w[i - 15] >> 7) +
-		    (ror(w[i - 2], 19) ^ ror(w[i - 2], 61) ^ w[i - 2] >> 6);
-	memcpy(v, h, sizeof(v));
-	for (int i = 0; i < 80; i++) {
-		uint64_t t1 =
-		    v[7] + (ror(v[4], 14) ^ ror(v[4], 18) ^ ror(v[4], 41)) +
-		    ((v[4] & v[5]) ^ (~v[4] & v[6])) + sha_k[i] + w[i];
-		uint64_t t2 = (ror(v[0], 28) ^ ror(v[0], 34) ^ ror(v[0], 39)) +
-			      ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
-
-		memmove(v + 1, v, 7 * sizeof(v[0]));
-		v[4] += t1;
-		v[0] = t1 + t2;
-	}
-	for (int i = 0; i < 8; i++)
-		h[i] += v[i];
-}
+SHA2_BLOCK(sha_block, uint64_t, 80, sha_k, sha_rot)
 
 /* FIPS 180-4 5.3.5 and 5.3.4: the fractional parts of the square roots
  * of the first eight primes (SHA-512), and of the ninth through

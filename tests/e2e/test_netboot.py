@@ -17,6 +17,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from qemu import Qemu, check, need  # noqa: E402
+from screen import BOOTED, ScreenGuest  # noqa: E402
 
 B = os.path.abspath(sys.argv[1])
 EFI = os.path.join(B, "bootmenu.efi")
@@ -252,6 +253,37 @@ def reasons_listed():
             raise AssertionError("--list does not say: " + want)
 
 
+
+def rescan_keeps_network():
+    """`r` scans again, the network included: DHCP is asked again, the
+    network's entries come back, and the default among them boots with
+    Enter (the rescan used to drop the network source: no entries)."""
+    d = tftp_tree("rescan", {"default": "net-default"})
+    try:
+        net = "user,id=n0,restrict=on,tftp=%s,bootfile=pxelinux.0" % d.replace(",", ",,")
+        q = Qemu(B, "netboot-rescan", kernel=need(EFI),
+                 append=CON + " bootmenu.net=on bootmenu.timeout=-1",
+                 extra=["-netdev", net, "-device", NIC])
+        g = ScreenGuest(q)
+        try:
+            g.wait_screen(r"net-default-decoy", 300)
+            g.keys("r")
+            q.expect(r"Scanning again", 60)
+            # the network is asked again, then its entries are back
+            q.expect(r"eth0: asking for an address \(DHCP\)", 120)
+            g.wait_screen(r"^ +net-default-decoy", 300)
+            g.wait_screen(r"^ +\* net-default$", 60)
+            g.keys("\r")
+            got = q.expect(BOOTED, 300).group(1)
+            g.not_restarted()
+        finally:
+            q.close()
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    if got != "net-default":
+        raise AssertionError("booted %s after the rescan, want net-default" % got)
+
+
 ok = check("e2e.netboot.per_mac_wins", per_mac_wins)
 ok = check("e2e.netboot.uuid_file_wins", uuid_file_wins) and ok
 ok = check("e2e.netboot.default_only", default_only) and ok
@@ -265,4 +297,5 @@ ok = check("e2e.netboot.ipxe_script", ipxe_script) and ok
 ok = check("e2e.netboot.debian_installer_tree", debian_installer_tree) and ok
 ok = check("e2e.netboot.silent_network_local_default_boots", silent_network_local_default_boots) and ok
 ok = check("e2e.netboot.reasons_listed", reasons_listed) and ok
+ok = check("e2e.netboot.rescan_keeps_network", rescan_keeps_network) and ok
 sys.exit(0 if ok else 1)

@@ -5,6 +5,7 @@
  * it so load_env, source and configfile paths run too. The step limit is
  * lowered so endless loops cost milliseconds, not seconds.
  */
+#include "cfg/resolve.h"
 #include "cfg/grub.h"
 #include "fuzz.h"
 
@@ -43,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_begin(&z);
 	grub_run_config(&z.ctx, "/boot/grub/grub.cfg", (const char *)data, size,
 			FZ_STEPS);
-	entry_finish(&z.out, z.all, 1);
+	cfg_finish(&z.out, z.all, 1);
 	fz_end(&z);
 	return 0;
 }

@@ -3,6 +3,7 @@
  * the values expected of the entries out. */
 #include "test.h"
 #include "cfg/cfg.h"
+#include "cfg/resolve.h"
 #include "entry/entry.h"
 #include "scan/fs.h"
 #include "util/arena.h"
@@ -266,7 +267,7 @@ TEST(kernels_a_config_loads_as_modules_are_skipped)
 	run_cases(&xen, 1);
 }
 
-/* entry_finish() does the same across filesystems: a module on another
+/* cfg_finish() does the same across filesystems: a module on another
  * filesystem drops that filesystem's bare entry for it. */
 TEST(modules_on_another_filesystem_drop_bare_entries)
 {
@@ -292,7 +293,7 @@ TEST(modules_on_another_filesystem_drop_bare_entries)
 	entry_add(&esp.out, bare);
 	all[0] = &esp.fs;
 	all[1] = &root.fs;
-	entry_finish(&esp.out, all, 2);
+	cfg_finish(&esp.out, all, 2);
 	CHECK_INT(esp.out.count, 2);
 	CHECK(xen->modules[0].fs == &root.fs);
 	CHECK_STR(nth(&esp, 1)->kernel.path, "/boot/vmlinuz-6.2");

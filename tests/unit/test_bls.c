@@ -5,9 +5,10 @@
 #include "test.h"
 #include "cfg/bls.h"
 #include "cfg/loader_conf.h"
+#include "cfg/resolve.h"
 #include "cfg/verscmp.h"
 #include "entry/entry.h"
-#include "entry/entry_print.h"
+#include "session/listing.h"
 #include "scan/fs.h"
 #include "util/arena.h"
 
@@ -381,7 +382,7 @@ TEST(many_lines_cost_linear_memory)
 	CHECK(t.a.used - before < 64 * n);
 	CHECK(e->disabled == NULL);
 	entry_add(&t.out, e);
-	entry_finish(&t.out, t.all, 1);
+	cfg_finish(&t.out, t.all, 1);
 	CHECK_STR(e->disabled,
 		  "names more than 32 initrds, the most one boot loads");
 	tfs_done(&t);
@@ -581,7 +582,7 @@ TEST(json_carries_the_warnings)
 		  "title X\nfrob 1\nlinux /k\nfrob 2\nfrob \"3\"\n");
 	bls_parse_fs(&t.ctx);
 	f = open_memstream(&out, &len);
-	entry_print_json(f, &t.out, t.out.head, NULL);
+	listing_json(f, &t.out, t.out.head, NULL);
 	fclose(f);
 	CHECK(!strncmp(out, "{\"entries\":[\n  {\"id\":\"x.conf\"", 29));
 	CHECK(strstr(out, "\n],\n\"warnings\":[\n  {\"device\":\"t\","
@@ -590,14 +591,14 @@ TEST(json_carries_the_warnings)
 			  "\"count\":3}\n]}\n") != NULL);
 	free(out);
 	f = open_memstream(&out, &len);
-	entry_print_text(f, &t.out, t.out.head);
+	listing_text(f, &t.out, t.out.head);
 	fclose(f);
 	CHECK(strstr(out, "warning: t:/loader/entries/x.conf:2: unknown key "
 			  "'frob' ignored (3 times)\n") != NULL);
 	free(out);
 	entry_list_init(&t.out, &t.a);
 	f = open_memstream(&out, &len);
-	entry_print_json(f, &t.out, NULL, NULL);
+	listing_json(f, &t.out, NULL, NULL);
 	fclose(f);
 	CHECK_STR(out, "{\"entries\":[\n],\n\"warnings\":[\n]}\n");
 	free(out);

@@ -10,6 +10,7 @@
 #include "boot/boot.h"
 #include "boot/transaction.h"
 #include "boot/firmware.h"
+#include "cfg/resolve.h"
 #include "kexec_double.h"
 #include "efi/bootopts.h"
 #include "efi/devpath.h"
@@ -445,7 +446,7 @@ static void esp_parsed(struct tfs *t)
 	esp_init(t);
 	esp_fill(t);
 	efi_loaders_parse_fs(&t->ctx);
-	entry_finish(&t->out, t->all, 1);
+	cfg_finish(&t->out, t->all, 1);
 }
 
 static int load(struct fw_dir *d, const struct entry *e, bool dry,
@@ -957,7 +958,7 @@ TEST(fw_options_listed)
 	write_bzimage(&t, "/EFI/bootmenu/bootmenu.efi", "6.1.0-bootmenu");
 	CHECK_INT(efi_loaders_parse_fs(&t.ctx), 0);
 	CHECK(fw_listed(&t, &d, true));
-	entry_finish(&t.out, t.all, 1);
+	cfg_finish(&t.out, t.all, 1);
 	for (e = t.out.head; e; e = e->next)
 		if (e->fw_option || e->fw_setup)
 			k += (size_t)snprintf(

@@ -1,5 +1,6 @@
 /* test_fs.c - the fs door: confinement for both resolvers, caps, FIFOs,
  * listing, realpath, FAT case folding. Builds its own tree under /tmp. */
+#include "cfg/resolve.h"
 #include "cfg/cfg.h"
 #include "entry/entry.h"
 #include "scan/fs.h"
@@ -415,7 +416,7 @@ TEST(test_backend_seam)
 	/* the grub parser reads it like any mounted filesystem */
 	entry_list_init(&l, &a);
 	cfg_scan_fs(&ctx);
-	entry_finish(&l, all, 1);
+	cfg_finish(&l, all, 1);
 	CHECK_INT(l.count, 2);
 	e = l.head ? l.head->next : NULL;
 	CHECK_STR(e ? e->title : NULL, "Mem two");

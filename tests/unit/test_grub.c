@@ -3,11 +3,12 @@
  * filesystem trees under /tmp and runs a config through grub_run_config()
  * or grub_parse_fs(); most are tables of such cases, each with the values
  * expected of the entries. */
+#include "cfg/resolve.h"
 #include "cfg/bls.h"
 #include "cfg/grub.h"
 #include "cfg/grub_env.h"
 #include "entry/entry.h"
-#include "entry/entry_print.h"
+#include "session/listing.h"
 #include "scan/fs.h"
 #include "util/arena.h"
 #include "test.h"
@@ -1015,7 +1016,7 @@ TEST(initrd_words_bounded)
 	tstart(&r, 1);
 	before = r.a.used;
 	trun_cfg(&r, cfg);
-	entry_finish(&r.out, r.all, r.n);
+	cfg_finish(&r.out, r.all, r.n);
 	CHECK(r.a.used - before < (size_t)64 * n);
 	CHECK_INT(r.out.count, 2);
 	CHECK_INT(nth(&r, 0)->n_initrds, ENTRY_INITRD_MAX);
@@ -1100,7 +1101,7 @@ TEST(blscfg_across_filesystems)
 	bls_parse_fs(&b); /* /boot first, as a scan may */
 	grub_parse_fs(&r.ctx);
 	entry_list_splice(&r.out, &b_out);
-	entry_finish(&r.out, r.all, r.n);
+	cfg_finish(&r.out, r.all, r.n);
 	CHECK_INT(r.out.count, 1);
 	CHECK_INT(nth(&r, 0) ? (int)nth(&r, 0)->format : -1, (int)FMT_GRUB);
 	CHECK_STR(E_CMD(&r, 0),
@@ -1180,7 +1181,7 @@ TEST(btrfs_paths_from_the_top_level)
 	CHECK_STR(E_TITLE(&r, 3), "found A"); /* search --file from the top */
 	CHECK_STR(r.t[0].fs.btrfs->top->name, "A:top");
 	/* the entry room keeps a file on the top level there */
-	entry_finish(&r.out, r.all, 1);
+	cfg_finish(&r.out, r.all, 1);
 	CHECK(E_KFS(&r, 0) == &r.t[0].fs);
 	CHECK(E_KFS(&r, 1) == r.t[0].fs.btrfs->top);
 	tend(&r);
@@ -1271,14 +1272,14 @@ TEST(btrfs_list_names_the_subvolume)
 		 "menuentry S { linux /@/.snapshots/2/snapshot/boot/k\n"
 		 "  initrd /@/.snapshots/2/snapshot/boot/i }\n"
 		 "menuentry T { linux /plain/k; initrd /@/boot/i /plain/i }\n");
-	entry_finish(&r.out, r.all, 1);
+	cfg_finish(&r.out, r.all, 1);
 	f = open_memstream(&out, &len);
-	entry_print_text(f, &r.out, r.out.head);
+	listing_text(f, &r.out, r.out.head);
 	fclose(f);
 	CHECK_STR(out, want);
 	free(out);
 	f = open_memstream(&out, &len);
-	entry_print_json(f, &r.out, NULL, NULL);
+	listing_json(f, &r.out, NULL, NULL);
 	fclose(f);
 	CHECK(strstr(out, "\"kernel_file\":{\"path\":\"/.snapshots/2/snapshot/"
 			  "boot/k\",\"device\":\"A\",\"subvolume\":\"@/"

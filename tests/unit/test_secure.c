@@ -3,9 +3,10 @@
  * --list --json show it (images signed by sbsign, tests/fixtures/pe_sig). */
 #include "test.h"
 #include "tfs.h"
+#include "cfg/resolve.h"
 #include "boot/secure.h"
 #include "efi/efivar.h"
-#include "entry/entry_print.h"
+#include "session/listing.h"
 #include "kexec_double.h"
 #include "kexec/sys.h"
 
@@ -124,7 +125,7 @@ static void kernel_fs(struct tfs *t, const char *name)
 	free(b);
 	tfs_write(t, "/loader/entries/a.conf", "title A\nlinux /vmlinuz\n");
 	CHECK_INT(bls_parse_fs(&t->ctx), 0);
-	entry_finish(&t->out, t->all, 1);
+	cfg_finish(&t->out, t->all, 1);
 	CHECK(t->out.head != NULL);
 }
 
@@ -158,9 +159,9 @@ TEST(signer_signed_unsigned_broken)
 TEST(signer_in_json)
 {
 	struct tfs t;
-	struct entry_print_extra x = {.secure_boot = "on",
-				      .lockdown = "integrity",
-				      .signer = secure_signer};
+	struct listing_extra x = {.secure_boot = "on",
+				  .lockdown = "integrity",
+				  .signer = secure_signer};
 	char *out = NULL;
 	size_t len;
 	FILE *f;
@@ -169,7 +170,7 @@ TEST(signer_in_json)
 	CHECK(nth(&t, 0) == t.out.head);
 	CHECK_INT(n_warn(&t), 0);
 	f = open_memstream(&out, &len);
-	entry_print_json(f, &t.out, NULL, &x);
+	listing_json(f, &t.out, NULL, &x);
 	fclose(f);
 	CHECK(strstr(out, "{\"secure_boot\":{\"state\":\"on\",\"lockdown\":"
 			  "\"integrity\"},\n\"entries\":[") == out);
@@ -178,7 +179,7 @@ TEST(signer_in_json)
 	free(out);
 	/* without the extra: the object has no such fields */
 	f = open_memstream(&out, &len);
-	entry_print_json(f, &t.out, NULL, NULL);
+	listing_json(f, &t.out, NULL, NULL);
 	fclose(f);
 	CHECK(strstr(out, "{\"entries\":[") == out);
 	CHECK(strstr(out, "\"signed\"") == NULL);

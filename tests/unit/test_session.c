@@ -325,6 +325,59 @@ TEST(test_session_two_sources)
 	disk_del("vdb");
 }
 
+/* A source made by the caller (main.c's network) is made again by a
+ * rescan: its entries are back after `r`, and a maker that fails then
+ * is the rescan's error while the disks are scanned all the same. */
+struct maker_ctx {
+	const char *specs[1];
+	int made;
+	bool fail;
+};
+
+static struct source *make_dirs(void *ctx)
+{
+	struct maker_ctx *m = ctx;
+
+	m->made++;
+	if (m->fail) {
+		errno = EHOSTDOWN;
+		return NULL;
+	}
+	return source_dirs_new(m->specs, 1);
+}
+
+TEST(test_session_rescan_makes_again)
+{
+	struct session s = {.scan_opts = &test_opts};
+	char spec[PATH_MAX];
+	struct maker_ctx m = {.specs = {spec}};
+
+	disk_add("vdb", IMG "xfs.img");
+	tree_file("dir", "/loader/entries/x.conf",
+		  "title From a dir\nlinux /vmlinuz\n");
+	snprintf(spec, sizeof(spec), "%s/dir=dirfs,uuid=" EXT4_UUID, tree_dir);
+	CHECK_INT(session_start(&s, 5), 0);
+	CHECK_INT(session_add_made(&s, make_dirs, &m), 0);
+	CHECK_INT(m.made, 1);
+	CHECK(pump(&s, SESSION_SETTLED, 4000) & SESSION_SETTLED);
+	CHECK_STR(titles(&s), "Kernel on ext4|From a dir");
+
+	CHECK_INT(session_rescan(&s), 0);
+	CHECK_INT(m.made, 2);
+	CHECK_INT(s.n_srcs, 2);
+	CHECK(pump(&s, SESSION_SETTLED, 4000) & SESSION_SETTLED);
+	CHECK_STR(titles(&s), "Kernel on ext4|From a dir");
+
+	m.fail = true;
+	CHECK_INT(session_rescan(&s), -EHOSTDOWN);
+	CHECK_INT(m.made, 3);
+	CHECK_INT(s.n_srcs, 1);
+	CHECK(pump(&s, SESSION_SETTLED, 4000) & SESSION_SETTLED);
+	CHECK_STR(titles(&s), "Kernel on ext4");
+	session_free(&s);
+	disk_del("vdb");
+}
+
 /* A stick plugged and pulled 500 times: after each cycle the entries are
  * the first cycle's and the session holds the bytes it held then. */
 TEST(test_session_plug_pull_500)
@@ -632,7 +685,8 @@ TEST(test_session_teardown)
 
 TEST_MAIN("test_session", test_session_setup, test_session_cross_fs,
 	  test_session_two_sources, test_session_plug_pull_500,
-	  test_session_hidden, test_session_rescan, test_session_status,
+	  test_session_hidden, test_session_rescan,
+	  test_session_rescan_makes_again, test_session_status,
 	  test_session_no_scan, test_session_timeouts,
 	  test_session_settle_stick, test_session_status_usb,
 	  test_session_teardown)

@@ -3,6 +3,7 @@
  * cases: files in, the values expected of the entries out. */
 #include "test.h"
 #include "cfg/syslinux.h"
+#include "cfg/resolve.h"
 #include "entry/entry.h"
 #include "scan/fs.h"
 #include "util/arena.h"
@@ -836,7 +837,7 @@ TEST(bios_install_of_bootmenu_is_not_listed)
 	    syslinux_parse_file(&t.ctx, "/boot/bootmenu/extlinux.conf", NULL),
 	    1);
 	CHECK_STR(nth(&t, 0)->kernel.path, "/boot/bootmenu/bootmenu.efi");
-	entry_finish(&t.out, t.all, 1);
+	cfg_finish(&t.out, t.all, 1);
 	CHECK_INT(t.out.count, 0);
 	CHECK(t.out.head == NULL);
 	tfs_done(&t);
@@ -852,7 +853,7 @@ TEST(entry_booting_bootmenu_is_dropped)
 		  "LABEL linux\n LINUX /vmlinuz\n"
 		  "LABEL other\n LINUX /bootmenu/bootmenu.efi.old\n");
 	CHECK_INT(t.out.count, 3);
-	entry_finish(&t.out, t.all, 1);
+	cfg_finish(&t.out, t.all, 1);
 	CHECK_INT(t.out.count, 2);
 	CHECK_STR(nth(&t, 0)->id, "linux");
 	CHECK_STR(nth(&t, 1)->id, "other");

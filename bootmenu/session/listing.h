@@ -1,6 +1,6 @@
-/* entry_print.h - the --list output, as text and as JSON. */
-#ifndef BM_ENTRY_PRINT_H
-#define BM_ENTRY_PRINT_H
+/* listing.h - the --list output, as text and as JSON. */
+#ifndef BM_SESSION_LISTING_H
+#define BM_SESSION_LISTING_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -14,11 +14,10 @@ struct entry_list;
  * warnings. On btrfs the device is "name[subvolume]" when the kernel is in
  * a subvolume, its path then from the subvolume's root; a file elsewhere
  * is "name:path" or "name[subvolume]:path". */
-void entry_print_text(FILE *f, const struct entry_list *l,
-		      const struct entry *def);
+void listing_text(FILE *f, const struct entry_list *l, const struct entry *def);
 /* What --list --json says beside the configs' entries; every field may
  * be NULL (left out). */
-struct entry_print_extra {
+struct listing_extra {
 	const char *secure_boot; /* "on", "off", ... (boot/secure.h) */
 	const char *lockdown;	 /* the kernel's lockdown mode, "" none */
 	/* Who signed @e's kernel: 1 and the signer in buf[0..n), 0 (a
@@ -36,8 +35,7 @@ struct entry_print_extra {
  * kernels booted by kexec when @x->signer is set, "signed" (true, false
  * or null: unreadable) and "signer"), and "warnings" (device, file, line,
  * message, count). @x may be NULL. */
-void entry_print_json(FILE *f, const struct entry_list *l,
-		      const struct entry *def,
-		      const struct entry_print_extra *x);
+void listing_json(FILE *f, const struct entry_list *l, const struct entry *def,
+		  const struct listing_extra *x);
 
 #endif

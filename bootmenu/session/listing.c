@@ -1,5 +1,5 @@
-/* entry_print.c - --list and --list --json. */
-#include "entry/entry_print.h"
+/* listing.c - --list and --list --json. */
+#include "session/listing.h"
 #include "entry/entry.h"
 #include "scan/fs.h"
 #include "util/json.h"
@@ -79,8 +79,7 @@ static void print_file(FILE *f, const struct place *col,
 	fputs(p.path ? p.path : "-", f);
 }
 
-void entry_print_text(FILE *f, const struct entry_list *l,
-		      const struct entry *def)
+void listing_text(FILE *f, const struct entry_list *l, const struct entry *def)
 {
 	struct place k, col;
 	int n = 0;
@@ -155,7 +154,7 @@ static void json_pairs(FILE *f, const char *const (*kv)[2], size_t n)
 
 /* ,"signed":..,"signer":.. for a kernel kexec boots */
 static void json_signer(FILE *f, const struct entry *e,
-			const struct entry_print_extra *x)
+			const struct listing_extra *x)
 {
 	char who[512];
 	int rc;
@@ -171,7 +170,7 @@ static void json_signer(FILE *f, const struct entry *e,
 }
 
 static void json_entry(FILE *f, const struct entry *e, bool def,
-		       const struct entry_print_extra *x)
+		       const struct listing_extra *x)
 {
 	const char *const head[][2] = {
 	    {"title", e->title},
@@ -221,9 +220,8 @@ static void json_warning(FILE *f, const struct warning *w)
 	free(msg);
 }
 
-void entry_print_json(FILE *f, const struct entry_list *l,
-		      const struct entry *def,
-		      const struct entry_print_extra *x)
+void listing_json(FILE *f, const struct entry_list *l, const struct entry *def,
+		  const struct listing_extra *x)
 {
 	fputc('{', f);
 	if (x && x->secure_boot) {
