@@ -151,9 +151,11 @@ def profile_lines(lines, m):
                       if ms > 10)
         lines.append("- profile, %s: %s/init at %s on the kernel's printk clock (which "
                      "restarts near 0 when the TSC is calibrated, after the console is up); "
-                     "%d initcalls took %.0f ms in all; over 10 ms: %s." % (
+                     "%d initcalls took %.0f ms in all; over 10 ms: %s; the TPM drivers' "
+                     "(no TPM in this machine) %.2f ms." % (
                          name, seen + ". " if seen else "", "%.2f s" % to_init if to_init else "?",
-                         p.get("initcalls", 0), p.get("initcalls total ms", 0), over))
+                         p.get("initcalls", 0), p.get("initcalls total ms", 0), over,
+                         p.get("TPM drivers' initcalls ms", 0)))
     lines.append("")
 
 
