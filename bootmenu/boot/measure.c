@@ -42,6 +42,14 @@ static int bm_plan(struct measure_list *l, const struct boot_read *r)
 	return rc;
 }
 
+static void bm_hex(FILE *out, const struct measure_digests *d, unsigned b)
+{
+	char hex[2 * MEASURE_DIGEST_MAX + 1];
+
+	hex_encode(measure_digest(d, b), measure_bank_size(b), hex);
+	fputs(hex, out);
+}
+
 static void bm_print(const struct measure_list *l, FILE *out)
 {
 	for (size_t i = 0; i < l->n; i++) {
@@ -49,24 +57,13 @@ static void bm_print(const struct measure_list *l, FILE *out)
 
 		fprintf(out, "tpm:      PCR %2u", ev->pcr);
 		for (unsigned b = 1; b <= MEASURE_BANK_SHA512; b <<= 1) {
-			char hex[2 * MEASURE_DIGEST_MAX + 1];
-
 			if (!(ev->d.banks & b))
 				continue;
-			hex_encode(measure_digest(&ev->d, b),
-				   measure_bank_size(b), hex);
-			fprintf(out, " %s:%s", measure_bank_name(b), hex);
+			fprintf(out, " %s:", measure_bank_name(b));
+			bm_hex(out, &ev->d, b);
 		}
 		fprintf(out, " %s\n", ev->what ? ev->what : "");
 	}
-}
-
-static void bm_hex(FILE *out, const struct measure_digests *d, unsigned b)
-{
-	char hex[2 * MEASURE_DIGEST_MAX + 1];
-
-	hex_encode(measure_digest(d, b), measure_bank_size(b), hex);
-	fputs(hex, out);
 }
 
 static void bm_json_events(FILE *out, const struct measure_list *l)

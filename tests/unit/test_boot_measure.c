@@ -77,6 +77,20 @@ static const uint8_t *log_in(const struct kexec_blob *extra, size_t *len)
 	return NULL;
 }
 
+/* A fake TPM with @banks, opened as @t and handed to @m. */
+static struct tpm_double *fake_tpm(struct boot_measure *m, struct tpm *t,
+				   unsigned banks)
+{
+	struct tpm_double *d;
+	int fd;
+
+	d = tpm_double_start(banks, &fd);
+	CHECK(d != NULL);
+	CHECK_INT(tpm_open_fd(t, fd), 0);
+	m->dev = t;
+	return d;
+}
+
 TEST(measured_in_order)
 {
 	struct boot_measure m = {.mode = BOOT_MEASURE_AUTO};
@@ -90,12 +104,8 @@ TEST(measured_in_order)
 	char err[256] = "";
 	const uint8_t *log;
 	size_t log_len = 0;
-	int fd;
 
-	d = tpm_double_start(MEASURE_BANK_SHA1 | MEASURE_BANK_SHA256, &fd);
-	CHECK(d != NULL);
-	CHECK_INT(tpm_open_fd(&t, fd), 0);
-	m.dev = &t;
+	d = fake_tpm(&m, &t, MEASURE_BANK_SHA1 | MEASURE_BANK_SHA256);
 	CHECK_INT(boot_measure_step(&m, &r, &extra, err, sizeof(err)), 0);
 	CHECK_STR(err, "");
 	/* kernel, line (8), line (12), two initrds */
@@ -183,13 +193,10 @@ TEST(tpm_error_said_or_refused)
 		struct tpm t;
 		struct tpm_double *d;
 		char err[256] = "";
-		int fd, rc;
+		int rc;
 
-		d = tpm_double_start(MEASURE_BANK_SHA256, &fd);
-		CHECK(d != NULL);
-		CHECK_INT(tpm_open_fd(&t, fd), 0);
+		d = fake_tpm(&m, &t, MEASURE_BANK_SHA256);
 		tpm_double_fail(d, 0x00000182 /* PCR_Extend */, 0x921, 100);
-		m.dev = &t;
 		rc = boot_measure_step(&m, &r, &extra, err, sizeof(err));
 		CHECK_STR(m.note, "not measured: TPM error 0x921");
 		CHECK_INT(m.extended, 0);
@@ -217,12 +224,8 @@ TEST(off_touches_nothing)
 	struct tpm t;
 	struct tpm_double *d;
 	char err[256] = "";
-	int fd;
 
-	d = tpm_double_start(MEASURE_BANK_SHA256, &fd);
-	CHECK(d != NULL);
-	CHECK_INT(tpm_open_fd(&t, fd), 0);
-	m.dev = &t;
+	d = fake_tpm(&m, &t, MEASURE_BANK_SHA256);
 	CHECK_INT(boot_measure_step(&m, &r, &extra, err, sizeof(err)), 0);
 	CHECK_INT(tpm_double_counts(d).extends, 0);
 	CHECK_INT(extra.len, 0);

@@ -78,6 +78,19 @@ static char *fix_file(const char *name, size_t *len)
 	return test_slurp(path, len);
 }
 
+/* The fixture's UKI, read whole into memory (free it), or NULL when the
+ * fixture could not be made (skipped or failed, said). */
+static char *fix_uki(size_t *len)
+{
+	char *uki;
+
+	if (!fixture())
+		return NULL;
+	uki = fix_file("uki.efi", len);
+	CHECK(uki != NULL);
+	return uki;
+}
+
 /* --- PCR arithmetic */
 
 /* Extend: new = H(old || digest). */
@@ -157,10 +170,7 @@ TEST(pcr11_equals_systemd_measure)
 	size_t len;
 	char *uki;
 
-	if (!fixture())
-		return;
-	uki = fix_file("uki.efi", &len);
-	CHECK(uki != NULL);
+	uki = fix_uki(&len);
 	if (!uki)
 		return;
 	measure_list_init(&l, &a, ALL_BANKS);
@@ -231,10 +241,7 @@ TEST(pcr11_events)
 	size_t len;
 	char *uki;
 
-	if (!fixture())
-		return;
-	uki = fix_file("uki.efi", &len);
-	CHECK(uki != NULL);
+	uki = fix_uki(&len);
 	if (!uki)
 		return;
 	measure_list_init(&l, &a, MEASURE_BANK_SHA256);
