@@ -15,8 +15,8 @@
 #ifndef BM_SHA2_BLOCK_H
 #define BM_SHA2_BLOCK_H
 
+#include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #define SHA2_ROR(x, n) ((x) >> (n) | (x) << (sizeof(x) * 8 - (n)))
 #define SHA2_SUM(x, R, i)                                                      \
@@ -27,7 +27,7 @@
 #define SHA2_BLOCK(name, word_t, rounds, k, R)                                 \
 	static void name(word_t h[8], const uint8_t *p)                        \
 	{                                                                      \
-		word_t w[rounds], v[8];                                        \
+		word_t w[rounds];                                              \
                                                                                \
 		for (int i = 0; i < 16; i++) {                                 \
 			w[i] = 0;                                              \
@@ -38,21 +38,34 @@
 			w[i] = w[i - 16] + w[i - 7] +                          \
 			       SHA2_SMALL(w[i - 15], R, 6) +                   \
 			       SHA2_SMALL(w[i - 2], R, 9);                     \
-		memcpy(v, h, sizeof(v));                                       \
+		/* the working variables a..h in locals, not an array          \
+		 * shifted each round: they stay in registers (PBKDF2 runs     \
+		 * millions of these for one LUKS keyslot) */                  \
+		word_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4],       \
+		       f = h[5], g = h[6], hh = h[7];                          \
 		for (int i = 0; i < (rounds); i++) {                           \
-			word_t t1 = v[7] + SHA2_SUM(v[4], R, 3) +              \
-				    ((v[4] & v[5]) ^ (~v[4] & v[6])) + k[i] +  \
-				    w[i];                                      \
+			word_t t1 = hh + SHA2_SUM(e, R, 3) +                   \
+				    ((e & f) ^ (~e & g)) + k[i] + w[i];        \
 			word_t t2 =                                            \
-			    SHA2_SUM(v[0], R, 0) +                             \
-			    ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));   \
+			    SHA2_SUM(a, R, 0) + ((a & b) ^ (a & c) ^ (b & c)); \
                                                                                \
-			memmove(v + 1, v, 7 * sizeof(v[0]));                   \
-			v[4] += t1;                                            \
-			v[0] = t1 + t2;                                        \
+			hh = g;                                                \
+			g = f;                                                 \
+			f = e;                                                 \
+			e = d + t1;                                            \
+			d = c;                                                 \
+			c = b;                                                 \
+			b = a;                                                 \
+			a = t1 + t2;                                           \
 		}                                                              \
-		for (int i = 0; i < 8; i++)                                    \
-			h[i] += v[i];                                          \
+		h[0] += a;                                                     \
+		h[1] += b;                                                     \
+		h[2] += c;                                                     \
+		h[3] += d;                                                     \
+		h[4] += e;                                                     \
+		h[5] += f;                                                     \
+		h[6] += g;                                                     \
+		h[7] += hh;                                                    \
 	}
 
 #endif
