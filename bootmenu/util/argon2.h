@@ -5,7 +5,9 @@
  * lets no segment refer to another lane's segment of the same slice, so
  * the result is the same as a parallel run. The memory (m_kib KiB) is
  * mmap'd for the call, wiped and unmapped before it returns; nothing else
- * is allocated.
+ * is allocated. The mapping may be granted and its pages fail later
+ * (memory overcommit): a caller compares m_kib with the memory it can
+ * spare before calling.
  */
 #ifndef BM_ARGON2_H
 #define BM_ARGON2_H
