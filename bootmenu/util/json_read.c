@@ -269,7 +269,7 @@ static int jr_member(struct jr_p *p, int depth, int *idx)
 static int jr_container(struct jr_p *p, int idx, int depth)
 {
 	char close = p->d->node[idx].type == JR_OBJ ? '}' : ']';
-	int last = -1, c, rc;
+	int last = -1, c = -1, rc;
 
 	p->pos++;
 	jr_ws(p);

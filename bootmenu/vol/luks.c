@@ -165,6 +165,7 @@ int luks1_parse(const uint8_t *buf, size_t len, uint64_t dev_size,
 	uint16_t version = 0;
 	int rc;
 
+	memset(h, 0, sizeof(*h));
 	if (len < LUKS1_HDR_SIZE || memcmp(buf, luks_magic, 6) != 0)
 		return say(err, errlen, -ENOENT, "no LUKS header");
 	get_be16(buf, len, L1_VERSION, &version);
@@ -435,10 +436,13 @@ static int lk_check(const struct luks_hdr *h, const struct luks_keyslot *s,
 	if (s->skip[0])
 		return say(err, errlen, s->skip_rc ? s->skip_rc : -EINVAL, "%s",
 			   s->skip);
-	if (!g || s->key_size > key_cap)
-		return say(err, errlen, g ? -ENOSPC : -EINVAL,
-			   "keyslot %d: no digest, or a key of %zu bytes",
-			   s->id, s->key_size);
+	if (!g)
+		return say(err, errlen, -EINVAL,
+			   "keyslot %d: bound to no digest", s->id);
+	if (s->key_size > key_cap)
+		return say(err, errlen, -ENOSPC,
+			   "keyslot %d: its %zu-byte key does not fit in %zu",
+			   s->id, s->key_size, key_cap);
 	if (!luks_cipher_known(s->cipher, s->mode))
 		return say(err, errlen, -ENOTSUP,
 			   "keyslot %d: cipher %s%s%s is not one we have",

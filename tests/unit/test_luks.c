@@ -603,6 +603,43 @@ TEST(t_cipher_we_lack)
 	free(m.b);
 }
 
+/* A KDF or hash we do not have: the keyslot is refused by name, before
+ * any work. */
+TEST(t_kdf_hash_we_lack)
+{
+	struct luks_unlock u = opts(PW1);
+	uint8_t key[LUKS_KEY_MAX];
+	size_t key_len = 0;
+	char err[300];
+	struct img m;
+
+	if (!img_load(&m, "luks2-argon2i"))
+		return;
+	json_edit(m.b, 0, "\"argon2i\"", "\"scrypt\"");
+	json_edit(m.b, L2_SIZE, "\"argon2i\"", "\"scrypt\"");
+	CHECK_INT(read_img(&m, err, sizeof(err)), 0);
+	m.n_reads = 0;
+	CHECK_INT(luks_unlock(&hdr, img_read, &m, &u, key, sizeof(key),
+			      &key_len, NULL, err, sizeof(err)),
+		  -ENOTSUP);
+	printf("  said: %s\n", err);
+	CHECK(strstr(err, "\"scrypt\"") != NULL);
+	CHECK_INT(m.n_reads, 0);
+	luks_free(&hdr);
+	free(m.b);
+	if (!img_load(&m, "luks1-sha1"))
+		return;
+	memcpy(m.b + 72, "ripemd160", 10);
+	CHECK_INT(read_img(&m, err, sizeof(err)), 0);
+	CHECK_INT(luks_unlock(&hdr, img_read, &m, &u, key, sizeof(key),
+			      &key_len, NULL, err, sizeof(err)),
+		  -ENOTSUP);
+	printf("  said: %s\n", err);
+	CHECK(strstr(err, "hash ripemd160") != NULL);
+	luks_free(&hdr);
+	free(m.b);
+}
+
 static int stop_at_2(void *ctx, unsigned done, unsigned total)
 {
 	(void)total;
@@ -735,4 +772,4 @@ TEST_MAIN("test_luks", t_json_values, t_json_errors, t_luks1_sha1_cbc_essiv,
 	  t_luks2_argon2i_4k, t_luks2_argon2id_priority, t_luks2_tpm2_token,
 	  t_wrong_passphrase, t_primary_damaged, t_seqid_wins,
 	  t_both_copies_bad, t_argon2_over_limit, t_cipher_we_lack,
-	  t_progress_cancel, t_luks1_hostile, t_dm_table)
+	  t_kdf_hash_we_lack, t_progress_cancel, t_luks1_hostile, t_dm_table)
