@@ -28,7 +28,7 @@ static uint32_t ror(uint32_t x, int n)
 
 static void sha_block(uint32_t h[8], const uint8_t *p)
 {
-	uint32_t w[64], v[8];
+	uint32_t w[64];
 
 	for (int i = 0; i < 16; i++)
 		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
@@ -38,20 +38,34 @@ static void sha_block(uint32_t h[8], const uint8_t *p)
 		    w[i - 16] + w[i - 7] +
 		    (ror(w[i - 15], 7) ^ ror(w[i - 15], 18) ^ w[i - 15] >> 3) +
 		    (ror(w[i - 2], 17) ^ ror(w[i - 2], 19) ^ w[i - 2] >> 10);
-	memcpy(v, h, sizeof(v));
-	for (int i = 0; i < 64; i++) {
-		uint32_t t1 =
-		    v[7] + (ror(v[4], 6) ^ ror(v[4], 11) ^ ror(v[4], 25)) +
-		    ((v[4] & v[5]) ^ (~v[4] & v[6])) + sha_k[i] + w[i];
-		uint32_t t2 = (ror(v[0], 2) ^ ror(v[0], 13) ^ ror(v[0], 22)) +
-			      ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
+	/* 6.2.2 (6.4.2): the working variables in locals, not an array
+	 * shifted each round, so they can live in registers. */
+	uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5],
+		 g = h[6], hh = h[7];
 
-		memmove(v + 1, v, 7 * sizeof(v[0]));
-		v[4] += t1;
-		v[0] = t1 + t2;
+	for (int i = 0; i < 64; i++) {
+		uint32_t t1 = hh + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) +
+			      ((e & f) ^ (~e & g)) + sha_k[i] + w[i];
+		uint32_t t2 = (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) +
+			      ((a & b) ^ (a & c) ^ (b & c));
+
+		hh = g;
+		g = f;
+		f = e;
+		e = d + t1;
+		d = c;
+		c = b;
+		b = a;
+		a = t1 + t2;
 	}
-	for (int i = 0; i < 8; i++)
-		h[i] += v[i];
+	h[0] += a;
+	h[1] += b;
+	h[2] += c;
+	h[3] += d;
+	h[4] += e;
+	h[5] += f;
+	h[6] += g;
+	h[7] += hh;
 }
 
 void sha256_init(struct sha256 *s)

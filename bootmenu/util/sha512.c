@@ -42,7 +42,7 @@ static uint64_t ror(uint64_t x, int n)
 
 static void sha_block(uint64_t h[8], const uint8_t *p)
 {
-	uint64_t w[80], v[8];
+	uint64_t w[80];
 
 	for (int i = 0; i < 16; i++) {
 		w[i] = 0;
@@ -54,20 +54,34 @@ static void sha_block(uint64_t h[8], const uint8_t *p)
 		    w[i - 16] + w[i - 7] +
 		    (ror(w[i - 15], 1) ^ ror(w[i - 15], 8) ^ w[i - 15] >> 7) +
 		    (ror(w[i - 2], 19) ^ ror(w[i - 2], 61) ^ w[i - 2] >> 6);
-	memcpy(v, h, sizeof(v));
-	for (int i = 0; i < 80; i++) {
-		uint64_t t1 =
-		    v[7] + (ror(v[4], 14) ^ ror(v[4], 18) ^ ror(v[4], 41)) +
-		    ((v[4] & v[5]) ^ (~v[4] & v[6])) + sha_k[i] + w[i];
-		uint64_t t2 = (ror(v[0], 28) ^ ror(v[0], 34) ^ ror(v[0], 39)) +
-			      ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
+	/* 6.2.2 (6.4.2): the working variables in locals, not an array
+	 * shifted each round, so they can live in registers. */
+	uint64_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5],
+		 g = h[6], hh = h[7];
 
-		memmove(v + 1, v, 7 * sizeof(v[0]));
-		v[4] += t1;
-		v[0] = t1 + t2;
+	for (int i = 0; i < 80; i++) {
+		uint64_t t1 = hh + (ror(e, 14) ^ ror(e, 18) ^ ror(e, 41)) +
+			      ((e & f) ^ (~e & g)) + sha_k[i] + w[i];
+		uint64_t t2 = (ror(a, 28) ^ ror(a, 34) ^ ror(a, 39)) +
+			      ((a & b) ^ (a & c) ^ (b & c));
+
+		hh = g;
+		g = f;
+		f = e;
+		e = d + t1;
+		d = c;
+		c = b;
+		b = a;
+		a = t1 + t2;
 	}
-	for (int i = 0; i < 8; i++)
-		h[i] += v[i];
+	h[0] += a;
+	h[1] += b;
+	h[2] += c;
+	h[3] += d;
+	h[4] += e;
+	h[5] += f;
+	h[6] += g;
+	h[7] += hh;
 }
 
 /* FIPS 180-4 5.3.5 and 5.3.4: the fractional parts of the square roots
