@@ -567,6 +567,36 @@ TEST(t_argon2_over_limit)
 	free(m.b);
 }
 
+/* Priority 0 ("ignore"): never tried unless asked for by id. */
+TEST(t_priority_ignore)
+{
+	struct luks_unlock u = opts(PW2);
+	uint8_t key[LUKS_KEY_MAX];
+	size_t key_len = 0;
+	char err[300];
+	struct img m;
+	int slot = -1;
+
+	if (!img_load(&m, "luks2-argon2id"))
+		return;
+	json_edit(m.b, 0, "\"priority\":2", "\"priority\":0");
+	json_edit(m.b, L2_SIZE, "\"priority\":2", "\"priority\":0");
+	CHECK_INT(read_img(&m, err, sizeof(err)), 0);
+	CHECK_INT(hdr.slot[1].priority, 0);
+	m.n_reads = 0;
+	CHECK_INT(luks_unlock(&hdr, img_read, &m, &u, key, sizeof(key),
+			      &key_len, &slot, err, sizeof(err)),
+		  -EACCES);
+	CHECK_INT(m.n_reads, 1); /* keyslot 0's area only */
+	u.slot = 1;
+	CHECK_INT(luks_unlock(&hdr, img_read, &m, &u, key, sizeof(key),
+			      &key_len, &slot, err, sizeof(err)),
+		  0);
+	CHECK_INT(slot, 1);
+	luks_free(&hdr);
+	free(m.b);
+}
+
 /* No serpent image can be made here (see make.sh): "serpent" is written
  * into copies of aes ones. */
 TEST(t_cipher_we_lack)
@@ -771,5 +801,6 @@ TEST_MAIN("test_luks", t_json_values, t_json_errors, t_luks1_sha1_cbc_essiv,
 	  t_luks1_sha256_xts_two_slots, t_luks2_pbkdf2_sha512,
 	  t_luks2_argon2i_4k, t_luks2_argon2id_priority, t_luks2_tpm2_token,
 	  t_wrong_passphrase, t_primary_damaged, t_seqid_wins,
-	  t_both_copies_bad, t_argon2_over_limit, t_cipher_we_lack,
-	  t_kdf_hash_we_lack, t_progress_cancel, t_luks1_hostile, t_dm_table)
+	  t_both_copies_bad, t_priority_ignore, t_argon2_over_limit,
+	  t_cipher_we_lack, t_kdf_hash_we_lack, t_progress_cancel,
+	  t_luks1_hostile, t_dm_table)
