@@ -145,8 +145,10 @@ int luks_decrypt(const char *cipher, const char *mode, const uint8_t *key,
 	    (sector_size & (sector_size - 1)) || len % sector_size)
 		return -EINVAL;
 	rc = lc_setkeys(&k, key, key_len);
+	/* dm-crypt.rst: without iv_large_sectors the IV counts 512-byte
+	 * sectors, also when one encrypted sector is larger. */
 	for (size_t off = 0; !rc && off < len; off += sector_size)
-		lc_sector(&k, sector++, buf + off, sector_size);
+		lc_sector(&k, sector + off / 512, buf + off, sector_size);
 	aes_wipe(&k.data);
 	aes_wipe(&k.iv);
 	return rc;

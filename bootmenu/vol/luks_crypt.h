@@ -20,9 +20,10 @@
  * not do: the caller says which), -EINVAL (key length wrong for the mode,
  * len not a multiple of sector_size, sector_size not 512..4096 power of 2).
  *
- * Each next sector of @sector_size bytes takes the next IV number (as
- * dm-crypt's iv_large_sectors, which LUKS2 uses for sectors over 512;
- * LUKS1 and keyslot areas are in 512-byte sectors anyway). "plain" keeps
+ * @sector counts 512-byte units whatever @sector_size is, and each sector
+ * of @sector_size bytes advances it by @sector_size / 512, as dm-crypt
+ * does without iv_large_sectors, which LUKS1 and LUKS2 never set (a
+ * LUKS2 segment of 4096-byte sectors: IVs 0, 8, 16...). "plain" keeps
  * the number's low 32 bits, as dm-crypt does. The key is 16, 24 or 32
  * bytes, twice that for XTS. */
 int luks_decrypt(const char *cipher, const char *mode, const uint8_t *key,

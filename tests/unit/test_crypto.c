@@ -310,12 +310,13 @@ TEST(xts_plain_truncates)
 	CHECK(memcmp(a, b, 512) != 0);
 }
 
-/* A sector of 4096 bytes takes one IV number for all of it: two of
- * them decrypt as each alone with numbers s and s + 1, and not as 16
- * sectors of 512. */
+/* A sector of 4096 bytes is one XTS data unit whose IV still counts
+ * 512-byte sectors (dm-crypt without iv_large_sectors, as LUKS2 maps
+ * it): two of them at 80 decrypt as each alone at 80 and 88; the first
+ * 512 bytes as a 512-byte sector at 80, the next 512 not as one at 81. */
 TEST(xts_large_sectors)
 {
-	static uint8_t whole[8192], parts[8192], small[8192];
+	static uint8_t whole[8192], parts[8192], small[8192], off1[4096];
 	uint8_t key[64];
 
 	for (int i = 0; i < 64; i++)
@@ -324,18 +325,23 @@ TEST(xts_large_sectors)
 		whole[i] = (uint8_t)(i * 31 + (i >> 8));
 	memcpy(parts, whole, sizeof(whole));
 	memcpy(small, whole, sizeof(whole));
+	memcpy(off1, whole + 4096, sizeof(off1));
 	CHECK_INT(
-	    luks_decrypt("aes", "xts-plain64", key, 64, 77, 4096, whole, 8192),
+	    luks_decrypt("aes", "xts-plain64", key, 64, 80, 4096, whole, 8192),
 	    0);
 	CHECK_INT(
-	    luks_decrypt("aes", "xts-plain64", key, 64, 77, 4096, parts, 4096),
+	    luks_decrypt("aes", "xts-plain64", key, 64, 80, 4096, parts, 4096),
 	    0);
-	CHECK_INT(luks_decrypt("aes", "xts-plain64", key, 64, 78, 4096,
+	CHECK_INT(luks_decrypt("aes", "xts-plain64", key, 64, 88, 4096,
 			       parts + 4096, 4096),
 		  0);
 	CHECK(memcmp(whole, parts, sizeof(whole)) == 0);
 	CHECK_INT(
-	    luks_decrypt("aes", "xts-plain64", key, 64, 77, 512, small, 8192),
+	    luks_decrypt("aes", "xts-plain64", key, 64, 81, 4096, off1, 4096),
+	    0);
+	CHECK(memcmp(whole + 4096, off1, 4096) != 0);
+	CHECK_INT(
+	    luks_decrypt("aes", "xts-plain64", key, 64, 80, 512, small, 8192),
 	    0);
 	CHECK(memcmp(whole, small, 512) == 0);
 	CHECK(memcmp(whole + 512, small + 512, 512) != 0);
@@ -870,8 +876,131 @@ TEST(argon2_enomem)
 	CHECK_INT(WEXITSTATUS(status), 0);
 }
 
+/* --- against cryptsetup's own data encryption */
+
+/* Run @cmd under sh; its stdout into out[0..max) NUL-ended. Returns
+ * its exit status, -1 when it could not run. */
+static int run_out(const char *cmd, char *out, size_t max)
+{
+	FILE *p = popen(cmd, "r");
+	size_t n = 0;
+
+	if (!p)
+		return -1;
+	while (n + 1 < max && !feof(p))
+		n += fread(out + n, 1, max - 1 - n, p);
+	out[n] = '\0';
+	return pclose(p);
+}
+
+/* From `cryptsetup luksDump --dump-volume-key` text: the data's offset
+ * ("Payload offset:", in 512-byte sectors) and the volume key ("MK
+ * dump:" then hex pairs). */
+static size_t parse_dump(const char *dump, uint64_t *offset, uint8_t *key,
+			 size_t max)
+{
+	const char *at = strstr(dump, "Payload offset:");
+	unsigned long long off = 0;
+	size_t n = 0;
+	unsigned v;
+
+	if (!at || sscanf(at, "Payload offset: %llu", &off) != 1)
+		return 0;
+	*offset = off * 512;
+	at = strstr(dump, "MK dump:");
+	for (at = at ? at + 8 : NULL; at && n < max; at += 2) {
+		at += strspn(at, " \t\n");
+		if (sscanf(at, "%2x", &v) != 1)
+			break;
+		key[n++] = (uint8_t)v;
+	}
+	return n;
+}
+
+/* A 48 MiB file whose every 512-byte sector starts with its number
+ * (LE64) and "PLAINTXT", encrypted in place by cryptsetup (LUKS2,
+ * offline: no device-mapper), then its first MiB of data decrypted
+ * here with the volume key cryptsetup dumps. */
+static void check_cryptsetup(const char *dir, const char *cipher,
+			     const char *mode, unsigned bits, unsigned sector)
+{
+	static uint8_t buf[1 << 20];
+	char cmd[1024], out[4096], img[256];
+	uint8_t key[64];
+	uint64_t off = 0;
+	size_t key_len;
+	FILE *f;
+	int bad = 0;
+
+	snprintf(img, sizeof(img), "%s/img", dir);
+	f = fopen(img, "wb");
+	memset(buf, 0, sizeof(buf));
+	for (size_t s = 0; s < 48 * 2048 && f; s++) {
+		uint64_t le = s; /* x86 and arm64: little-endian */
+
+		memcpy(buf + 512 * (s % 2048), &le, 8);
+		memcpy(buf + 512 * (s % 2048) + 8, "PLAINTXT", 8);
+		if (s % 2048 == 2047 &&
+		    fwrite(buf, 1, sizeof(buf), f) != sizeof(buf))
+			bad = 1;
+	}
+	CHECK(f && !bad && fclose(f) == 0);
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && printf hunter22 >pass && cryptsetup reencrypt -q "
+		 "--encrypt --type luks2 --cipher %s-%s --key-size %u "
+		 "--sector-size %u --reduce-device-size 32M "
+		 "--force-offline-reencrypt --pbkdf pbkdf2 "
+		 "--pbkdf-force-iterations 1000 --key-file pass img >/dev/null "
+		 "2>&1 && cryptsetup luksDump --dump-volume-key -q img "
+		 "--key-file pass",
+		 dir, cipher, mode, bits, sector);
+	if (run_out(cmd, out, sizeof(out)) != 0) {
+		test_skip("cryptsetup could not encrypt a file offline");
+		return;
+	}
+	key_len = parse_dump(out, &off, key, sizeof(key));
+	CHECK_INT(key_len, bits / 8);
+	f = fopen(img, "rb");
+	CHECK(f && fseek(f, (long)off, SEEK_SET) == 0 &&
+	      fread(buf, 1, sizeof(buf), f) == sizeof(buf));
+	if (f)
+		fclose(f);
+	CHECK_INT(luks_decrypt(cipher, mode, key, key_len, 0, sector, buf,
+			       sizeof(buf)),
+		  0);
+	for (size_t s = 0; s < 2048; s++) {
+		uint64_t le = s;
+
+		if (memcmp(buf + 512 * s, &le, 8) ||
+		    memcmp(buf + 512 * s + 8, "PLAINTXT", 8))
+			bad++;
+	}
+	CHECK_INT(bad, 0);
+}
+
+/* LUKS2's default (aes-xts-plain64, 4096-byte sectors, IVs in 512-byte
+ * units) and old LUKS1's cipher (aes-cbc-essiv:sha256) on real data. */
+TEST(cryptsetup_data)
+{
+	char dir[] = "/tmp/test_crypto.XXXXXX", cmd[128];
+
+	if (system("command -v cryptsetup >/dev/null 2>&1") != 0) {
+		test_skip("no cryptsetup on this host");
+		return;
+	}
+	if (!mkdtemp(dir)) {
+		test_skip("no temporary directory");
+		return;
+	}
+	check_cryptsetup(dir, "aes", "xts-plain64", 512, 4096);
+	check_cryptsetup(dir, "aes", "cbc-essiv:sha256", 256, 512);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK_INT(system(cmd), 0);
+}
+
 TEST_MAIN("test_crypto", aes_fips197, aes_key_expansion, xts_ieee1619,
 	  xts_plain_truncates, xts_large_sectors, cbc_modes, cbc_wrong_iv,
 	  ecb_fips197, luks_refusals, hash_table, hmac_rfc4231_rfc2202,
 	  pbkdf2_rfc6070, pbkdf2_refusals, blake2b_rfc7693, argon2_rfc9106,
-	  argon2_more, argon2_refusals, argon2_progress_cancel, argon2_enomem)
+	  argon2_more, argon2_refusals, argon2_progress_cancel, argon2_enomem,
+	  cryptsetup_data)
