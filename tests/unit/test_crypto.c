@@ -917,10 +917,30 @@ static size_t parse_dump(const char *dump, uint64_t *offset, uint8_t *key,
 	return n;
 }
 
-/* A 48 MiB file whose every 512-byte sector starts with its number
- * (LE64) and "PLAINTXT", encrypted in place by cryptsetup (LUKS2,
- * offline: no device-mapper), then its first MiB of data decrypted
- * here with the volume key cryptsetup dumps. */
+/* @img: 48 MiB whose every 512-byte sector starts with its number
+ * (LE64) and "PLAINTXT". 0, or -1 when it could not be written. */
+static int write_marked(const char *img, uint8_t *buf, size_t size)
+{
+	FILE *f = fopen(img, "wb");
+	int rc = f ? 0 : -1;
+
+	for (size_t s = 0; s < 48 * 2048 && !rc; s++) {
+		uint64_t le = s; /* x86 and arm64: little-endian */
+
+		memcpy(buf + 512 * (s % (size / 512)), &le, 8);
+		memcpy(buf + 512 * (s % (size / 512)) + 8, "PLAINTXT", 8);
+		if (s % (size / 512) == size / 512 - 1 &&
+		    fwrite(buf, 1, size, f) != size)
+			rc = -1;
+	}
+	if (f && fclose(f))
+		rc = -1;
+	return rc;
+}
+
+/* The marked file encrypted in place by cryptsetup (LUKS2, offline: no
+ * device-mapper), then its first MiB of data decrypted here with the
+ * volume key cryptsetup dumps. */
 static void check_cryptsetup(const char *dir, const char *cipher,
 			     const char *mode, unsigned bits, unsigned sector)
 {
@@ -933,18 +953,7 @@ static void check_cryptsetup(const char *dir, const char *cipher,
 	int bad = 0;
 
 	snprintf(img, sizeof(img), "%s/img", dir);
-	f = fopen(img, "wb");
-	memset(buf, 0, sizeof(buf));
-	for (size_t s = 0; s < 48 * 2048 && f; s++) {
-		uint64_t le = s; /* x86 and arm64: little-endian */
-
-		memcpy(buf + 512 * (s % 2048), &le, 8);
-		memcpy(buf + 512 * (s % 2048) + 8, "PLAINTXT", 8);
-		if (s % 2048 == 2047 &&
-		    fwrite(buf, 1, sizeof(buf), f) != sizeof(buf))
-			bad = 1;
-	}
-	CHECK(f && !bad && fclose(f) == 0);
+	CHECK_INT(write_marked(img, buf, sizeof(buf)), 0);
 	snprintf(cmd, sizeof(cmd),
 		 "cd %s && printf hunter22 >pass && cryptsetup reencrypt -q "
 		 "--encrypt --type luks2 --cipher %s-%s --key-size %u "
