@@ -132,10 +132,10 @@ static void perm(uint64_t *w, const unsigned i[16])
 
 /* 3.5: G(X, Y) = P-columns(P-rows(X ^ Y)) ^ X ^ Y. The rows are the
  * block's 8 runs of 16 words; column c is words 2c and 2c + 1 of each
- * row. With @xor (3.2 step 6, later passes) the result is XORed into
+ * row. With @acc (3.2 step 6, later passes) the result is XORed into
  * @out instead of replacing it. */
 static void a2_g(const struct a2_block *x, const struct a2_block *y,
-		 struct a2_block *out, bool xor)
+		 struct a2_block *out, bool acc)
 {
 	struct a2_block r, z;
 	unsigned idx[16];
@@ -153,7 +153,10 @@ static void a2_g(const struct a2_block *x, const struct a2_block *y,
 		perm(z.v, idx);
 	}
 	for (int k = 0; k < A2_WORDS; k++)
-		out->v[k] = (xor? out->v[k] : 0) ^ z.v[k] ^ r.v[k];
+		out->v[k] = (acc ? out->v[k] : 0) ^ z.v[k] ^ r.v[k];
+	/* Argon2d and id mix password-derived words in here. */
+	explicit_bzero(&r, sizeof(r));
+	explicit_bzero(&z, sizeof(z));
 }
 
 static void a2_load(struct a2_block *b, const uint8_t *bytes)
