@@ -327,8 +327,10 @@ static bool a2_params_ok(const struct argon2_params *p, size_t salt_len,
 {
 	if (p->type != ARGON2_D && p->type != ARGON2_I && p->type != ARGON2_ID)
 		return false;
-	if (!p->t_cost || !p->lanes || p->lanes > 0xffffff ||
-	    p->m_kib / 8 < p->lanes)
+	/* the progress count, t_cost * 4 slices, must fit an unsigned */
+	if (!p->t_cost || p->t_cost > UINT32_MAX / A2_SLICES)
+		return false;
+	if (!p->lanes || p->lanes > 0xffffff || p->m_kib / 8 < p->lanes)
 		return false;
 	if (salt_len < 8 || out_len < 4 || out_len > UINT32_MAX)
 		return false;

@@ -29,11 +29,12 @@ struct argon2_params {
 };
 
 /* @out[0..out_len) = Argon2(@p) of password @pw and @salt, no secret and
- * no associated data (as LUKS2 uses it). @salt_len must be at least 8
- * and @out_len at least 4 (RFC 9106 3.1). Returns 0, -EINVAL (parameters
- * out of range), -ENOMEM (the memory could not be had: mmap'd, not
- * malloc'd, and unmapped and wiped before return) or -ECANCELED (the
- * progress callback said stop; @out is then zeroed). */
+ * no associated data (as LUKS2 uses it). In range: t_cost 1..2^30 - 1
+ * (so t_cost * 4 slices counts in an unsigned), lanes 1..2^24 - 1, m_kib
+ * >= 8 * lanes, @salt_len >= 8, @out_len >= 4 (RFC 9106 3.1). Returns 0,
+ * -EINVAL (parameters out of range), -ENOMEM (the memory could not be had:
+ * mmap'd, not malloc'd, and unmapped and wiped before return) or -ECANCELED
+ * (the progress callback said stop; @out is then zeroed). */
 int argon2_hash(const struct argon2_params *p, const void *pw, size_t pw_len,
 		const void *salt, size_t salt_len, uint8_t *out,
 		size_t out_len);

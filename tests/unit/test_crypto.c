@@ -765,6 +765,8 @@ TEST(argon2_refusals)
 	CHECK_INT(argon2_hash(&p, "pw", 2, "saltsalt", 8, out, 32), -EINVAL);
 	p = ok, p.t_cost = 0;
 	CHECK_INT(argon2_hash(&p, "pw", 2, "saltsalt", 8, out, 32), -EINVAL);
+	p = ok, p.t_cost = UINT32_MAX / 4 + 1;
+	CHECK_INT(argon2_hash(&p, "pw", 2, "saltsalt", 8, out, 32), -EINVAL);
 	p = ok, p.lanes = 0;
 	CHECK_INT(argon2_hash(&p, "pw", 2, "saltsalt", 8, out, 32), -EINVAL);
 	p = ok, p.m_kib = 15;
