@@ -1,4 +1,5 @@
-/* le.h - bounds-checked little-endian readers for on-disk structures.
+/* le.h - bounds-checked little-endian (and, for the formats that use
+ * it, big-endian: get_be*) readers for on-disk structures.
  *
  * Never cast a buffer to a struct: read each field with these. Each
  * returns 0 and stores the value, or -ERANGE when the field does not lie
@@ -53,6 +54,39 @@ static inline int get_le64(const void *buf, size_t len, size_t off, uint64_t *v)
 		return -ERANGE;
 	get_le32(buf, len, off, &lo);
 	get_le32(buf, len, off + 4, &hi);
+	*v = (uint64_t)hi << 32 | lo;
+	return 0;
+}
+
+static inline int get_be16(const void *buf, size_t len, size_t off, uint16_t *v)
+{
+	const uint8_t *p = (const uint8_t *)buf + off;
+
+	if (!le_in(len, off, 2))
+		return -ERANGE;
+	*v = (uint16_t)(p[0] << 8 | p[1]);
+	return 0;
+}
+
+static inline int get_be32(const void *buf, size_t len, size_t off, uint32_t *v)
+{
+	const uint8_t *p = (const uint8_t *)buf + off;
+
+	if (!le_in(len, off, 4))
+		return -ERANGE;
+	*v = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
+	     p[3];
+	return 0;
+}
+
+static inline int get_be64(const void *buf, size_t len, size_t off, uint64_t *v)
+{
+	uint32_t hi = 0, lo = 0;
+
+	if (!le_in(len, off, 8))
+		return -ERANGE;
+	get_be32(buf, len, off, &hi);
+	get_be32(buf, len, off + 4, &lo);
 	*v = (uint64_t)hi << 32 | lo;
 	return 0;
 }

@@ -19,36 +19,8 @@
 static const uint8_t luks_magic[6] = {'L', 'U', 'K', 'S', 0xba, 0xbe};
 static const uint8_t luks2_magic2[6] = {'S', 'K', 'U', 'L', 0xba, 0xbe};
 
-/* LUKS1 2.4 and LUKS2 2.1: every integer on disk is big-endian; the
- * bounds check is le.h's. */
-static int get_be16(const uint8_t *buf, size_t len, size_t off, uint16_t *v)
-{
-	if (!le_in(len, off, 2))
-		return -ERANGE;
-	*v = (uint16_t)(buf[off] << 8 | buf[off + 1]);
-	return 0;
-}
-
-static int get_be32(const uint8_t *buf, size_t len, size_t off, uint32_t *v)
-{
-	if (!le_in(len, off, 4))
-		return -ERANGE;
-	*v = (uint32_t)buf[off] << 24 | (uint32_t)buf[off + 1] << 16 |
-	     (uint32_t)buf[off + 2] << 8 | buf[off + 3];
-	return 0;
-}
-
-static int get_be64(const uint8_t *buf, size_t len, size_t off, uint64_t *v)
-{
-	uint32_t hi = 0, lo = 0;
-
-	if (!le_in(len, off, 8))
-		return -ERANGE;
-	get_be32(buf, len, off, &hi);
-	get_be32(buf, len, off + 4, &lo);
-	*v = (uint64_t)hi << 32 | lo;
-	return 0;
-}
+/* LUKS1 2.4 and LUKS2 2.1: every integer on disk is big-endian
+ * (util/le.h get_be16/32/64). */
 
 /* A NUL-terminated text field of @n bytes at @off into dst[0..cap). */
 static int get_text(const uint8_t *buf, size_t len, size_t off, size_t n,
