@@ -270,9 +270,15 @@ static pid_t swtpm_socket(const char *dir)
 		       "startup-clear", (char *)NULL);
 		_exit(127);
 	}
-	snprintf(path, sizeof(path), "%s/sock.ctrl", dir);
-	for (int i = 0; pid > 0 && i < 200 && access(path, F_OK); i++)
+	for (int i = 0; pid > 0 && i < 200; i++) {
+		snprintf(path, sizeof(path), "%s/sock.ctrl", dir);
+		if (access(path, F_OK) == 0) {
+			snprintf(path, sizeof(path), "%s/sock", dir);
+			if (access(path, F_OK) == 0)
+				break;
+		}
 		usleep(20000);
+	}
 	return pid;
 }
 
@@ -390,6 +396,9 @@ static const char *missing_tool(void)
 	for (size_t i = 0; i < 3; i++)
 		if (sh("command -v %s >/dev/null 2>&1", tools[i]))
 			return tools[i];
+	/* systemd 252 loads the TCTI for --tpm2-device=swtpm:... by name */
+	if (sh("ldconfig -p | grep -q libtss2-tcti-swtpm.so.0"))
+		return "libtss2-tcti-swtpm0";
 	return NULL;
 }
 
@@ -562,8 +571,8 @@ TEST(swtpm_systemd_cryptenroll)
 	int sessions;
 
 	if (tool) {
-		test_skip("%s is not installed (Debian's swtpm, systemd and "
-			  "cryptsetup-bin packages)",
+		test_skip("%s is not installed (Debian's swtpm, systemd, "
+			  "cryptsetup-bin and libtss2-tcti-swtpm0 packages)",
 			  tool);
 		return;
 	}
