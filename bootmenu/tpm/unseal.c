@@ -269,11 +269,22 @@ static int note(struct unseal *u, int rc, const uint32_t *code)
 	return rc;
 }
 
+static int lockout(char *err, size_t errlen)
+{
+	return say(err, errlen, -ENOLCK,
+		   "the TPM refuses its keys for a while after too many wrong "
+		   "PINs");
+}
+
+/* Part 1 19.8: in lockout the TPM refuses every authorisation of a
+ * DA-protected object, the storage key's empty password for Load too */
 static int tpm_fail(struct unseal *u, int rc, const char *what, char *err,
 		    size_t errlen)
 {
 	char why[80];
 
+	if (rc == -EREMOTEIO && tpm_rc_base(u->t->rc) == TPM_RC_LOCKOUT)
+		return lockout(err, errlen);
 	return say(err, errlen, rc, "the TPM could not %s: %s", what,
 		   tpm_error_text(rc, u->t->rc, why, sizeof(why)));
 }
@@ -335,7 +346,7 @@ static int load_sealed(struct unseal *u, char *err, size_t errlen)
 			  tpm_rsp_load(u->rsp, u->rlen, &code, &h, u->name,
 				       &u->name_len),
 			  &code);
-	if (rc == -EREMOTEIO)
+	if (rc == -EREMOTEIO && tpm_rc_base(code) != TPM_RC_LOCKOUT)
 		return say(
 		    err, errlen, rc,
 		    "the TPM refused the volume's sealed key (TPM error "
@@ -496,10 +507,6 @@ static int try_unseal(struct unseal *u, uint8_t *secret, size_t *len, char *err,
 	case TPM_RC_BAD_AUTH:
 		return say(err, errlen, -EACCES,
 			   "wrong PIN for this volume's TPM2 key");
-	case TPM_RC_LOCKOUT:
-		return say(err, errlen, -ENOLCK,
-			   "the TPM refuses PINs for a while after too many "
-			   "wrong ones");
 	}
 	return tpm_fail(u, rc, "unseal the volume's key", err, errlen);
 }

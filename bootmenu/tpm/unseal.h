@@ -81,7 +81,9 @@ int tpm_sealed_decode(const struct tpm_sealed_text *s, struct tpm_sealed *out,
  *   -EACCES   the PCRs no longer match the policy ("PCR 7 changed since
  *             the key was enrolled" when one PCR is in it), or a wrong PIN;
  *   -ENOKEY   the token wants a PIN and @pin is NULL;
- *   -ENOLCK   the TPM is in dictionary-attack lockout (wrong PINs);
+ *   -ENOLCK   the TPM is in dictionary-attack lockout after wrong PINs
+ *             (swtpm: 3; then it refuses every such key, PIN or not, as
+ *             systemd's storage key is DA-protected too);
  *   -ENOTSUP, -EINVAL  from tpm_sealed_decode();
  *   -EREMOTEIO the TPM refused another step (t->rc has its code), and
  *             tpm_transact()'s errors (-ETIMEDOUT, -EBADMSG, ...).

@@ -297,8 +297,10 @@ static int tpm_connect(struct tpm *t, const char *dir)
 }
 
 /* A LUKS2 image with passphrase "pass" (PBKDF2, fast), enrolled with
- * systemd-cryptenroll against the swtpm; @pin NULL for none. */
-static int make_image(const char *dir, const char *img, const char *pin)
+ * systemd-cryptenroll against the swtpm to @pcrs ("" for none); @pin
+ * NULL for none. */
+static int make_image(const char *dir, const char *img, const char *pcrs,
+		      const char *pin)
 {
 	if (sh("cd %s && truncate -s 20M %s && printf pass >pw && "
 	       "cryptsetup luksFormat --type luks2 --batch-mode --pbkdf pbkdf2 "
@@ -306,9 +308,9 @@ static int make_image(const char *dir, const char *img, const char *pin)
 	       dir, img, img))
 		return -1;
 	return sh("cd %s && PASSWORD=pass %s%s timeout 120 systemd-cryptenroll "
-		  "--tpm2-device=swtpm:path=%s/sock --tpm2-pcrs=7 %s %s "
-		  ">enroll.log 2>&1",
-		  dir, pin ? "NEWPIN=" : "", pin ? pin : "", dir,
+		  "--tpm2-device=swtpm:path=%s/sock --tpm2-pcrs=%s %s %s "
+		  ">>enroll.log 2>&1",
+		  dir, pin ? "NEWPIN=" : "", pin ? pin : "", dir, pcrs,
 		  pin ? "--tpm2-with-pin=yes" : "", img);
 }
 
@@ -377,15 +379,27 @@ static int read_token(struct img *m, struct luks_hdr *h,
 	return -1;
 }
 
+/* The three volumes: 0 sealed to PCR 7, 1 to PCR 7 and a PIN, 2 to
+ * the PIN alone (a policy without PolicyPCR). */
+static const struct {
+	const char *img, *pcrs, *pin;
+} vols[] = {
+    {"a.img", "7", NULL}, {"b.img", "7", "4711"}, {"c.img", "", "4711"}};
+#define NVOL 3
+
+struct vol {
+	struct img m;
+	struct luks_hdr h;
+	struct tpm_sealed_text t;
+	uint8_t vk[128];
+	size_t vk_len;
+};
+
 struct real {
 	char dir[64];
 	pid_t pid;
 	struct tpm t;
-	struct img a, b; /* a: PCR 7; b: PCR 7 and a PIN */
-	struct luks_hdr ha, hb;
-	struct tpm_sealed_text ta, tb;
-	uint8_t vka[128], vkb[128];
-	size_t vka_len, vkb_len;
+	struct vol v[NVOL];
 };
 
 static const char *missing_tool(void)
@@ -415,94 +429,133 @@ static int open_img(struct real *r, struct img *m, const char *name)
 	return 0;
 }
 
-/* Both images enrolled before our first connection: swtpm serves one
- * client at a time. */
+static void swtpm_stop(pid_t *pid)
+{
+	int st;
+
+	if (*pid > 0) {
+		kill(*pid, SIGTERM);
+		waitpid(*pid, &st, 0);
+	}
+	*pid = -1;
+}
+
+static int handles(struct tpm *t, uint8_t ht, uint32_t *list);
+
+/* systemd-cryptenroll 252 leaves a session loaded per enrolment, which
+ * no resource manager flushes here, and swtpm holds only three: flushed
+ * between enrolments (a restart would not do: an unorderly shutdown
+ * counts against the dictionary-attack limit, Part 1 19.8.6). */
+static int flush_sessions(const char *dir)
+{
+	struct tpm t;
+	uint32_t h[64];
+	uint8_t cmd[16], rsp[TPM_BUF_MAX];
+	size_t len;
+	int n;
+
+	if (tpm_connect(&t, dir))
+		return -1;
+	n = handles(&t, 0x02, h);
+	for (int i = 0; i < n; i++)
+		if (tpm_transact(&t, cmd,
+				 tpm_cmd_flush_context(cmd, sizeof(cmd), h[i]),
+				 rsp, sizeof(rsp), &len))
+			n = -1;
+	tpm_close(&t);
+	return n < 0 ? -1 : 0;
+}
+
 static int real_setup(struct real *r)
 {
+	for (int i = 0; i < NVOL; i++)
+		r->v[i].m.fd = -1;
 	strcpy(r->dir, "/tmp/test_tpm_unseal.XXXXXX");
 	if (!mkdtemp(r->dir) || (r->pid = swtpm_socket(r->dir)) <= 0)
 		return -1;
-	if (make_image(r->dir, "a.img", NULL) ||
-	    make_image(r->dir, "b.img", "4711") ||
-	    volume_key(r->dir, "a.img", r->vka, &r->vka_len) ||
-	    volume_key(r->dir, "b.img", r->vkb, &r->vkb_len) ||
-	    open_img(r, &r->a, "a.img") || open_img(r, &r->b, "b.img") ||
-	    read_token(&r->a, &r->ha, &r->ta) ||
-	    read_token(&r->b, &r->hb, &r->tb))
-		return -1;
+	for (int i = 0; i < NVOL; i++) {
+		struct vol *v = &r->v[i];
+
+		if (make_image(r->dir, vols[i].img, vols[i].pcrs,
+			       vols[i].pin) ||
+		    flush_sessions(r->dir) ||
+		    volume_key(r->dir, vols[i].img, v->vk, &v->vk_len) ||
+		    open_img(r, &v->m, vols[i].img) ||
+		    read_token(&v->m, &v->h, &v->t))
+			return -1;
+	}
 	return tpm_connect(&r->t, r->dir);
 }
 
 static void real_teardown(struct real *r)
 {
-	int st;
-
 	tpm_close(&r->t);
-	luks_free(&r->ha);
-	luks_free(&r->hb);
-	if (r->a.fd > 0)
-		close(r->a.fd);
-	if (r->b.fd > 0)
-		close(r->b.fd);
-	if (r->pid > 0) {
-		kill(r->pid, SIGTERM);
-		waitpid(r->pid, &st, 0);
+	for (int i = 0; i < NVOL; i++) {
+		luks_free(&r->v[i].h);
+		if (r->v[i].m.fd >= 0)
+			close(r->v[i].m.fd);
 	}
+	swtpm_stop(&r->pid);
 	if (sh("rm -rf %s", r->dir))
 		printf("  could not remove %s\n", r->dir);
 }
 
-/* The secret's passphrase opens the token's keyslot to cryptsetup's
- * volume key. */
-static void check_opens(struct luks_hdr *h, struct img *m, const uint8_t *sec,
-			size_t len, const uint8_t *want, size_t want_len)
-{
-	char pass[200], err[200];
-	uint8_t key[LUKS_KEY_MAX];
-	size_t key_len = 0;
-	int slot = -1;
-	struct luks_unlock u = {.slot = -1, .mem_max_kib = 64 * 1024};
-
-	CHECK_INT(tpm_unseal_passphrase(sec, len, pass, sizeof(pass)), 44);
-	u.pass = pass;
-	u.pass_len = strlen(pass);
-	CHECK_INT(luks_unlock(h, img_read, m, &u, key, sizeof(key), &key_len,
-			      &slot, err, sizeof(err)),
-		  0);
-	CHECK_INT(slot, 1); /* the token's keyslot; "pass" is slot 0 */
-	CHECK_INT(key_len, want_len);
-	CHECK(memcmp(key, want, want_len) == 0);
-}
-
-static void check_pin_token(struct real *r)
+/* Unseals volume @i's token with @pin and expects @want (and, on
+ * failure, the sentence @why). */
+static void check_unseal(struct real *r, int i, const char *pin, int want,
+			 const char *why)
 {
 	uint8_t sec[TPM_SENSITIVE_MAX];
 	size_t len = 99;
 	char err[200] = "";
 
-	CHECK_STR(r->tb.pin, "true");
-	CHECK_INT(
-	    tpm_unseal_token(&r->t, &r->tb, NULL, sec, &len, err, sizeof(err)),
-	    -ENOKEY);
-	CHECK_STR(err, "this volume's TPM2 key wants its PIN");
-	CHECK_INT(len, 0);
-	CHECK_INT(tpm_unseal_token(&r->t, &r->tb, "4712", sec, &len, err,
+	CHECK_INT(tpm_unseal_token(&r->t, &r->v[i].t, pin, sec, &len, err,
 				   sizeof(err)),
-		  -EACCES);
-	CHECK_STR(err, "wrong PIN for this volume's TPM2 key");
-	CHECK_INT(tpm_unseal_token(&r->t, &r->tb, "4711", sec, &len, err,
-				   sizeof(err)),
-		  0);
-	CHECK_INT(len, 32);
-	check_opens(&r->hb, &r->b, sec, len, r->vkb, r->vkb_len);
+		  want);
+	if (want) {
+		CHECK_STR(err, why);
+		CHECK_INT(len, 0);
+	} else {
+		CHECK_INT(len, 32);
+	}
 }
+
+/* The secret's passphrase opens the token's keyslot to cryptsetup's
+ * volume key. */
+static void check_opens(struct real *r, int i, const char *pin)
+{
+	struct vol *v = &r->v[i];
+	char pass[200], err[200];
+	uint8_t sec[TPM_SENSITIVE_MAX], key[LUKS_KEY_MAX];
+	size_t len = 0, key_len = 0;
+	int slot = -1;
+	struct luks_unlock u = {.slot = -1, .mem_max_kib = 64 * 1024};
+
+	CHECK_INT(
+	    tpm_unseal_token(&r->t, &v->t, pin, sec, &len, err, sizeof(err)),
+	    0);
+	CHECK_INT(tpm_unseal_passphrase(sec, len, pass, sizeof(pass)), 44);
+	u.pass = pass;
+	u.pass_len = strlen(pass);
+	CHECK_INT(luks_unlock(&v->h, img_read, &v->m, &u, key, sizeof(key),
+			      &key_len, &slot, err, sizeof(err)),
+		  0);
+	CHECK_INT(slot, 1); /* the token's keyslot; "pass" is slot 0 */
+	CHECK_INT(key_len, v->vk_len);
+	CHECK(memcmp(key, v->vk, v->vk_len) == 0);
+}
+
+static const char pcr7_changed[] = "PCR 7 changed since the key was enrolled";
+static const char wrong_pin[] = "wrong PIN for this volume's TPM2 key";
+static const char locked[] =
+    "the TPM refuses its keys for a while after too many wrong PINs";
 
 /* The token changed by hand: the primary key's algorithm matters (the
  * sealed key loads only under the key it was sealed under); none named
  * is ECC first, as systemd 252 does. */
 static void check_forged(struct real *r)
 {
-	struct tpm_sealed_text t = r->ta;
+	struct tpm_sealed_text t = r->v[0].t;
 	uint8_t sec[TPM_SENSITIVE_MAX];
 	size_t len = 0;
 	char err[200] = "";
@@ -524,7 +577,7 @@ static void check_forged(struct real *r)
  * token naming two PCRs names both. */
 static void check_forged_after(struct real *r)
 {
-	struct tpm_sealed_text t = r->ta;
+	struct tpm_sealed_text t = r->v[0].t;
 	uint8_t sec[TPM_SENSITIVE_MAX];
 	size_t len = 0;
 	char err[200] = "";
@@ -533,9 +586,9 @@ static void check_forged_after(struct real *r)
 	CHECK_INT(
 	    tpm_unseal_token(&r->t, &t, NULL, sec, &len, err, sizeof(err)),
 	    -EACCES);
-	CHECK_STR(err, "PCR 7 changed since the key was enrolled");
+	CHECK_STR(err, pcr7_changed);
 	CHECK_INT(r->t.rc, 0x99d); /* TPM_RC_POLICY_FAIL of session 1 */
-	t = r->ta;
+	t = r->v[0].t;
 	t.pcrs = "7,11";
 	CHECK_INT(
 	    tpm_unseal_token(&r->t, &t, NULL, sec, &len, err, sizeof(err)),
@@ -543,32 +596,58 @@ static void check_forged_after(struct real *r)
 	CHECK_STR(err, "the PCRs 7, 11 no longer match the TPM2 key's policy");
 }
 
+/* Wrong PINs until the TPM's dictionary-attack protection stops them
+ * (swtpm: after 3); then it refuses every key, a PIN or none. Last, as
+ * it lasts. */
+static void check_lockout(struct real *r)
+{
+	uint8_t sec[TPM_SENSITIVE_MAX];
+	size_t len = 0;
+	char err[200] = "";
+	int rc = -EACCES, n = 0;
+
+	while (rc == -EACCES && n++ < 64)
+		rc = tpm_unseal_token(&r->t, &r->v[2].t, "0000", sec, &len, err,
+				      sizeof(err));
+	CHECK_INT(rc, -ENOLCK);
+	CHECK_STR(err, locked);
+	CHECK(n > 1);
+	check_unseal(r, 2, "4711", -ENOLCK, locked);
+	check_unseal(r, 0, NULL, -ENOLCK, locked);
+}
+
 /* How many handles of type @ht (Part 2 7.2: 0x80 transient objects,
- * 0x02 loaded sessions, 0x03 saved ones) the TPM holds, through
- * GetCapability(TPM_CAP_HANDLES) written here apart from tpm/cmd.c. */
-static int handles(struct tpm *t, uint8_t ht)
+ * 0x02 loaded sessions, 0x03 saved ones) the TPM holds, and which (into
+ * @list when given, up to 64), through GetCapability(TPM_CAP_HANDLES)
+ * written here apart from tpm/cmd.c. -1 when the answer is not one. */
+static int handles(struct tpm *t, uint8_t ht, uint32_t *list)
 {
 	uint8_t cmd[22] = {0x80, 0x01, 0, 0,  0, 22, 0, 0, 0x01, 0x7a, 0,
 			   0,	 0,    1, ht, 0, 0,  0, 0, 0,	 0,    64};
 	uint8_t rsp[TPM_BUF_MAX];
 	size_t len = 0;
+	uint32_t n;
 
 	if (tpm_transact(t, cmd, sizeof(cmd), rsp, sizeof(rsp), &len) ||
 	    len < 19 || rsp[6] | rsp[7] | rsp[8] | rsp[9])
 		return -1;
-	return rsp[15] << 24 | rsp[16] << 16 | rsp[17] << 8 | rsp[18];
+	n = (uint32_t)rsp[15] << 24 | rsp[16] << 16 | rsp[17] << 8 | rsp[18];
+	if (n > 64 || len != 19 + 4 * (size_t)n)
+		return -1;
+	for (uint32_t i = 0; list && i < n; i++) {
+		const uint8_t *p = rsp + 19 + 4 * i;
+
+		list[i] = (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
+	}
+	return (int)n;
 }
 
 TEST(swtpm_systemd_cryptenroll)
 {
 	static struct real r;
 	const char *tool = missing_tool();
-	uint8_t sec[TPM_SENSITIVE_MAX];
-	size_t len = 0;
-	char err[200] = "";
 	struct measure_digests d;
 	struct measure_hash mh;
-	int sessions;
 
 	if (tool) {
 		test_skip("%s is not installed (Debian's swtpm, systemd, "
@@ -577,44 +656,43 @@ TEST(swtpm_systemd_cryptenroll)
 		return;
 	}
 	memset(&r, 0, sizeof(r));
-	CHECK_INT(real_setup(&r), 0);
-	/* systemd-cryptenroll 252 leaves a session loaded per enrolment
-	 * (swtpm has no resource manager to flush it): counted first */
-	sessions = handles(&r.t, 0x02);
-	CHECK_INT(handles(&r.t, 0x80), 0);
-	CHECK_STR(r.ta.pcrs, "7");
-	CHECK_STR(r.ta.primary_alg, "ecc");
-	/* every handle is flushed: more rounds than the TPM has slots */
-	for (int i = 0; i < 4; i++) {
-		CHECK_INT(tpm_unseal_token(&r.t, &r.ta, NULL, sec, &len, err,
-					   sizeof(err)),
-			  0);
-		CHECK_INT(len, 32);
+	if (real_setup(&r)) {
+		CHECK(!"the images could not be made and enrolled");
+		sh("tail -5 %s/enroll.log", r.dir);
+		real_teardown(&r);
+		return;
 	}
-	check_opens(&r.ha, &r.a, sec, len, r.vka, r.vka_len);
-	check_pin_token(&r);
+	CHECK_INT(handles(&r.t, 0x80, NULL), 0);
+	CHECK_INT(handles(&r.t, 0x02, NULL), 0);
+	CHECK_STR(r.v[0].t.pcrs, "7");
+	CHECK_STR(r.v[0].t.primary_alg, "ecc");
+	CHECK_STR(r.v[1].t.pin, "true");
+	CHECK_STR(r.v[2].t.pcrs, "");
+	/* more rounds than the TPM has object slots */
+	for (int i = 0; i < 4; i++)
+		check_unseal(&r, 0, NULL, 0, NULL);
+	check_opens(&r, 0, NULL);
+	check_unseal(&r, 1, NULL, -ENOKEY,
+		     "this volume's TPM2 key wants its PIN");
+	check_unseal(&r, 1, "4712", -EACCES, wrong_pin);
+	check_opens(&r, 1, "4711");
+	check_opens(&r, 2, "4711");
 	check_forged(&r);
 	/* PCR 7 moved on (a Secure Boot change): the policy fails */
 	measure_hash_init(&mh, r.t.banks);
 	measure_hash_update(&mh, "bootmenu", 8);
 	measure_hash_final(&mh, &d);
 	CHECK_INT(tpm_pcr_extend(&r.t, 7, &d), 0);
-	for (int i = 0; i < 4; i++) {
-		CHECK_INT(tpm_unseal_token(&r.t, &r.ta, NULL, sec, &len, err,
-					   sizeof(err)),
-			  -EACCES);
-		CHECK_STR(err, "PCR 7 changed since the key was enrolled");
-		CHECK_INT(len, 0);
-	}
-	CHECK_INT(
-	    tpm_unseal_token(&r.t, &r.tb, "4711", sec, &len, err, sizeof(err)),
-	    -EACCES);
-	CHECK_STR(err, "PCR 7 changed since the key was enrolled");
+	for (int i = 0; i < 4; i++)
+		check_unseal(&r, 0, NULL, -EACCES, pcr7_changed);
+	check_unseal(&r, 1, "4711", -EACCES, pcr7_changed);
 	check_forged_after(&r);
+	check_opens(&r, 2, "4711"); /* no PCR in its policy */
+	check_lockout(&r);
 	/* every way out above flushed what it made */
-	CHECK_INT(handles(&r.t, 0x80), 0);
-	CHECK_INT(handles(&r.t, 0x02), sessions);
-	CHECK_INT(handles(&r.t, 0x03), 0);
+	CHECK_INT(handles(&r.t, 0x80, NULL), 0);
+	CHECK_INT(handles(&r.t, 0x02, NULL), 0);
+	CHECK_INT(handles(&r.t, 0x03, NULL), 0);
 	real_teardown(&r);
 }
 
