@@ -151,6 +151,12 @@ static int transact(struct tpm *t, const uint8_t *cmd, size_t len, uint8_t *rsp,
 }
 
 /* Keeps the TPM's refusal where the menu finds it. */
+int tpm_transact(struct tpm *t, const uint8_t *cmd, size_t len, uint8_t *rsp,
+		 size_t cap, size_t *rlen)
+{
+	return transact(t, cmd, len, rsp, cap, rlen);
+}
+
 static int note(struct tpm *t, int rc, uint32_t code)
 {
 	if (rc == -EREMOTEIO)

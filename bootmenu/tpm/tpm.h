@@ -77,6 +77,14 @@ int tpm_pcr_extend(struct tpm *t, unsigned pcr,
 int tpm_pcr_read(struct tpm *t, unsigned pcr, unsigned banks,
 		 struct measure_digests *out);
 
+/* One command of @len bytes (a tpm_cmd_*() builder's) and its response
+ * into rsp[0..cap), its length in *rlen, under the time limit and with
+ * the retries every command gets. The response is not parsed: the
+ * caller's tpm_rsp_*() does that (for commands other than the three
+ * above, such as tpm/unseal.c's). Returns 0 or the errors above. */
+int tpm_transact(struct tpm *t, const uint8_t *cmd, size_t len, uint8_t *rsp,
+		 size_t cap, size_t *rlen);
+
 /* Extends every event of @l still MEASURE_PENDING, in order, and records
  * what happened in each (ev->rc, ev->tpm_rc). Every event is tried: one
  * refused does not stop the next (after a time-out they fail at once).
