@@ -271,8 +271,11 @@ static int rsp_split(const void *rsp, size_t len, uint32_t *rc,
 	if (handle && tpm_get32(&in, handle))
 		return -EBADMSG;
 	if (((const uint8_t *)rsp)[1] == (TPM_ST_NO_SESSIONS & 0xFF)) {
-		tpm_get_bytes(&in, &p, tpm_in_left(&in));
-		tpm_in_init(par, p, in.len - (size_t)(p - in.p));
+		size_t left = tpm_in_left(&in);
+
+		if (tpm_get_bytes(&in, &p, left))
+			return -EBADMSG;
+		tpm_in_init(par, p, left);
 		return 0;
 	}
 	if (tpm_get32(&in, &size) || tpm_get_bytes(&in, &p, size))
