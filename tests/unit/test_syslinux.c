@@ -40,8 +40,12 @@ enum what {
 	W_SOURCE,
 	W_DEVICETREE,
 	W_DISABLED,
-	W_INITRD, /* the path of initrd @num */
+	W_MODULE,      /* the path of module @num */
+	W_MODULE_ARGS, /* the string of module @num */
+	W_INITRD,      /* the path of initrd @num */
 	W_N_INITRDS,
+	W_N_MODULES,
+	W_MULTIBOOT,
 	W_LINE,
 	W_DISABLED_HAS, /* disabled, the reason containing @str */
 	W_DEFAULT,
@@ -64,6 +68,10 @@ static const char *const what_name[] = {
     [W_DEVICETREE] = "devicetree",
     [W_DISABLED] = "disabled",
     [W_INITRD] = "initrd",
+    [W_MODULE] = "module",
+    [W_MODULE_ARGS] = "module's string",
+    [W_N_MODULES] = "module count",
+    [W_MULTIBOOT] = "multiboot",
     [W_DISABLED_HAS] = "disabled",
     [W_N_INITRDS] = "initrd count",
     [W_LINE] = "line",
@@ -81,7 +89,7 @@ struct want {
 	long num;
 };
 
-#define WANT_MAX 10
+#define WANT_MAX 14
 #define FILES_MAX 5
 
 /* A file with @text, or a symbolic link to @link. */
@@ -119,6 +127,12 @@ static const char *entry_str(const struct entry *e, const struct want *w)
 		return e->devicetree;
 	case W_DISABLED:
 		return e->disabled;
+	case W_MODULE:
+	case W_MODULE_ARGS:
+		if (w->num < 0 || (size_t)w->num >= e->n_modules)
+			return "(no such module)";
+		return w->what == W_MODULE ? e->modules[w->num].path
+					   : e->modules[w->num].args;
 	default: /* W_INITRD */
 		return w->num >= 0 && (size_t)w->num < e->n_initrds
 			   ? e->initrds[w->num].path
@@ -169,6 +183,10 @@ static void check_want(struct tfs *t, const struct want *w)
 		CHECK_STR(e ? entry_str(e, w) : "(no entry)", w->str);
 	else if (w->what == W_N_INITRDS)
 		CHECK_INT(e ? (long)e->n_initrds : -1, w->num);
+	else if (w->what == W_N_MODULES)
+		CHECK_INT(e ? (long)e->n_modules : -1, w->num);
+	else if (w->what == W_MULTIBOOT)
+		CHECK_INT(e ? e->multiboot : -1, w->num);
 	else if (w->what == W_LINE)
 		CHECK_INT(e ? e->line : -1, w->num);
 	else
@@ -187,7 +205,8 @@ static void check_case(struct tfs *t, const struct scase *c)
 		if (test_failures == before)
 			continue;
 		printf("  case %s: %s", c->name, what_name[w->what]);
-		if (w->what == W_INITRD)
+		if (w->what == W_INITRD || w->what == W_MODULE ||
+		    w->what == W_MODULE_ARGS)
 			printf(" %ld", w->num);
 		if (w->what >= W_ID)
 			printf(" of entry %d", w->i);
@@ -497,17 +516,32 @@ TEST(disabled_entries)
 		      {W_DISABLED_HAS, 3, "boot sector"},
 		      {W_DISABLED_HAS, 4, "memdisk"}}},
 	    /* Xen through mboot.c32 (Qubes' installer, Alpine's
-	     * xen_params): listed, disabled with the reason grub's multiboot
-	     * entries carry; another COM32 module keeps the generic one */
-	    {.name = "mboot_xen_disabled_as_xen",
-	     .cfg = "LABEL q\nKERNEL mboot.c32\nAPPEND xen.gz --- vmlinuz "
-		    "quiet --- initrd.img\nLABEL m\nCOM32 MBOOT.C32\n"
-		    "APPEND xen.gz --- vmlinuz\n",
+	     * xen_params): a multiboot (v1) kernel and its modules, each
+	     * part's string starting with its file's name (com32/mboot),
+	     * paths from the working directory; any spelling of the name */
+	    {.name = "mboot_xen_bootable_with_modules",
+	     .cfg = "LABEL q\nKERNEL mboot.c32\nAPPEND xen.gz dom0_mem=1G "
+		    "--- vmlinuz quiet --- initrd.img\nLABEL m\n"
+		    "COM32 MBOOT.C32\nAPPEND xen.gz --- vmlinuz ---x\n",
 	     .want = {{W_COUNT, .num = 2},
+		      {W_DISABLED, 0, NULL},
+		      {W_MULTIBOOT, 0, .num = 1},
+		      {W_KERNEL, 0, "/boot/syslinux/xen.gz"},
+		      {W_CMDLINE, 0, "xen.gz dom0_mem=1G"},
+		      {W_N_MODULES, 0, .num = 2},
+		      {W_MODULE, 0, "/boot/syslinux/vmlinuz", 0},
+		      {W_MODULE_ARGS, 0, "vmlinuz quiet", 0},
+		      {W_MODULE, 0, "/boot/syslinux/initrd.img", 1},
+		      {W_MODULE_ARGS, 0, "initrd.img", 1},
+		      {W_DISABLED, 1, NULL},
+		      /* "---x" is a word, not a separator */
+		      {W_N_MODULES, 1, .num = 1},
+		      {W_MODULE_ARGS, 1, "vmlinuz ---x", 0}}},
+	    {.name = "mboot_without_a_kernel",
+	     .cfg = "LABEL q\nKERNEL mboot.c32\nAPPEND --- vmlinuz\n",
+	     .want = {{W_COUNT, .num = 1},
 		      {W_DISABLED, 0,
-		       "Xen (multiboot) is not bootable with kexec yet"},
-		      {W_DISABLED, 1,
-		       "Xen (multiboot) is not bootable with kexec yet"}}},
+		       "mboot.c32 is given an empty kernel or module"}}},
 	};
 
 	RUN_CASES(cases);
