@@ -565,23 +565,31 @@ static void grub_add_module(struct grub_state *st, struct entry *e,
 			    const struct grub_where *w, const char *args,
 			    bool nounzip)
 {
+	size_t n = e->n_modules;
 	struct entry_file *v;
+	const char **a;
+	bool *z;
 
-	if (e->n_modules >= GRUB_MODULES_MAX) {
+	if (n >= GRUB_MODULES_MAX) {
 		grub_refuse(st, "more modules than bootmenu loads");
 		return;
 	}
-	v = arena_alloc(st->a, (e->n_modules + 1) * sizeof(*v));
-	if (e->n_modules)
-		memcpy(v, e->modules, e->n_modules * sizeof(*v));
-	v[e->n_modules] = (struct entry_file){
-	    .dev = grub_where_dev(st, w, e->fs),
-	    .path = w->path,
-	    .fs = grub_where_top(w),
-	    .args = args,
-	    .nounzip = nounzip,
-	};
+	v = arena_alloc(st->a, (n + 1) * sizeof(*v));
+	a = arena_alloc(st->a, (n + 1) * sizeof(*a));
+	z = arena_alloc(st->a, (n + 1) * sizeof(*z));
+	for (size_t i = 0; i < n; i++) {
+		v[i] = e->modules[i];
+		a[i] = e->module_args ? e->module_args[i] : NULL;
+		z[i] = e->module_nounzip ? e->module_nounzip[i] : false;
+	}
+	v[n].dev = grub_where_dev(st, w, e->fs);
+	v[n].fs = grub_where_top(w);
+	v[n].path = w->path;
+	a[n] = args;
+	z[n] = nounzip;
 	e->modules = v;
+	e->module_args = a;
+	e->module_nounzip = z;
 	e->n_modules++;
 }
 

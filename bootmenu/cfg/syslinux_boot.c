@@ -250,7 +250,7 @@ static const char *sl_mboot_part(struct sl_parse *s, struct entry *e,
 				 const char *part, bool first, bool *net)
 {
 	struct arena *a = s->ctx->a;
-	const char *w, *r, *path;
+	const char *w, *r, *path, **args;
 	size_t wn, rn;
 	struct entry_file *v;
 
@@ -266,10 +266,15 @@ static const char *sl_mboot_part(struct sl_parse *s, struct entry *e,
 	if (e->n_modules >= SL_MBOOT_MODULES)
 		return "more modules than bootmenu loads";
 	v = arena_alloc(a, (e->n_modules + 1) * sizeof(*v));
-	if (e->n_modules)
-		memcpy(v, e->modules, e->n_modules * sizeof(*v));
-	v[e->n_modules] = (struct entry_file){.path = path, .args = part};
+	args = arena_alloc(a, (e->n_modules + 1) * sizeof(*args));
+	for (size_t i = 0; i < e->n_modules; i++) {
+		v[i] = e->modules[i];
+		args[i] = e->module_args[i];
+	}
+	v[e->n_modules] = (struct entry_file){NULL, path, NULL};
+	args[e->n_modules] = part;
 	e->modules = v;
+	e->module_args = args;
 	e->n_modules++;
 	return NULL;
 }

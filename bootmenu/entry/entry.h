@@ -37,11 +37,6 @@ struct entry_file {
 	const char *dev;
 	const char *path; /* absolute within its filesystem */
 	const struct fs_root *fs;
-	/* a multiboot module's string as its kernel is given it (GRUB's:
-	 * the words after the file; mboot.c32's: the file and its words),
-	 * NULL: none; and GRUB's --nounzip (kept compressed) */
-	const char *args;
-	bool nounzip;
 };
 
 /* How an entry boots. The boot room dispatches on it (boot.h). */
@@ -82,6 +77,11 @@ struct entry {
 	size_t n_modules;
 	int multiboot; /* 1 or 2: @kernel is a multiboot kernel (Xen) and
 			* @cmdline its string as it is given it */
+	/* in @modules' order: each module's string as its kernel is given
+	 * it (GRUB's: the words after the file; mboot.c32's: the file and
+	 * its words), and GRUB's --nounzip (kept compressed); NULL: none */
+	const char **module_args;
+	const bool *module_nounzip;
 	/* ENTRY_FIRMWARE: the firmware's setup screen (OsIndications), no
 	 * file */
 	bool fw_setup;

@@ -136,6 +136,7 @@ static int mb_plan(const struct kexec_request *rq,
 	struct kexec_machine m;
 	struct kexec_mb_plan_in in = {
 	    .image = rq->kernel,
+	    .version = rq->multiboot,
 	    .cmdline = rq->cmdline,
 	    .mods = mods,
 	    .n_mods = rq->n_mods,

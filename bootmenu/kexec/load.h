@@ -28,7 +28,7 @@ struct kexec_request {
 	/* a multiboot kernel (Xen): @kernel is it, @cmdline its path and
 	 * arguments, @initrd unused; modules in order, each a gzip file
 	 * unpacked unless @nounzip[i] (GRUB's --nounzip) */
-	bool multiboot;
+	int multiboot; /* 0, or 1/2: the header the config asked for */
 	const struct kexec_mb_module *mods;
 	const bool *nounzip; /* may be NULL: unpack every gzip module */
 	size_t n_mods;

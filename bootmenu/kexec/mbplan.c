@@ -206,8 +206,8 @@ int kexec_mb_plan_build(const struct kexec_mb_plan_in *in, struct kexec_plan *p,
 	int rc;
 
 	kexec_plan_files(p, &in->image, &none, in->cmdline, false);
-	rc = kexec_mb_header_parse(in->image.buf, in->image.len, &h, err,
-				   errlen);
+	rc = kexec_mb_header_parse(in->image.buf, in->image.len, in->version,
+				   &h, err, errlen);
 	if (!rc)
 		rc = kexec_mb_image(in->image.buf, in->image.len, &h, &el, err,
 				    errlen);

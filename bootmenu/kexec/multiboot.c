@@ -215,22 +215,28 @@ static int mb1_find(const void *buf, size_t len, struct kexec_mb_header *h,
 	return -ENOENT;
 }
 
-int kexec_mb_header_parse(const void *buf, size_t len,
+int kexec_mb_header_parse(const void *buf, size_t len, int want,
 			  struct kexec_mb_header *h, char *err, size_t errlen)
 {
-	int rc;
+	int rc = -ENOENT;
 
 	memset(h, 0, sizeof(*h));
-	rc = mb2_find(buf, len, h, err, errlen);
+	if (want != 1)
+		rc = mb2_find(buf, len, h, err, errlen);
 	if (rc != -ENOENT)
 		return rc;
 	memset(h, 0, sizeof(*h));
-	rc = mb1_find(buf, len, h, err, errlen);
+	if (want != 2)
+		rc = mb1_find(buf, len, h, err, errlen);
 	if (rc != -ENOENT)
 		return rc;
 	return say(err, errlen, -ENOENT, "%s",
-		   "no multiboot2 or multiboot header in the kernel's first "
-		   "32 KiB");
+		   want == 2   ? "the kernel has no multiboot2 header in its "
+				 "first 32 KiB"
+		   : want == 1 ? "the kernel has no multiboot header in its "
+				 "first 8 KiB"
+			       : "the kernel has no multiboot2 or multiboot "
+				 "header");
 }
 
 /* multiboot2 spec 3.1.6 (multiboot 3.1.3): the header at file offset

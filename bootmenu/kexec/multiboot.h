@@ -77,12 +77,13 @@ struct kexec_mb_header {
 };
 
 /* Find and check the multiboot2 header of @buf (a kernel unpacked), or,
- * without one, the multiboot header. Returns 0, -ENOENT when there is
- * neither (not a multiboot kernel; a sentence too), or -ENOEXEC with a
- * sentence: a bad checksum, a truncated or malformed tag, a required tag
+ * without one, the multiboot header; @want 2 or 1 takes that one only
+ * (GRUB's multiboot2 and multiboot commands), 0 either. Returns 0,
+ * -ENOENT when there is none (not such a kernel; a sentence too), or -ENOEXEC
+ * with a sentence: a bad checksum, a truncated or malformed tag, a required tag
  * or flag bootmenu cannot honour (EFI boot services, an info tag it
  * does not give, an unknown one). */
-int kexec_mb_header_parse(const void *buf, size_t len,
+int kexec_mb_header_parse(const void *buf, size_t len, int want,
 			  struct kexec_mb_header *h, char *err, size_t errlen);
 
 /* Where the image's bytes go: el->load[] (file offset, length, address,
@@ -134,6 +135,7 @@ struct kexec_mb_module {
 
 struct kexec_mb_plan_in {
 	struct kexec_blob image; /* unpacked */
+	int version;		 /* 1, 2, or 0: whichever header it has */
 	const char *cmdline;	 /* the image's path, then its arguments */
 	const struct kexec_mb_module *mods;
 	size_t n_mods;

@@ -246,7 +246,7 @@ static const char *entry_file(const struct entry *e, const struct want *w)
 	if (w->num < 0 || (size_t)w->num >= n)
 		return "(no such file)";
 	if (w->what == W_MODULE_ARGS)
-		return f[w->num].args;
+		return e->module_args ? e->module_args[w->num] : "(none)";
 	return w->what == W_INITRD_DEV ? f[w->num].dev : f[w->num].path;
 }
 
@@ -293,7 +293,9 @@ static long entry_num(struct trun *r, const struct entry *e,
 		long bits = 0;
 
 		for (size_t k = 0; k < e->n_modules; k++)
-			bits |= (long)e->modules[k].nounzip << k;
+			bits |=
+			    (long)(e->module_nounzip && e->module_nounzip[k])
+			    << k;
 		return bits;
 	}
 	case W_MULTIBOOT:

@@ -132,7 +132,7 @@ static const char *entry_str(const struct entry *e, const struct want *w)
 		if (w->num < 0 || (size_t)w->num >= e->n_modules)
 			return "(no such module)";
 		return w->what == W_MODULE ? e->modules[w->num].path
-					   : e->modules[w->num].args;
+					   : e->module_args[w->num];
 	default: /* W_INITRD */
 		return w->num >= 0 && (size_t)w->num < e->n_initrds
 			   ? e->initrds[w->num].path
