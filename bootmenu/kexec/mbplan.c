@@ -127,13 +127,13 @@ static int mb_info_seg(struct kexec_mb_info_in *ii, struct kexec_plan *p,
 		       const struct kexec_place *pl, char *err, size_t errlen)
 {
 	long n = kexec_mb_info(ii, 0, NULL, 0);
-	uint64_t at;
+	uint64_t min = p->kernel_addr > MIB ? p->kernel_addr : MIB, at;
 
 	p->params = n > 0 ? calloc(1, up((uint64_t)n)) : NULL;
 	if (!p->params)
 		return -ENOMEM;
 	p->params_len = (size_t)n;
-	at = kexec_place_find(pl, up((uint64_t)n), KEXEC_PAGE, MIB, FOUR_G,
+	at = kexec_place_find(pl, up((uint64_t)n), KEXEC_PAGE, min, FOUR_G,
 			      false);
 	if (!at)
 		return say(err, errlen, -ENOSPC, "%s",

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Xen boots from bootmenu through our multiboot2 loader (issue #35).
+
+A disk holds Debian's Xen (scripts/debian-xen.sh: xen-hypervisor-4.17-amd64
+from Debian's packages), Debian's kernel (build/debkernel/vmlinuz) and the
+tests' target initrd, with a grub.cfg written the way Debian's
+grub.d/20_linux_xen writes it: `multiboot2 xen.gz placeholder ...`,
+`module2 vmlinuz placeholder ...`, `module2 --nounzip initrd`. bootmenu
+boots that entry at once (bootmenu.timeout=0): kexec_load with our
+multiboot2 plan, the purgatory entering Xen in 32-bit protected mode.
+Xen must start (its banner on com1), build dom0 from the first module and
+hand it the second as its initrd; dom0's Linux runs on Xen (PV) and the
+target's /init prints its markers on hvc0, which Xen forwards to com1.
+
+Under TCG, Debian's PV dom0 needs a CPU model such as qemu64 (issue #35:
+it crashes early under -cpu max).
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from disks import ext4_image  # noqa: E402
+from qemu import Qemu, check, need  # noqa: E402
+
+B = os.path.abspath(sys.argv[1])
+W = os.path.join(B, "e2e-xen")
+EFI = os.path.join(B, "bootmenu.efi")
+XEN = os.path.join(B, "debxen", "xen.gz")
+DEBKERNEL = os.path.join(B, "debkernel", "vmlinuz")
+TARGET_INITRD = os.path.join(B, "target-initrd.cpio.gz")
+
+XEN_ARGS = ("console=com1 com1=115200,8n1 dom0_mem=512M loglvl=all "
+            "guest_loglvl=all noreboot")
+DOM0_ARGS = "console=hvc0 earlyprintk=xen demo.entry=xen target.poweroff"
+
+# grub.d/20_linux_xen's entry, as update-grub writes it
+GRUB_CFG = """set default=0
+set timeout=5
+menuentry 'Debian GNU/Linux, with Xen hypervisor' --class debian --class xen {
+	insmod part_msdos
+	insmod ext2
+	echo	'Loading Xen 4.17-amd64 ...'
+        if [ "$grub_platform" = "pc" -o "$grub_platform" = "" ]; then
+            xen_rm_opts=
+        else
+            xen_rm_opts="no-real-mode edd=off"
+        fi
+	multiboot2	/boot/xen-4.17-amd64.gz placeholder %s ${xen_rm_opts}
+	echo	'Loading Linux 6.1.0-amd64 ...'
+	module2	/boot/vmlinuz-6.1.0-amd64 placeholder %s
+	echo	'Loading initial ramdisk ...'
+	module2	--nounzip   /boot/initrd.img-6.1.0-amd64
+}
+""" % (XEN_ARGS, DOM0_ARGS)
+
+
+def xen_disk():
+    if not os.path.exists(XEN):
+        from qemu import Skip
+        raise Skip("missing %s (run scripts/debian-xen.sh %s)" % (XEN, B))
+    os.makedirs(W, exist_ok=True)
+    img = os.path.join(W, "xen.img")
+    ext4_image(img, os.path.join(W, "root"), {
+        "/boot/xen-4.17-amd64.gz": XEN,
+        "/boot/vmlinuz-6.1.0-amd64": need(DEBKERNEL),
+        "/boot/initrd.img-6.1.0-amd64": need(TARGET_INITRD),
+        "/boot/grub/grub.cfg": GRUB_CFG,
+    }, "xenroot", 48)
+    return img
+
+
+def xen_dom0_bios():
+    img = xen_disk()
+    q = Qemu(B, "xen-dom0-bios", kernel=need(EFI),
+             append="bootmenu.timeout=0", disks=[img], mem=1536,
+             extra=["-cpu", "qemu64"])
+    try:
+        q.expect(r"init: bootmenu \d+\.\d+", 90)
+        # Xen's banner and command line: our multiboot2 info reached it
+        q.expect(r"\(XEN\) Xen version 4\.17", 120)
+        q.expect(r"\(XEN\) Command line: placeholder console=com1", 30)
+        # the memory map (mmap tag) and both modules
+        q.expect(r"\(XEN\) Xen-e820 RAM map:", 30)
+        q.expect(r"\(XEN\) \*\*\* LOADING DOMAIN 0 \*\*\*", 120)
+        q.expect(r"Booting paravirtualized kernel on Xen", 180)
+        m = q.expect(r"BOOTMENU-TARGET: booted entry=(\S+) kernel=(\S+)", 240)
+        if m.group(1) != "xen":
+            raise AssertionError("dom0 booted with entry=%s" % m.group(1))
+        m = q.expect(r"BOOTMENU-TARGET: cmdline=(.*)", 30)
+        if "console=hvc0" not in m.group(1) or "placeholder" in m.group(1):
+            raise AssertionError("dom0's command line: %r" % m.group(1))
+        q.expect(r"BOOTMENU-TARGET: done", 60)
+    finally:
+        q.close()
+
+
+ok = True
+ok &= check("xen_dom0_bios", xen_dom0_bios)
+sys.exit(0 if ok else 1)
