@@ -15,14 +15,18 @@ struct mbw {
 	size_t cap, pos;
 };
 
+/* Sizing only (no buffer): nothing is written, not even a pointer
+ * computed from NULL. */
 static void w32(struct mbw *w, size_t at, uint32_t v)
 {
-	put_le32(w->b, w->cap, at, v);
+	if (w->b)
+		put_le32(w->b, w->cap, at, v);
 }
 
 static void w64(struct mbw *w, size_t at, uint64_t v)
 {
-	put_le64(w->b, w->cap, at, v);
+	if (w->b)
+		put_le64(w->b, w->cap, at, v);
 }
 
 static void wbytes(struct mbw *w, size_t at, const void *s, size_t n)
