@@ -453,6 +453,51 @@ TEST(include_keywords)
 	RUN_CASES(cases);
 }
 
+/* Issue #35: the Qubes R4.0 installer's isolinux.cfg (the fixture's)
+ * gives four bootable multiboot entries: xen.gz with its string, then
+ * vmlinuz with its options and initrd.img, from /isolinux. */
+TEST(qubes_fixture_multiboot_entries)
+{
+	size_t len = 0;
+	char *cfg = test_slurp("tests/fixtures/syslinux/qubes-r4.0-installer-"
+			       "iso/root/isolinux/isolinux.cfg",
+			       &len);
+	const struct entry *e;
+	struct tfs t;
+	char *text;
+
+	if (!cfg) {
+		test_skip("the qubes fixture is missing");
+		return;
+	}
+	tfs_init(&t);
+	tfs_write(&t, "/isolinux/isolinux.bin", "");
+	text = strndup(cfg, len); /* test_slurp() ends with no NUL */
+	tfs_write(&t, "/isolinux/isolinux.cfg", text ? text : "");
+	free(text);
+	syslinux_parse_fs(&t.ctx);
+	e = nth(&t, 1); /* "check", the config's default */
+	CHECK(e && e->is_default && !e->disabled && e->multiboot == 1);
+	if (e) {
+		CHECK_STR(e->kernel.path, "/isolinux/xen.gz");
+		CHECK_STR(e->cmdline, "xen.gz");
+		CHECK_INT(e->n_modules, 2);
+		if (e->n_modules == 2) {
+			CHECK_STR(e->modules[0].path, "/isolinux/vmlinuz");
+			CHECK_STR(e->module_args[0],
+				  "vmlinuz inst.stage2=hd:LABEL=Qubes-R4.0-"
+				  "x86_64 quiet rd.live.check");
+			CHECK_STR(e->modules[1].path, "/isolinux/initrd.img");
+			CHECK_STR(e->module_args[1], "initrd.img");
+		}
+	}
+	for (int i = 0; i < 4; i++)
+		CHECK(nth(&t, i) && nth(&t, i)->multiboot == 1 &&
+		      !nth(&t, i)->disabled && nth(&t, i)->n_modules == 2);
+	tfs_done(&t);
+	free(cfg);
+}
+
 TEST(include_depth_limit)
 {
 	struct tfs t;
@@ -899,4 +944,4 @@ TEST_MAIN("test_syslinux", label_kernel_and_append, default_keywords,
 	  tree_variant_by_loader_files, as_the_loader_runs,
 	  whichsys_follows_the_variant, ifcpu_features, buffer_entry_point,
 	  bios_install_of_bootmenu_is_not_listed,
-	  entry_booting_bootmenu_is_dropped)
+	  entry_booting_bootmenu_is_dropped, qubes_fixture_multiboot_entries)
