@@ -181,7 +181,10 @@ static int mb_place(const struct kexec_mb_plan_in *in,
 	    .n_mods = in->n_mods,
 	    .mm = in->m->mm.r,
 	    .n_mm = in->m->mm.n,
-	    .efi_systab = mb_efi_systab(in->m),
+	    /* Xen's 32-bit entry halts on an EFI64 tag ("boot services
+	     * shut down"): given only to a kernel that asks for it */
+	    .efi_systab =
+		h->ask & 1u << MB2_TAG_EFI64 ? mb_efi_systab(in->m) : 0,
 	    .rsdp = in->rsdp,
 	    .rsdp_len = in->rsdp_len,
 	};

@@ -39,6 +39,8 @@ static int mb2_info_req(const void *buf, size_t len, size_t at, uint32_t size,
 		uint32_t t = 0;
 
 		get_le32(buf, len, at + k, &t);
+		if (t < 32)
+			h->ask |= 1u << t;
 		if (optional)
 			continue;
 		if (!mb2_info_known(t))

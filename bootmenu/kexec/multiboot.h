@@ -74,6 +74,7 @@ struct kexec_mb_header {
 	uint32_t entry_addr;
 	bool mod_align; /* v2 module alignment tag */
 	uint32_t want;	/* v2: bit N set when info tag N is required */
+	uint32_t ask;	/* v2: bit N set when info tag N is asked for */
 };
 
 /* Find and check the multiboot2 header of @buf (a kernel unpacked), or,

@@ -86,6 +86,7 @@ TEST(xen_headers)
 	CHECK_INT(h.off, 0x98);
 	CHECK(h.mod_align);
 	CHECK_INT(h.want, 1u << 4 | 1u << 6);
+	CHECK_INT(h.ask, 1u << 4 | 1u << 6);
 	CHECK(!h.have_addr);
 	CHECK_INT(kexec_mb_image(out.buf, out.len, &h, &el, err, sizeof(err)),
 		  0);
@@ -490,6 +491,48 @@ TEST(plan_places_and_enters_32bit)
 	kexec_machine_free(&m);
 }
 
+/* Under EFI the EFI64 tag (the running kernel's efi_systab) goes only to
+ * a kernel that asks for it: Xen's 32-bit entry halts on one. */
+TEST(plan_efi_tag_only_when_asked)
+{
+	struct kexec_machine m;
+	struct kexec_machine_paths paths = {FIX "efi-server-64g", NULL,
+					    FIX "efi-server-64g.boot_params",
+					    FIX "efi-server-64g.efi", NULL};
+	struct kexec_plan p;
+	struct kexec_mb_plan_in in = {.cmdline = "", .m = &m};
+	char err[256] = "";
+	uint8_t t[24];
+	uint64_t v = 0;
+	size_t at;
+
+	if (kexec_machine_read(&m, &paths, err, sizeof(err))) {
+		printf("  %s\n", err);
+		test_failures++;
+		return;
+	}
+	CHECK(m.efi);
+	in.image = (struct kexec_blob){img, mk_mb2(NULL, 0)};
+	CHECK_INT(kexec_mb_plan_build(&in, &p, err, sizeof(err)), 0);
+	CHECK_INT(info_tag(&p, MB2_TAG_EFI64, 0), 0);
+	kexec_plan_free(&p);
+	in.image = (struct kexec_blob){
+	    img, mk_mb2(t, tag8(t, MB2_HT_INFO_REQ, 1, 12, MB2_TAG_EFI64))};
+	CHECK_INT(kexec_mb_plan_build(&in, &p, err, sizeof(err)), 0);
+	at = info_tag(&p, MB2_TAG_EFI64, 0);
+	CHECK(at != 0);
+	get_le64(p.params, p.params_len, at + 8, &v);
+	CHECK(v != 0);
+	CHECK_INT(v, m.params[BP_EFI_SYSTAB] |
+			 (uint64_t)m.params[BP_EFI_SYSTAB + 1] << 8 |
+			 (uint64_t)m.params[BP_EFI_SYSTAB + 2] << 16 |
+			 (uint64_t)m.params[BP_EFI_SYSTAB + 3] << 24 |
+			 (uint64_t)m.params[BP_EFI_SYSTAB_HI] << 32 |
+			 (uint64_t)m.params[BP_EFI_SYSTAB_HI + 1] << 40);
+	kexec_plan_free(&p);
+	kexec_machine_free(&m);
+}
+
 TEST(plan_refusals)
 {
 	struct kexec_machine m;
@@ -553,4 +596,5 @@ TEST(plan_refusals)
 
 TEST_MAIN("test_multiboot", xen_headers, hand_made_header_and_image,
 	  header_refusals, mb1_header_flags, mb2_info_bytes, mb1_info_bytes,
-	  plan_places_and_enters_32bit, plan_refusals)
+	  plan_places_and_enters_32bit, plan_efi_tag_only_when_asked,
+	  plan_refusals)
