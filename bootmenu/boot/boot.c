@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "boot/boot.h"
@@ -401,6 +402,25 @@ static int boot_mb_read(const struct entry *e, const struct boot_opts *o,
 	return rc;
 }
 
+/* Xen's real-mode start (video, EDD and e820 through BIOS calls) runs
+ * firmware code whose state the kexec'd kernel has long overwritten: it
+ * hangs there (seen under SeaBIOS). Xen is told to skip it, with the same
+ * words grub.d/20_linux_xen adds where there is no BIOS, unless the
+ * entry says either already. Only for a kernel file named xen*, so other
+ * multiboot kernels get their line as written. */
+static void boot_xen_args(const struct entry *e, char *out, size_t len)
+{
+	const char *cmd = e->cmdline ? e->cmdline : "";
+	const char *base = strrchr(e->kernel.path ? e->kernel.path : "", '/');
+
+	base = base ? base + 1 : e->kernel.path ? e->kernel.path : "";
+	if (strncasecmp(base, "xen", 3) || strstr(cmd, "no-real-mode"))
+		snprintf(out, len, "%s", cmd);
+	else
+		snprintf(out, len, "%s%sno-real-mode%s", cmd, *cmd ? " " : "",
+			 strstr(cmd, "edd=") ? "" : " edd=off");
+}
+
 /* Xen and other multiboot kernels: kexec_load alone (kexec/load.h). Not
  * measured: the TPM step knows bzImages and initrds only. */
 static int boot_load_multiboot(const struct entry *e, const struct boot_opts *o,
@@ -409,13 +429,15 @@ static int boot_load_multiboot(const struct entry *e, const struct boot_opts *o,
 	struct boot_mb mb = {0};
 	struct kexec_request rq;
 	enum kexec_syscall used;
+	char cmdline[BOOT_CMDLINE_MAX];
 	int rc = boot_mb_read(e, o, &mb, err, errlen);
 
 	if (rc)
 		goto out;
+	boot_xen_args(e, cmdline, sizeof(cmdline));
 	rq = (struct kexec_request){
 	    .kernel = mb.kernel,
-	    .cmdline = e->cmdline ? e->cmdline : "",
+	    .cmdline = cmdline,
 	    .syscall = KEXEC_SYSCALL_LOAD,
 	    .dry_run = o->dry_run,
 	    .plan_out = o->plan_out ? o->plan_out : stdout,

@@ -57,6 +57,17 @@ menuentry 'Debian GNU/Linux, with Xen hypervisor' --class debian --class xen {
 """ % (XEN_ARGS, DOM0_ARGS)
 
 
+# syslinux's mboot.c32 (Qubes' installer): multiboot (v1), each part's
+# string starting with its file's name, which Xen skips
+SYSLINUX_CFG = """DEFAULT xen
+TIMEOUT 50
+LABEL xen
+  MENU LABEL Xen through mboot.c32
+  KERNEL mboot.c32
+  APPEND /boot/xen.gz %s --- /boot/vmlinuz %s --- /boot/initrd.img
+""" % (XEN_ARGS, DOM0_ARGS.replace("demo.entry=xen", "demo.entry=mboot"))
+
+
 def xen_disk():
     if not os.path.exists(XEN):
         from qemu import Skip
@@ -70,6 +81,48 @@ def xen_disk():
         "/boot/grub/grub.cfg": GRUB_CFG,
     }, "xenroot", 48)
     return img
+
+
+def mboot_disk():
+    if not os.path.exists(XEN):
+        from qemu import Skip
+        raise Skip("missing %s (run scripts/debian-xen.sh %s)" % (XEN, B))
+    os.makedirs(W, exist_ok=True)
+    img = os.path.join(W, "mboot.img")
+    ext4_image(img, os.path.join(W, "mroot"), {
+        "/boot/xen.gz": XEN,
+        "/boot/vmlinuz": need(DEBKERNEL),
+        "/boot/initrd.img": need(TARGET_INITRD),
+        "/boot/syslinux/mboot.c32": "not read: bootmenu loads Xen itself\n",
+        "/boot/syslinux/syslinux.cfg": SYSLINUX_CFG,
+    }, "mboot", 48)
+    return img
+
+
+def xen_mboot_multiboot1_bios():
+    """The same Xen through syslinux's mboot.c32: the multiboot (v1)
+    header, info structure and magic."""
+    q = Qemu(B, "xen-mboot-bios", kernel=need(KERNEL), initrd=need(INITRAMFS),
+             append="console=ttyS0,115200 bootmenu.timeout=0",
+             disks=[mboot_disk()], mem=1536, extra=["-cpu", "qemu64"])
+    try:
+        q.expect(r"Starting Xen through mboot\.c32 \(loaded with "
+                 r"kexec_load\)", 150)
+        q.expect(r"\(XEN\) Xen version 4\.17", 120)
+        q.expect(r"\(XEN\) Bootloader: bootmenu", 10)
+        m = q.expect(r"\(XEN\) Command line: (.*)", 10)
+        if not m.group(1).startswith(XEN_ARGS):
+            raise AssertionError("Xen's command line: %r" % m.group(1))
+        q.expect(r"\(XEN\) Multiboot-e820 RAM map:", 10)
+        q.expect(r"\(XEN\)  Init\. ramdisk: ", 120)
+        m = q.expect(r"\] Command line: (.*)", 120)
+        if "demo.entry=mboot" not in m.group(1) or "/boot" in m.group(1):
+            raise AssertionError("dom0's command line: %r" % m.group(1))
+        m = q.expect(r"BOOTMENU-TARGET: booted entry=(\S+)", 240)
+        if m.group(1) != "mboot":
+            raise AssertionError("dom0 booted with entry=%s" % m.group(1))
+    finally:
+        q.close()
 
 
 def xen_dom0_bios():
@@ -110,4 +163,5 @@ def xen_dom0_bios():
 
 ok = True
 ok &= check("xen_dom0_bios", xen_dom0_bios)
+ok &= check("xen_mboot_multiboot1_bios", xen_mboot_multiboot1_bios)
 sys.exit(0 if ok else 1)
