@@ -161,6 +161,17 @@ static int mb_wants(const struct kexec_mb_header *h,
 		return say(err, errlen, -ENOEXEC, "%s",
 			   "the multiboot2 kernel requires the ACPI RSDP, "
 			   "which bootmenu could not read here");
+	/* Xen 4.17 under OVMF, kexec'd: its EFI entry wants the boot
+	 * services a kexec has ended, and its BIOS entry hangs before its
+	 * console starts (no RSDP, no BIOS) */
+	if (h->efi_entry && in->m->efi)
+		return say(
+		    err, errlen, -EOPNOTSUPP, "%s",
+		    "this multiboot2 kernel (Xen) starts on a UEFI "
+		    "machine only through its EFI entry, which needs the "
+		    "firmware's boot services, and they are gone after a "
+		    "kexec: boot its xen.efi through the firmware "
+		    "instead");
 	if (in->n_mods > KEXEC_MB_MODULES_MAX)
 		return say(err, errlen, -E2BIG,
 			   "%zu modules: at most %d are supported", in->n_mods,
@@ -181,8 +192,8 @@ static int mb_place(const struct kexec_mb_plan_in *in,
 	    .n_mods = in->n_mods,
 	    .mm = in->m->mm.r,
 	    .n_mm = in->m->mm.n,
-	    /* Xen's 32-bit entry halts on an EFI64 tag ("boot services
-	     * shut down"): given only to a kernel that asks for it */
+	    /* Xen's head.S answers an EFI64 tag with "Bootloader
+	     * shutdown EFI x64 boot services!": only when asked for */
 	    .efi_systab =
 		h->ask & 1u << MB2_TAG_EFI64 ? mb_efi_systab(in->m) : 0,
 	    .rsdp = in->rsdp,

@@ -104,6 +104,10 @@ static int mb2_tag(const void *buf, size_t len, size_t at, uint16_t type,
 	case MB2_HT_MODALIGN:
 		h->mod_align = true;
 		return 0;
+	case MB2_HT_ENTRY_EFI32:
+	case MB2_HT_ENTRY_EFI64:
+		h->efi_entry = true;
+		return optional ? 0 : mb2_refuse(type, err, errlen);
 	case MB2_HT_CONSOLE:	 /* the console stays as it is (text) */
 	case MB2_HT_RELOCATABLE: /* loaded where linked: the spec allows */
 		return 0;

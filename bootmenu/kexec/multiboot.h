@@ -75,6 +75,7 @@ struct kexec_mb_header {
 	bool mod_align; /* v2 module alignment tag */
 	uint32_t want;	/* v2: bit N set when info tag N is required */
 	uint32_t ask;	/* v2: bit N set when info tag N is asked for */
+	bool efi_entry; /* v2: an EFI32/EFI64 entry tag, even optional */
 };
 
 /* Find and check the multiboot2 header of @buf (a kernel unpacked), or,
@@ -153,7 +154,8 @@ struct kexec_mb_plan_in {
  * %ebx). Returns 0 (kexec_plan_free() frees what @p owns) or -errno with
  * a sentence: -ENOENT not multiboot, -ENOEXEC a bad header or image,
  * -EADDRNOTAVAIL an image outside RAM, -ENOSPC no room, -E2BIG too many
- * modules or segments, -ENOMEM. */
+ * modules or segments, -EOPNOTSUPP a kernel with an EFI entry (Xen) on a
+ * machine booted by EFI, -ENOMEM. */
 int kexec_mb_plan_build(const struct kexec_mb_plan_in *in, struct kexec_plan *p,
 			char *err, size_t errlen);
 

@@ -161,7 +161,25 @@ def xen_dom0_bios():
         q.close()
 
 
+def xen_refused_under_ovmf():
+    """Under OVMF, kexec'd, Xen 4.17 started nothing (its BIOS entry hung
+    before its console, its EFI entry needs boot services): the entry is
+    refused with that reason, before any kexec, and the menu stays."""
+    q = Qemu(B, "xen-ovmf", kernel=need(KERNEL), initrd=need(INITRAMFS),
+             append="console=ttyS0,115200 bootmenu.timeout=0",
+             disks=[xen_disk()], mem=1536, uefi=True,
+             extra=["-cpu", "qemu64"])
+    try:
+        q.expect(r"init: bootmenu \d+\.\d+", 150)
+        q.expect(r"boot its xen\.efi through the firmware instead", 120)
+        if "kexec_core: Starting new kernel" in q.output():
+            raise AssertionError("a kexec was tried")
+    finally:
+        q.close()
+
+
 ok = True
 ok &= check("xen_dom0_bios", xen_dom0_bios)
 ok &= check("xen_mboot_multiboot1_bios", xen_mboot_multiboot1_bios)
+ok &= check("xen_refused_under_ovmf", xen_refused_under_ovmf)
 sys.exit(0 if ok else 1)

@@ -87,6 +87,7 @@ TEST(xen_headers)
 	CHECK(h.mod_align);
 	CHECK_INT(h.want, 1u << 4 | 1u << 6);
 	CHECK_INT(h.ask, 1u << 4 | 1u << 6);
+	CHECK(h.efi_entry); /* its optional EFI64 entry */
 	CHECK(!h.have_addr);
 	CHECK_INT(kexec_mb_image(out.buf, out.len, &h, &el, err, sizeof(err)),
 		  0);
@@ -529,6 +530,16 @@ TEST(plan_efi_tag_only_when_asked)
 			 (uint64_t)m.params[BP_EFI_SYSTAB + 3] << 24 |
 			 (uint64_t)m.params[BP_EFI_SYSTAB_HI] << 32 |
 			 (uint64_t)m.params[BP_EFI_SYSTAB_HI + 1] << 40);
+	kexec_plan_free(&p);
+	/* a kernel with an EFI entry (Xen) on an EFI machine: refused */
+	in.image = (struct kexec_blob){
+	    img, mk_mb2(t, tag8(t, MB2_HT_ENTRY_EFI64, 1, 12, 0x200200))};
+	CHECK_INT(kexec_mb_plan_build(&in, &p, err, sizeof(err)), -EOPNOTSUPP);
+	CHECK(strstr(err, "boot its xen.efi through the firmware instead"));
+	kexec_machine_free(&m);
+	/* the same on a BIOS machine: planned */
+	CHECK_INT(machine(&m), 0);
+	CHECK_INT(kexec_mb_plan_build(&in, &p, err, sizeof(err)), 0);
 	kexec_plan_free(&p);
 	kexec_machine_free(&m);
 }
