@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "kexec_double.h"
+#include "kexec/load.h"
 #include "kexec/machine.h"
 #include "kexec/multiboot.h"
 #include "kexec/plan.h"
@@ -605,7 +607,71 @@ TEST(plan_refusals)
 	kexec_machine_free(&m);
 }
 
+static int loads, load_nr;
+static uint64_t load_entry;
+
+static int rec_load(uint64_t entry, unsigned long nr,
+		    const struct kexec_sys_segment *segs, unsigned long flags)
+{
+	(void)segs;
+	(void)flags;
+	loads++;
+	load_nr = (int)nr;
+	load_entry = entry;
+	return 0;
+}
+
+static int rec_file(int kfd, int ifd, unsigned long len, const char *cmdline,
+		    unsigned long flags)
+{
+	(void)kfd, (void)ifd, (void)len, (void)cmdline, (void)flags;
+	loads += 100; /* never expected */
+	return -ENOEXEC;
+}
+
+/* kexec_load_request() with a multiboot kernel: kexec_load with the
+ * plan's segments, entered at the purgatory; under lockdown refused
+ * before any syscall with the reason. */
+TEST(load_request_and_lockdown)
+{
+	struct kexec_sys_ops ops = {.load = rec_load,
+				    .file_load = rec_file,
+				    .lockdown_path = FIX "lockdown-none"};
+	struct kexec_machine_paths paths = {FIX "bios-small", NULL,
+					    FIX "absent", FIX "absent", NULL};
+	static uint8_t m1[3000];
+	struct kexec_mb_module mods[1] = {{{m1, sizeof(m1)}, "vmlinuz"}};
+	struct kexec_request rq = {.cmdline = "placeholder",
+				   .syscall = KEXEC_SYSCALL_LOAD,
+				   .paths = &paths,
+				   .multiboot = 2,
+				   .mods = mods,
+				   .n_mods = 1};
+	enum kexec_syscall used;
+	char err[256] = "";
+
+	rq.kernel = (struct kexec_blob){img, mk_mb2(NULL, 0)};
+	kexec_sys_set_ops(&ops);
+	loads = 0;
+	CHECK_INT(kexec_load_request(&rq, &used, err, sizeof(err)), 0);
+	CHECK_INT(loads, 1);
+	CHECK_INT(load_nr, 4); /* kernel, module, info, purgatory */
+	CHECK(load_entry >= 0x100000 && load_entry % KEXEC_PAGE == 0);
+	CHECK_INT(used, KEXEC_SYSCALL_LOAD);
+	ops.lockdown_path = FIX "lockdown-integrity";
+	kexec_sys_set_ops(&ops);
+	loads = 0;
+	rq.syscall = KEXEC_SYSCALL_AUTO;
+	CHECK_INT(kexec_load_request(&rq, &used, err, sizeof(err)), -EPERM);
+	CHECK_INT(loads, 0);
+	CHECK_STR(err, "the kernel is locked down (Secure Boot): only "
+		       "kexec_file_load runs, and it has no multiboot loader, "
+		       "so Xen and other multiboot kernels cannot boot from "
+		       "bootmenu here");
+	kexec_sys_set_ops(NULL);
+}
+
 TEST_MAIN("test_multiboot", xen_headers, hand_made_header_and_image,
 	  header_refusals, mb1_header_flags, mb2_info_bytes, mb1_info_bytes,
 	  plan_places_and_enters_32bit, plan_efi_tag_only_when_asked,
-	  plan_refusals)
+	  plan_refusals, load_request_and_lockdown)
