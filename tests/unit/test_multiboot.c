@@ -609,12 +609,14 @@ TEST(plan_refusals)
 
 static int loads, load_nr;
 static uint64_t load_entry;
+static size_t load_bufsz[KEXEC_SEGMENT_MAX];
 
 static int rec_load(uint64_t entry, unsigned long nr,
 		    const struct kexec_sys_segment *segs, unsigned long flags)
 {
-	(void)segs;
 	(void)flags;
+	for (unsigned long i = 0; i < nr && i < KEXEC_SEGMENT_MAX; i++)
+		load_bufsz[i] = segs[i].bufsz;
 	loads++;
 	load_nr = (int)nr;
 	load_entry = entry;
@@ -671,7 +673,51 @@ TEST(load_request_and_lockdown)
 	kexec_sys_set_ops(NULL);
 }
 
+/* GRUB's module2 unpacks a gzip module unless --nounzip: the gzip'd
+ * target initrd goes in inflated, or as it is with nounzip. */
+TEST(gzip_modules_unpacked_unless_nounzip)
+{
+	struct kexec_sys_ops ops = {.load = rec_load,
+				    .file_load = rec_file,
+				    .lockdown_path = FIX "lockdown-none"};
+	struct kexec_machine_paths paths = {FIX "bios-small", NULL,
+					    FIX "absent", FIX "absent", NULL};
+	size_t glen = 0;
+	char *gz = test_slurp("build/target-initrd.cpio.gz", &glen), err[256];
+	struct kexec_mb_module mods[1];
+	bool nounzip[1] = {false};
+	struct kexec_request rq = {.cmdline = "",
+				   .syscall = KEXEC_SYSCALL_LOAD,
+				   .paths = &paths,
+				   .multiboot = 2,
+				   .mods = mods,
+				   .nounzip = nounzip,
+				   .n_mods = 1};
+	struct kexec_blob in, out;
+	uint8_t *owned = NULL;
+
+	if (!gz) {
+		test_skip("build/target-initrd.cpio.gz absent (run make)");
+		return;
+	}
+	in = (struct kexec_blob){gz, glen};
+	CHECK_INT(kexec_unpack(&in, &out, &owned, NULL, err, sizeof(err)), 0);
+	mods[0] = (struct kexec_mb_module){in, ""};
+	rq.kernel = (struct kexec_blob){img, mk_mb2(NULL, 0)};
+	kexec_sys_set_ops(&ops);
+	/* segments by address: kernel 0x200000, then the module above it */
+	CHECK_INT(kexec_load_request(&rq, NULL, err, sizeof(err)), 0);
+	CHECK_INT(load_bufsz[2], out.len);
+	nounzip[0] = true;
+	CHECK_INT(kexec_load_request(&rq, NULL, err, sizeof(err)), 0);
+	CHECK_INT(load_bufsz[2], glen);
+	kexec_sys_set_ops(NULL);
+	free(owned);
+	free(gz);
+}
+
 TEST_MAIN("test_multiboot", xen_headers, hand_made_header_and_image,
 	  header_refusals, mb1_header_flags, mb2_info_bytes, mb1_info_bytes,
 	  plan_places_and_enters_32bit, plan_efi_tag_only_when_asked,
-	  plan_refusals, load_request_and_lockdown)
+	  plan_refusals, load_request_and_lockdown,
+	  gzip_modules_unpacked_unless_nounzip)
