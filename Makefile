@@ -245,6 +245,10 @@ DEMO := $(B)/demo.img
 DEBKERNEL := $(B)/debkernel/vmlinuz
 $(DEBKERNEL): scripts/debian-kernel.sh | $(DEPS)
 	$(Q)bash scripts/debian-kernel.sh $(B)
+# Debian's Xen for the multiboot2 e2e test (tests/e2e/test_xen.py)
+DEBXEN := $(B)/debxen/xen.gz
+$(DEBXEN): scripts/debian-xen.sh | $(DEPS)
+	$(Q)bash scripts/debian-xen.sh $(B)
 $(DEMO): images/demo.sh $(KERNEL) $(DEBKERNEL) $(TESTINIT_CPIO) $(wildcard images/demo/*)
 	$(Q)bash images/demo.sh $(B)
 ESP := $(B)/esp.img
@@ -292,7 +296,7 @@ FUZZ_SECONDS ?= 60
 fuzz: $(FUZZ_BINS)
 	$(Q)bash tests/fuzz/run.sh $(B) $(FUZZ_SECONDS)
 
-test: host $(UNIT_BINS) $(FUZZ_BINS) $(EFI) $(DEMO) $(ESP) $(SB_DISK) $(SHIM_DISK) $(DUAL_DISK) $(B)/target/kexload $(INITRAMFS_FAULT)
+test: host $(UNIT_BINS) $(FUZZ_BINS) $(EFI) $(DEMO) $(ESP) $(SB_DISK) $(SHIM_DISK) $(DUAL_DISK) $(B)/target/kexload $(INITRAMFS_FAULT) $(DEBXEN)
 	$(Q)bash tests/run.sh $(B)
 
 unit: $(UNIT_BINS) host

@@ -386,6 +386,8 @@ static int grub_cmd_linux(struct grub_state *st, const char *const *argv,
 	ld->e->initrds = NULL; /* a new kernel drops the old initrds */
 	ld->e->n_initrds = 0;
 	ld->e->initrds_over = false;
+	ld->e->multiboot = 0; /* a new kernel replaces a multiboot one */
+	ld->e->n_modules = 0;
 	ld->linux_seen = true;
 	return 0;
 }
@@ -487,12 +489,13 @@ static int grub_cmd_other_kernel(struct grub_state *st, const char *const *argv,
 	return 0;
 }
 
-#define GRUB_XEN_WHY "Xen (multiboot) is not bootable with kexec yet"
+#define GRUB_XEN_ARM_WHY                                                       \
+	"Xen on arm64 (xen_hypervisor) is not bootable with kexec"
 
-/* The first word of argv[1..argc) that is not an option, located into
- * @w; false after a warning "CMD without a @what" when there is none. */
-static bool grub_file_arg(struct grub_state *st, const char *const *argv,
-			  size_t argc, const char *what, struct grub_where *w)
+/* The index in argv[1..argc) of the first word that is not an option,
+ * or 0 after a warning "CMD without a @what" when there is none. */
+static size_t grub_file_at(struct grub_state *st, const char *const *argv,
+			   size_t argc, const char *what)
 {
 	size_t i = 1;
 
@@ -500,54 +503,93 @@ static bool grub_file_arg(struct grub_state *st, const char *const *argv,
 		i++;
 	if (i == argc) {
 		grub_warn(st, "%s without a %s", argv[0], what);
-		return false;
+		return 0;
 	}
-	grub_where(st, argv[i], w);
-	return true;
+	return i;
 }
 
-/* multiboot, multiboot2 (and arm64's xen_hypervisor) [--quirk-...] FILE:
- * in practice Xen, its dom0 kernel and initrd loaded as modules after it
- * (grub.d/20_linux_xen). A new kernel drops the modules loaded before. */
+/* The first word of argv[1..argc) that is not an option, located into
+ * @w; false after a warning "CMD without a @what" when there is none. */
+static bool grub_file_arg(struct grub_state *st, const char *const *argv,
+			  size_t argc, const char *what, struct grub_where *w)
+{
+	size_t i = grub_file_at(st, argv, argc, what);
+
+	if (i)
+		grub_where(st, argv[i], w);
+	return i != 0;
+}
+
+/* multiboot.c, multiboot2: the words after the file, with no BOOT_IMAGE=
+ * (20_linux_xen's "placeholder" stands where Xen skips a first word). */
+static const char *grub_mb_cmdline(struct grub_state *st,
+				   const char *const *argv, size_t argc)
+{
+	return grub_cmdline(st, argv, argc) + strlen("BOOT_IMAGE=");
+}
+
+/* multiboot, multiboot2 (and arm64's xen_hypervisor) [--quirk-...] FILE
+ * [ARGS]: in practice Xen, its dom0 kernel and initrd loaded as modules
+ * after it (grub.d/20_linux_xen). A new kernel drops the modules loaded
+ * before. */
 static int grub_cmd_multiboot(struct grub_state *st, const char *const *argv,
 			      size_t argc)
 {
 	struct grub_load *ld = grub_loading(st, argv[0]);
 	struct grub_where w;
+	size_t i;
 
 	if (!ld)
 		return 0;
-	if (!grub_file_arg(st, argv, argc, "kernel", &w))
+	i = grub_file_at(st, argv, argc, "kernel");
+	if (!i)
 		return 1;
+	grub_where(st, argv[i], &w);
 	ld->e->kernel.path = w.path;
 	ld->e->kernel.dev = grub_where_dev(st, &w, ld->e->fs);
 	ld->e->kernel.fs = grub_where_top(&w);
+	ld->e->cmdline = grub_mb_cmdline(st, argv + i + 1, argc - i - 1);
 	ld->e->modules = NULL;
 	ld->e->n_modules = 0;
+	ld->e->multiboot = strcmp(argv[0], "multiboot2") ? 1 : 2;
 	ld->multiboot_seen = true;
-	if (!strncasecmp(cfg_text_basename(w.path), "xen", 3))
-		grub_refuse(st, GRUB_XEN_WHY);
-	else
-		grub_cmd_other_kernel(st, argv, argc);
+	if (!strcmp(argv[0], "xen_hypervisor"))
+		grub_refuse(st, GRUB_XEN_ARM_WHY);
 	return 0;
 }
 
-/* Record @w as one more module of @e (past GRUB_MODULES_MAX: not kept;
- * the entry is disabled anyway). */
+/* Record @w as one more module of @e with its command line and
+ * --nounzip (past GRUB_MODULES_MAX: not kept, and the entry is
+ * disabled). */
 static void grub_add_module(struct grub_state *st, struct entry *e,
-			    const struct grub_where *w)
+			    const struct grub_where *w, const char *args,
+			    bool nounzip)
 {
+	size_t n = e->n_modules;
 	struct entry_file *v;
+	const char **a;
+	bool *z;
 
-	if (e->n_modules >= GRUB_MODULES_MAX)
+	if (n >= GRUB_MODULES_MAX) {
+		grub_refuse(st, "more modules than bootmenu loads");
 		return;
-	v = arena_alloc(st->a, (e->n_modules + 1) * sizeof(*v));
-	if (e->n_modules)
-		memcpy(v, e->modules, e->n_modules * sizeof(*v));
-	v[e->n_modules].dev = grub_where_dev(st, w, e->fs);
-	v[e->n_modules].fs = grub_where_top(w);
-	v[e->n_modules].path = w->path;
+	}
+	v = arena_alloc(st->a, (n + 1) * sizeof(*v));
+	a = arena_alloc(st->a, (n + 1) * sizeof(*a));
+	z = arena_alloc(st->a, (n + 1) * sizeof(*z));
+	for (size_t i = 0; i < n; i++) {
+		v[i] = e->modules[i];
+		a[i] = e->module_args ? e->module_args[i] : NULL;
+		z[i] = e->module_nounzip ? e->module_nounzip[i] : false;
+	}
+	v[n].dev = grub_where_dev(st, w, e->fs);
+	v[n].fs = grub_where_top(w);
+	v[n].path = w->path;
+	a[n] = args;
+	z[n] = nounzip;
 	e->modules = v;
+	e->module_args = a;
+	e->module_nounzip = z;
 	e->n_modules++;
 }
 
@@ -558,6 +600,8 @@ static int grub_cmd_module(struct grub_state *st, const char *const *argv,
 {
 	struct grub_load *ld = grub_loading(st, argv[0]);
 	struct grub_where w;
+	bool nounzip = false;
+	size_t i;
 
 	if (!ld)
 		return 0;
@@ -566,9 +610,15 @@ static int grub_cmd_module(struct grub_state *st, const char *const *argv,
 			  argv[0]);
 		return 1;
 	}
-	if (!grub_file_arg(st, argv, argc, "file", &w))
+	i = grub_file_at(st, argv, argc, "file");
+	if (!i)
 		return 1;
-	grub_add_module(st, ld->e, &w);
+	for (size_t k = 1; k < i; k++)
+		nounzip |= !strcmp(argv[k], "--nounzip");
+	grub_where(st, argv[i], &w);
+	grub_add_module(st, ld->e, &w,
+			grub_mb_cmdline(st, argv + i + 1, argc - i - 1),
+			nounzip);
 	return 0;
 }
 

@@ -91,7 +91,9 @@ static void grub_build_entry(struct grub_state *st, struct grub_item *it,
 	grub_restore(st, &sv);
 	if (st->stop || ld.replaced)
 		return;
-	e->disabled = ld.why ? ld.why : ld.linux_seen ? NULL : GRUB_NO_LINUX;
+	e->disabled = ld.why			      ? ld.why
+		      : ld.linux_seen || e->multiboot ? NULL
+						      : GRUB_NO_LINUX;
 	if (entry_add(st->ctx->out, e) == 0)
 		it->built = e;
 }

@@ -52,10 +52,6 @@ static const char *sl_disabled_reason(struct arena *a, enum sl_type t,
 		if (!strcasecmp(base, "chain.c32"))
 			return "chainloads another OS (chain.c32): not "
 			       "bootable with kexec";
-		/* mboot.c32 loads a multiboot kernel (Xen) and its modules:
-		 * the same reason as grub's multiboot entries give */
-		if (!strcasecmp(base, "mboot.c32"))
-			return "Xen (multiboot) is not bootable with kexec yet";
 		return arena_printf(a,
 				    "COM32 module %s: not a Linux kernel, "
 				    "not bootable with kexec",
@@ -234,6 +230,79 @@ static void sl_initrds(struct sl_parse *s, struct entry *e, const char *cmdline,
 	} while (*p == ',');
 }
 
+#define SL_MBOOT_MODULES 16 /* modules one mboot.c32 entry records */
+
+/* The next " --- " of mboot.c32's arguments (a word of its own), or NULL. */
+static char *sl_mboot_sep(char *buf, char *p)
+{
+	char *sep = strstr(p, "---");
+
+	while (sep && !((sep == buf || sep[-1] == ' ' || sep[-1] == '\t') &&
+			(!sep[3] || sep[3] == ' ' || sep[3] == '\t')))
+		sep = strstr(sep + 3, "---");
+	return sep;
+}
+
+/* One part of mboot.c32's arguments: its first word is the file, the
+ * whole part the string the kernel gets (com32/mboot: the kernel's name
+ * first, which Xen skips). */
+static const char *sl_mboot_part(struct sl_parse *s, struct entry *e,
+				 const char *part, bool first, bool *net)
+{
+	struct arena *a = s->ctx->a;
+	const char *w, *r, *path, **args;
+	size_t wn, rn;
+	struct entry_file *v;
+
+	cfg_text_split_word(part, strlen(part), &w, &wn, &r, &rn);
+	if (!wn)
+		return "mboot.c32 is given an empty kernel or module";
+	path = sl_path(s, arena_strndup(a, w, wn), net);
+	if (first) {
+		e->kernel.path = path;
+		e->cmdline = part;
+		return NULL;
+	}
+	if (e->n_modules >= SL_MBOOT_MODULES)
+		return "more modules than bootmenu loads";
+	v = arena_alloc(a, (e->n_modules + 1) * sizeof(*v));
+	args = arena_alloc(a, (e->n_modules + 1) * sizeof(*args));
+	for (size_t i = 0; i < e->n_modules; i++) {
+		v[i] = e->modules[i];
+		args[i] = e->module_args[i];
+	}
+	v[e->n_modules] = (struct entry_file){NULL, path, NULL};
+	args[e->n_modules] = part;
+	e->modules = v;
+	e->module_args = args;
+	e->n_modules++;
+	return NULL;
+}
+
+/* mboot.c32 KERNEL ARGS --- MODULE ARGS --- ...: a multiboot (v1)
+ * kernel, Xen in practice, and its modules. Returns why it cannot boot,
+ * or NULL. */
+static const char *sl_mboot(struct sl_parse *s, struct entry *e,
+			    const char *args, bool *net)
+{
+	char *buf = arena_strdup(s->ctx->a, args), *p = buf, *sep;
+	const char *why = NULL;
+	bool first = true;
+
+	e->multiboot = 1;
+	do {
+		sep = sl_mboot_sep(buf, p);
+		if (sep)
+			*sep = '\0';
+		why = sl_mboot_part(s, e,
+				    cfg_text_trimdup(s->ctx->a, p, strlen(p)),
+				    first, net);
+		first = false;
+		p = sep ? sep + 3 : NULL;
+	} while (!why && p);
+	return why;
+}
+
 /* "KERNEL file args": the file, and the args that go before APPEND's;
  * words typed after a label's name go last (load_kernel()). Returns why
  * it cannot boot, or NULL. */
@@ -255,6 +324,12 @@ static const char *sl_entry_boot(struct sl_parse *s, struct entry *e,
 	if (l->initrd)
 		args = arena_printf(a, "%s initrd=%s", args, l->initrd);
 	args = cfg_text_join(a, args, t->extra);
+	if (l->type == SL_COM32 &&
+	    !strcasecmp(cfg_text_basename(file), "mboot.c32")) {
+		const char *why = sl_mboot(s, e, args, &net);
+
+		return t->why ? t->why : why ? why : net ? SL_NET_REASON : NULL;
+	}
 	e->kernel.path = sl_path(s, file, &net);
 	e->cmdline =
 	    cfg_text_join(a, arena_printf(a, "BOOT_IMAGE=%s", file), args);

@@ -77,6 +77,13 @@ struct entry {
 	 * counts as named, so no bare entry repeats it (entry_finish) */
 	struct entry_file *modules;
 	size_t n_modules;
+	int multiboot; /* 1 or 2: @kernel is a multiboot kernel (Xen) and
+			* @cmdline its string as it is given it */
+	/* in @modules' order: each module's string as its kernel is given
+	 * it (GRUB's: the words after the file; mboot.c32's: the file and
+	 * its words), and GRUB's --nounzip (kept compressed); NULL: none */
+	const char **module_args;
+	const bool *module_nounzip;
 	/* ENTRY_FIRMWARE: the firmware's setup screen (OsIndications), no
 	 * file */
 	bool fw_setup;

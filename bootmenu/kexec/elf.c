@@ -5,12 +5,16 @@
 
 #include "kexec/elf.h"
 #include "util/le.h"
+#include "util/say.h"
 
 #define EHDR_SIZE 64
 #define PHDR_SIZE 56
 #define PT_LOAD 1
 #define KEXEC_ELF_SEG_MAX (1ull << 30) /* 1 GiB */
 #define EM_X86_64 62
+#define EM_386 3
+#define EHDR32_SIZE 52
+#define PHDR32_SIZE 32
 #define ET_EXEC 2
 
 int kexec_elf_is(const void *buf, size_t len)
@@ -111,5 +115,69 @@ int kexec_elf_parse(const void *buf, size_t len, struct kexec_elf *el,
 			 (unsigned long long)entry, el->n_load);
 		return -ENOEXEC;
 	}
+	return 0;
+}
+
+/* System V gABI, ELF32: p_offset 4, p_vaddr 8, p_paddr 12, p_filesz 16,
+ * p_memsz 20. */
+static int elf32_phdr(const void *buf, size_t len, size_t at,
+		      struct kexec_elf *el, uint64_t *vaddr)
+{
+	uint32_t type = 0, off, va, pa, filesz, memsz;
+
+	if (get_le32(buf, len, at, &type) || type != PT_LOAD)
+		return 0;
+	if (get_le32(buf, len, at + 4, &off) ||
+	    get_le32(buf, len, at + 8, &va) ||
+	    get_le32(buf, len, at + 12, &pa) ||
+	    get_le32(buf, len, at + 16, &filesz) ||
+	    get_le32(buf, len, at + 20, &memsz))
+		return -ENOEXEC;
+	if (el->n_load == KEXEC_ELF_LOAD_MAX || filesz > memsz || off > len ||
+	    filesz > len - off || memsz > KEXEC_ELF_SEG_MAX)
+		return -ENOEXEC;
+	if (memsz == 0)
+		return 0;
+	vaddr[el->n_load] = va;
+	el->load[el->n_load++] =
+	    (struct kexec_elf_load){pa, memsz, (size_t)off, (size_t)filesz};
+	return 0;
+}
+
+int kexec_elf32_parse(const void *buf, size_t len, struct kexec_elf *el,
+		      char *err, size_t errlen)
+{
+	const uint8_t *p = buf;
+	uint32_t entry = 0, phoff = 0;
+	uint64_t vaddr[KEXEC_ELF_LOAD_MAX];
+	uint16_t type = 0, machine = 0, phentsize = 0, phnum = 0;
+
+	memset(el, 0, sizeof(*el));
+	if (!kexec_elf_is(buf, len) || len < EHDR32_SIZE || p[4] != 1 ||
+	    p[5] != 1)
+		return say(err, errlen, -ENOEXEC, "%s",
+			   "not an i386 ELF32 little-endian file");
+	get_le16(buf, len, 16, &type);
+	get_le16(buf, len, 18, &machine);
+	get_le32(buf, len, 24, &entry);
+	get_le32(buf, len, 28, &phoff);
+	get_le16(buf, len, 42, &phentsize);
+	get_le16(buf, len, 44, &phnum);
+	if (type != ET_EXEC || machine != EM_386 || phentsize != PHDR32_SIZE)
+		return say(err, errlen, -ENOEXEC,
+			   "not an i386 ELF executable (type %u, machine %u)",
+			   type, machine);
+	for (size_t i = 0; i < phnum; i++)
+		if (phoff > len || i * PHDR32_SIZE > len - phoff ||
+		    elf32_phdr(buf, len, (size_t)phoff + i * PHDR32_SIZE, el,
+			       vaddr))
+			return say(err, errlen, -ENOEXEC, "%s",
+				   "the ELF file is truncated or its program "
+				   "headers are malformed");
+	if (el->n_load == 0 || elf_entry(el, entry, vaddr))
+		return say(err, errlen, -ENOEXEC,
+			   "the ELF file's entry point 0x%x is in none of its "
+			   "%zu segments",
+			   entry, el->n_load);
 	return 0;
 }

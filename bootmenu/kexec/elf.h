@@ -34,4 +34,9 @@ int kexec_elf_is(const void *buf, size_t len);
 int kexec_elf_parse(const void *buf, size_t len, struct kexec_elf *el,
 		    char *err, size_t errlen);
 
+/* The same for an ELF32 little-endian i386 executable (a multiboot
+ * kernel such as Xen): each PT_LOAD at its p_paddr. */
+int kexec_elf32_parse(const void *buf, size_t len, struct kexec_elf *el,
+		      char *err, size_t errlen);
+
 #endif

@@ -104,6 +104,97 @@ static int lockdown_precheck(const struct kexec_blob *k, char *err,
 		   "file");
 }
 
+/* Modules GRUB would decompress (gzip here), unpacked into @owned[]. */
+static int mb_unpack_mods(const struct kexec_request *rq,
+			  struct kexec_mb_module *mods, uint8_t **owned,
+			  char *err, size_t errlen)
+{
+	for (size_t i = 0; i < rq->n_mods; i++) {
+		const char *format;
+		int rc;
+
+		mods[i] = rq->mods[i];
+		owned[i] = NULL;
+		if (rq->nounzip && rq->nounzip[i])
+			continue;
+		rc = kexec_unpack(&rq->mods[i].blob, &mods[i].blob, &owned[i],
+				  &format, err, errlen);
+		if (rc == -ENOEXEC && format && strcmp(format, "gzip")) {
+			mods[i].blob = rq->mods[i].blob; /* GRUB's xz, lzop */
+			rc = 0;
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int mb_plan(const struct kexec_request *rq,
+		   const struct kexec_mb_module *mods, struct kexec_plan *p,
+		   char *err, size_t errlen)
+{
+	struct kexec_machine m;
+	struct kexec_mb_plan_in in = {
+	    .image = rq->kernel,
+	    .version = rq->multiboot,
+	    .cmdline = rq->cmdline,
+	    .mods = mods,
+	    .n_mods = rq->n_mods,
+	    .m = &m,
+	    .rsdp = rq->rsdp,
+	    .rsdp_len = rq->rsdp_len,
+	    .sha256 = rq->sha256,
+	};
+	int rc = kexec_machine_read(&m, rq->paths, err, errlen);
+
+	if (rc)
+		return rc;
+	rc = kexec_mb_plan_build(&in, p, err, errlen);
+	kexec_machine_free(&m);
+	if (!rc)
+		rc = kexec_plan_fits(p, false, err, errlen);
+	if (rc && p->purg)
+		kexec_plan_free(p);
+	return rc;
+}
+
+static int load_multiboot(const struct kexec_request *rq,
+			  enum kexec_syscall *used, char *err, size_t errlen)
+{
+	struct kexec_mb_module mods[KEXEC_MB_MODULES_MAX];
+	uint8_t *owned[KEXEC_MB_MODULES_MAX] = {0};
+	struct kexec_plan p;
+	int rc;
+
+	if (used)
+		*used = KEXEC_SYSCALL_LOAD;
+	if (kexec_locked_down())
+		return say(err, errlen, -EPERM, "%s",
+			   "the kernel is locked down (Secure Boot): only "
+			   "kexec_file_load runs, and it has no multiboot "
+			   "loader, so Xen and other multiboot kernels cannot "
+			   "boot from bootmenu here");
+	if (rq->n_mods > KEXEC_MB_MODULES_MAX)
+		return say(err, errlen, -E2BIG,
+			   "%zu modules: at most %d are supported", rq->n_mods,
+			   KEXEC_MB_MODULES_MAX);
+	rc = mb_unpack_mods(rq, mods, owned, err, errlen);
+	if (!rc)
+		rc = mb_plan(rq, mods, &p, err, errlen);
+	if (!rc) {
+		if (rq->dry_run)
+			kexec_plan_print(&p, "kexec_load",
+					 rq->plan_out ? rq->plan_out : stdout);
+		else
+			rc = kexec_commit(&p, KEXEC_SYSCALL_LOAD, used, err,
+					  errlen);
+		kexec_plan_free(&p);
+	}
+	for (size_t i = 0; i < rq->n_mods; i++)
+		free(owned[i]);
+	return rc;
+}
+
 int kexec_load_request(const struct kexec_request *rq, enum kexec_syscall *used,
 		       char *err, size_t errlen)
 {
@@ -120,8 +211,9 @@ int kexec_load_request(const struct kexec_request *rq, enum kexec_syscall *used,
 	rc = kexec_unpack(&rq->kernel, &r.kernel, &owned, &format, err, errlen);
 	if (rc)
 		return rc;
-	rc = lockdown_precheck(&r.kernel, err, errlen);
-	if (rc) {
+	rc = rq->multiboot ? load_multiboot(&r, used, err, errlen)
+			   : lockdown_precheck(&r.kernel, err, errlen);
+	if (rc || rq->multiboot) {
 		free(owned);
 		return rc;
 	}

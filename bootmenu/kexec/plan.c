@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kexec/elf.h"
+#include "kexec/place.h"
 #include "kexec/plan.h"
 #include "kexec/purgatory.h"
 #include "util/le.h"
@@ -27,15 +28,8 @@ static uint64_t align_down(uint64_t v, uint64_t a)
 	return v & ~(a - 1);
 }
 
-/* The ranges segments may go into: RAM, or the crash reservation. */
-struct place {
-	const struct kexec_range *r;
-	size_t n;
-	const struct kexec_plan *p;
-};
-
-static const struct kexec_seg *place_hit(const struct place *pl, uint64_t at,
-					 uint64_t size)
+static const struct kexec_seg *place_hit(const struct kexec_place *pl,
+					 uint64_t at, uint64_t size)
 {
 	for (size_t i = 0; i < pl->p->n_seg; i++) {
 		const struct kexec_seg *s = &pl->p->seg[i];
@@ -47,7 +41,7 @@ static const struct kexec_seg *place_hit(const struct place *pl, uint64_t at,
 }
 
 /* Lowest aligned spot in [lo, hi) of free room for @size, or 0. */
-static uint64_t place_up(const struct place *pl, uint64_t lo, uint64_t hi,
+static uint64_t place_up(const struct kexec_place *pl, uint64_t lo, uint64_t hi,
 			 uint64_t size, uint64_t align)
 {
 	uint64_t at = align_up(lo, align);
@@ -63,8 +57,8 @@ static uint64_t place_up(const struct place *pl, uint64_t lo, uint64_t hi,
 }
 
 /* Highest aligned spot in [lo, hi) of free room for @size, or 0. */
-static uint64_t place_down(const struct place *pl, uint64_t lo, uint64_t hi,
-			   uint64_t size, uint64_t align)
+static uint64_t place_down(const struct kexec_place *pl, uint64_t lo,
+			   uint64_t hi, uint64_t size, uint64_t align)
 {
 	uint64_t at;
 	const struct kexec_seg *s;
@@ -84,9 +78,8 @@ static uint64_t place_down(const struct place *pl, uint64_t lo, uint64_t hi,
 }
 
 /* Find room for @size in [min, max) over every usable range. */
-static uint64_t place_find(const struct place *pl, uint64_t size,
-			   uint64_t align, uint64_t min, uint64_t max,
-			   bool down)
+uint64_t kexec_place_find(const struct kexec_place *pl, uint64_t size,
+			  uint64_t align, uint64_t min, uint64_t max, bool down)
 {
 	for (size_t k = 0; k < pl->n; k++) {
 		const struct kexec_range *r = &pl->r[down ? pl->n - 1 - k : k];
@@ -104,8 +97,8 @@ static uint64_t place_find(const struct place *pl, uint64_t size,
 	return 0;
 }
 
-static int seg_add(struct kexec_plan *p, const void *buf, size_t bufsz,
-		   uint64_t mem, uint64_t memsz, const char *what)
+int kexec_seg_add(struct kexec_plan *p, const void *buf, size_t bufsz,
+		  uint64_t mem, uint64_t memsz, const char *what)
 {
 	size_t i = p->n_seg;
 
@@ -121,7 +114,7 @@ static int seg_add(struct kexec_plan *p, const void *buf, size_t bufsz,
 }
 
 static int plan_kernel(const struct kexec_plan_in *in, struct kexec_plan *p,
-		       const struct place *pl, char *err, size_t errlen)
+		       const struct kexec_place *pl, char *err, size_t errlen)
 {
 	const struct kexec_bzimage *bz = &p->bz;
 	uint64_t need =
@@ -134,12 +127,13 @@ static int plan_kernel(const struct kexec_plan_in *in, struct kexec_plan *p,
 
 	need = align_up(need, KEXEC_PAGE);
 	if (bz->relocatable) {
-		at =
-		    place_find(pl, need, bz->kernel_alignment, min, max, false);
+		at = kexec_place_find(pl, need, bz->kernel_alignment, min, max,
+				      false);
 	} else {
 		/* boot.rst: a non-relocatable kernel runs where it was linked
 		 */
-		at = place_find(pl, need, KEXEC_PAGE, min, min + need, false);
+		at = kexec_place_find(pl, need, KEXEC_PAGE, min, min + need,
+				      false);
 		if (at != min)
 			at = 0;
 	}
@@ -155,12 +149,13 @@ static int plan_kernel(const struct kexec_plan_in *in, struct kexec_plan *p,
 	p->kernel_entry = at + 0x200; /* boot.rst: 64-bit entry */
 	p->kernel_room = need;
 	p->kernel_seg_buf = (const uint8_t *)in->kernel.buf + bz->pm_off;
-	return seg_add(p, p->kernel_seg_buf, bz->pm_size, at, need, "kernel");
+	return kexec_seg_add(p, p->kernel_seg_buf, bz->pm_size, at, need,
+			     "kernel");
 }
 
 /* An ELF vmlinux runs where it is linked: each PT_LOAD at its p_paddr. */
 static int plan_elf(const struct kexec_plan_in *in, struct kexec_plan *p,
-		    const struct place *pl, const struct kexec_elf *el,
+		    const struct kexec_place *pl, const struct kexec_elf *el,
 		    char *err, size_t errlen)
 {
 	for (size_t i = 0; i < el->n_load; i++) {
@@ -180,8 +175,8 @@ static int plan_elf(const struct kexec_plan_in *in, struct kexec_plan *p,
 			return -ENOEXEC;
 		}
 		if (l->off % KEXEC_PAGE != lead ||
-		    place_find(pl, size, KEXEC_PAGE, mem, mem + size, false) !=
-			mem) {
+		    kexec_place_find(pl, size, KEXEC_PAGE, mem, mem + size,
+				     false) != mem) {
 			snprintf(
 			    err, errlen,
 			    "no room in RAM for the ELF "
@@ -190,8 +185,9 @@ static int plan_elf(const struct kexec_plan_in *in, struct kexec_plan *p,
 			    l->paddr, l->memsz);
 			return -ENOSPC;
 		}
-		rc = seg_add(p, (const uint8_t *)in->kernel.buf + l->off - lead,
-			     l->filesz + lead, mem, size, "kernel (ELF)");
+		rc = kexec_seg_add(
+		    p, (const uint8_t *)in->kernel.buf + l->off - lead,
+		    l->filesz + lead, mem, size, "kernel (ELF)");
 		if (rc)
 			return rc;
 		if (i == 0 || mem < p->kernel_addr)
@@ -229,7 +225,7 @@ static void elf_header_put(uint8_t *bp, const struct kexec_bzimage *bz)
 }
 
 static int plan_initrd(const struct kexec_plan_in *in, struct kexec_plan *p,
-		       const struct place *pl, char *err, size_t errlen)
+		       const struct kexec_place *pl, char *err, size_t errlen)
 {
 	uint64_t size = align_up(in->initrd.len, KEXEC_PAGE);
 	uint64_t max = (uint64_t)p->bz.initrd_addr_max + 1;
@@ -239,9 +235,10 @@ static int plan_initrd(const struct kexec_plan_in *in, struct kexec_plan *p,
 		return 0;
 	if (max > FOUR_G || p->bz.initrd_addr_max == 0)
 		max = p->bz.initrd_addr_max ? FOUR_G : 0x38000000ull;
-	at = place_find(pl, size, KEXEC_PAGE, LOW_LIMIT, max, true);
+	at = kexec_place_find(pl, size, KEXEC_PAGE, LOW_LIMIT, max, true);
 	if (!at && (p->bz.xloadflags & XLF_CAN_BE_LOADED_ABOVE_4G))
-		at = place_find(pl, size, KEXEC_PAGE, FOUR_G, UINT64_MAX, true);
+		at = kexec_place_find(pl, size, KEXEC_PAGE, FOUR_G, UINT64_MAX,
+				      true);
 	if (!at) {
 		snprintf(err, errlen,
 			 "the initrd is too large: %zu bytes do "
@@ -254,7 +251,8 @@ static int plan_initrd(const struct kexec_plan_in *in, struct kexec_plan *p,
 	}
 	p->initrd_addr = at;
 	p->initrd_size = in->initrd.len;
-	return seg_add(p, in->initrd.buf, in->initrd.len, at, size, "initrd");
+	return kexec_seg_add(p, in->initrd.buf, in->initrd.len, at, size,
+			     "initrd");
 }
 
 /* The e820 map the new kernel gets: the machine's, or for a panic kernel
@@ -530,7 +528,7 @@ static void plan_lean_kernel(struct kexec_plan *p)
 	purg_tables(p, p->entry);
 }
 
-static void purg_patch(struct kexec_plan *p, uint64_t at)
+void kexec_purg_patch(struct kexec_plan *p, uint64_t at)
 {
 	uint8_t *b = p->purg;
 	size_t len = p->purg_len;
@@ -572,8 +570,9 @@ void kexec_plan_free(struct kexec_plan *p)
  * EFI runtime map, the command line (one segment, boot.rst allows it
  * anywhere the kernel can reach: below 4 GiB unless ABOVE_4G). */
 static int plan_params(const struct kexec_plan_in *in, struct kexec_plan *p,
-		       const struct place *pl, const struct kexec_range *e820,
-		       size_t n_e820, char *err, size_t errlen)
+		       const struct kexec_place *pl,
+		       const struct kexec_range *e820, size_t n_e820, char *err,
+		       size_t errlen)
 {
 	const char *cmdline = in->cmdline ? in->cmdline : "";
 	struct params_layout l;
@@ -591,10 +590,10 @@ static int plan_params(const struct kexec_plan_in *in, struct kexec_plan *p,
 		return -ENOMEM;
 	p->params_len = l.total;
 	p->params_addr =
-	    place_find(pl, size, KEXEC_PAGE, LOW_LIMIT, FOUR_G, false);
+	    kexec_place_find(pl, size, KEXEC_PAGE, LOW_LIMIT, FOUR_G, false);
 	if (!p->params_addr)
 		p->params_addr =
-		    place_find(pl, size, KEXEC_PAGE, FOUR_G, max, false);
+		    kexec_place_find(pl, size, KEXEC_PAGE, FOUR_G, max, false);
 	if (!p->params_addr) {
 		snprintf(err, errlen,
 			 "no room in RAM for boot_params and the "
@@ -607,14 +606,14 @@ static int plan_params(const struct kexec_plan_in *in, struct kexec_plan *p,
 	params_e820(p, e820, n_e820, &l);
 	if (p->efi)
 		params_efi(p, in->m, &l);
-	return seg_add(p, p->params, p->params_len, p->params_addr, size,
-		       "boot_params+cmdline");
+	return kexec_seg_add(p, p->params, p->params_len, p->params_addr, size,
+			     "boot_params+cmdline");
 }
 
 /* The purgatory segment: the stub, its page tables (PURG_PT_PAGES, filled
  * by purg_tables()), then its stack. */
-static int plan_purgatory(struct kexec_plan *p, const struct place *pl,
-			  char *err, size_t errlen)
+int kexec_plan_purgatory(struct kexec_plan *p, const struct kexec_place *pl,
+			 char *err, size_t errlen)
 {
 	size_t len = (size_t)(kexec_purgatory_end - kexec_purgatory_start);
 	size_t buf = align_up(len, KEXEC_PAGE) + PURG_PT_PAGES * KEXEC_PAGE;
@@ -625,13 +624,13 @@ static int plan_purgatory(struct kexec_plan *p, const struct place *pl,
 		return -ENOMEM;
 	memcpy(p->purg, kexec_purgatory_start, len);
 	p->purg_len = buf;
-	at = place_find(pl, size, KEXEC_PAGE, LOW_LIMIT, FOUR_G, false);
+	at = kexec_place_find(pl, size, KEXEC_PAGE, LOW_LIMIT, FOUR_G, false);
 	if (!at) {
 		snprintf(err, errlen, "no room in RAM for the purgatory");
 		return -ENOSPC;
 	}
 	p->entry = at;
-	return seg_add(p, p->purg, buf, at, size, "purgatory");
+	return kexec_seg_add(p, p->purg, buf, at, size, "purgatory");
 }
 
 static int plan_cmdline_check(const struct kexec_plan_in *in,
@@ -736,7 +735,7 @@ static int plan_place(const struct kexec_plan_in *in, struct kexec_plan *p,
 		      const struct kexec_range *e820, size_t n_e820, char *err,
 		      size_t errlen)
 {
-	struct place pl;
+	struct kexec_place pl;
 	int rc;
 
 	pl.r = in->crash ? in->m->crash.r : in->m->mm.r;
@@ -747,7 +746,7 @@ static int plan_place(const struct kexec_plan_in *in, struct kexec_plan *p,
 	if (rc < 0 || (rc = plan_initrd(in, p, &pl, err, errlen)) < 0 ||
 	    (rc = plan_params(in, p, &pl, e820, n_e820, err, errlen)) < 0)
 		return rc;
-	return plan_purgatory(p, &pl, err, errlen);
+	return kexec_plan_purgatory(p, &pl, err, errlen);
 }
 
 int kexec_plan_build(const struct kexec_plan_in *in, struct kexec_plan *p,
@@ -767,7 +766,7 @@ int kexec_plan_build(const struct kexec_plan_in *in, struct kexec_plan *p,
 	if (rc < 0)
 		goto err_place;
 	plan_lean_kernel(p);
-	purg_patch(p, p->entry);
+	kexec_purg_patch(p, p->entry);
 	free(e820);
 	return 0;
 

@@ -104,6 +104,9 @@ struct kexec_plan {
 	bool lean;	    /* that segment is only the file's pages; the
 			     * purgatory brings its own page tables */
 	uint64_t mem_total; /* the machine's MemTotal, 0: unknown */
+	int multiboot;	    /* 1 or 2: a multiboot kernel (kexec/multiboot.h),
+			     * params is its boot information; 0: Linux */
+	size_t n_mods;	    /* multiboot modules */
 };
 
 /* Build @p from @in. Returns 0, or -errno with a sentence in err:

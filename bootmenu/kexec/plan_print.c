@@ -45,14 +45,39 @@ static void print_head(const struct kexec_plan *p, const char *syscall,
 		p->crash ? " (panic kernel)" : "");
 }
 
+/* A multiboot kernel: what kexec/multiboot.h planned. */
+static void print_mb(const struct kexec_plan *p, const char *syscall, FILE *out)
+{
+	fprintf(out,
+		"image:    multiboot%s kernel at 0x%" PRIx64 " (not "
+		"relocated), %zu module%s\n",
+		p->multiboot == 2 ? "2" : "", p->kernel_addr, p->n_mods,
+		p->n_mods == 1 ? "" : "s");
+	fprintf(out, "cmdline:  \"%s\"\n", p->cmdline);
+	fprintf(out, "info:     %zu bytes at 0x%" PRIx64 "\n", p->params_len,
+		p->params_addr);
+	fprintf(out, "syscall:  %s\n", syscall);
+	fprintf(out,
+		"entry:    0x%" PRIx64 " (purgatory) -> 0x%" PRIx64 " in "
+		"32-bit protected mode, paging off, magic 0x%08x in %%eax, "
+		"info in %%ebx\n",
+		p->entry, p->kernel_entry,
+		p->multiboot == 2 ? 0x36d76289u : 0x2BADB002u);
+}
+
 void kexec_plan_print(const struct kexec_plan *p, const char *syscall,
 		      FILE *out)
 {
-	print_head(p, syscall, out);
-	fprintf(out,
-		"entry:    0x%" PRIx64 " (purgatory) -> kernel 0x%" PRIx64
-		", boot_params 0x%" PRIx64 " in %%rsi\n",
-		p->entry, p->kernel_entry, p->params_addr);
+	if (p->multiboot)
+		print_mb(p, syscall, out);
+	else
+		print_head(p, syscall, out);
+	if (!p->multiboot)
+		fprintf(out,
+			"entry:    0x%" PRIx64
+			" (purgatory) -> kernel 0x%" PRIx64
+			", boot_params 0x%" PRIx64 " in %%rsi\n",
+			p->entry, p->kernel_entry, p->params_addr);
 	if (p->sha256) {
 		fprintf(out, "sha256:   ");
 		for (int i = 0; i < 32; i++)

@@ -27,7 +27,7 @@ kexec_purgatory_start:
 	.quad	0			/* GDT base: the plan fills it */
 	. = kexec_purgatory_start + PURG_GDT
 	.quad	0
-	.quad	0
+	.quad	0x00cf9a000000ffff	/* 0x08: flat 32-bit code, multiboot */
 	.quad	0x00af9a000000ffff	/* 0x10: 64-bit code, boot.rst __BOOT_CS */
 	.quad	0x00cf92000000ffff	/* 0x18: data, __BOOT_DS */
 	. = kexec_purgatory_start + PURG_SHA_ON
@@ -35,6 +35,8 @@ kexec_purgatory_start:
 	.long	0
 	. = kexec_purgatory_start + PURG_PML4
 	.quad	0			/* our PML4, or 0: keep the old tables */
+	. = kexec_purgatory_start + PURG_MAGIC
+	.long	0			/* multiboot magic, or 0: Linux */
 	. = kexec_purgatory_start + PURG_CHECK
 
 /* int check(const void *stub): SHA-256 over every region, in order, as
@@ -258,7 +260,9 @@ purg_main:
 	call	purg_check
 	testl	%eax, %eax
 	jnz	3f
-2:	/* after the check (it reads segments above 4 GiB through the old
+2:	cmpl	$0, FIELD(PURG_MAGIC)
+	jne	purg_mb32
+	/* after the check (it reads segments above 4 GiB through the old
 	 * tables): our identity map of 0-4 GiB, one level more under LA57 */
 	movq	FIELD(PURG_PML4), %rax
 	testq	%rax, %rax
@@ -276,6 +280,43 @@ purg_main:
 	jmpq	*%rax
 3:	hlt				/* a segment changed: never boot it */
 	jmp	3b
+
+/* A multiboot kernel: Intel SDM vol. 3, 9.8.5.4 "Switching out of IA-32e
+ * mode": into compatibility mode through the 32-bit code segment, paging
+ * off (this code is identity mapped and below 4 GiB), EFER.LME off; then
+ * what multiboot2 spec 3.3 asks: flat 32-bit segments, the magic in %eax,
+ * the boot information in %ebx, interrupts off. */
+purg_mb32:
+	movl	FIELD(PURG_MAGIC), %ebp
+	movl	FIELD(PURG_RSI), %ebx
+	movl	FIELD(PURG_RIP), %edi
+	leaq	6f(%rip), %rax
+	pushq	$PURG_CS32
+	pushq	%rax
+	lretq
+	.code32
+6:	movl	%cr0, %eax
+	andl	$0x7fffffff, %eax	/* CR0.PG: long mode is left */
+	movl	%eax, %cr0
+	movl	$0xc0000080, %ecx	/* IA32_EFER */
+	rdmsr
+	andl	$0xfffffeff, %eax	/* LME */
+	wrmsr
+	xorl	%eax, %eax
+	movl	%eax, %cr4		/* no PAE, no LA57: plain paging off */
+	movl	$PURG_DS, %eax
+	movl	%eax, %ds
+	movl	%eax, %es
+	movl	%eax, %fs
+	movl	%eax, %gs
+	movl	%eax, %ss
+	movl	%ebp, %eax
+	xorl	%ecx, %ecx
+	xorl	%edx, %edx
+	xorl	%esi, %esi
+	xorl	%ebp, %ebp
+	jmp	*%edi
+	.code64
 
 	.balign 4
 sha_h0:

@@ -152,6 +152,27 @@ static void json_pairs(FILE *f, const char *const (*kv)[2], size_t n)
 	}
 }
 
+/* ,"multiboot":N,"modules":[{"path","cmdline","nounzip","file"}] for a
+ * multiboot kernel (Xen): its modules in order */
+static void json_modules(FILE *f, const struct entry *e)
+{
+	if (!e->multiboot)
+		return;
+	fprintf(f, ",\"multiboot\":%d,\"modules\":[", e->multiboot);
+	for (size_t i = 0; i < e->n_modules; i++) {
+		fputs(i ? ",{\"path\":" : "{\"path\":", f);
+		json_str(f, e->modules[i].path);
+		fputs(",\"cmdline\":", f);
+		json_str(f, e->module_args ? e->module_args[i] : NULL);
+		fprintf(f, ",\"nounzip\":%s,\"file\":",
+			e->module_nounzip && e->module_nounzip[i] ? "true"
+								  : "false");
+		json_file(f, e, &e->modules[i]);
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
+
 /* ,"signed":..,"signer":.. for a kernel kexec boots */
 static void json_signer(FILE *f, const struct entry *e,
 			const struct listing_extra *x)
@@ -194,6 +215,7 @@ static void json_entry(FILE *f, const struct entry *e, bool def,
 	json_initrds(f, e, false);
 	fputs(",\"initrd_files\":", f);
 	json_initrds(f, e, true);
+	json_modules(f, e);
 	json_pairs(f, tail, sizeof(tail) / sizeof(tail[0]));
 	fprintf(f, ",\"line\":%d,\"default\":%s,\"disabled\":", e->line,
 		def ? "true" : "false");

@@ -122,7 +122,16 @@ static void paint_info(struct ui *u, const void *arg)
 	     fs->label ? fs->label : "-");
 	INFO("format:  %s", entry_format_name(e->format));
 	file_line(file, sizeof(file), "kernel:", e, &e->kernel);
-	INFO("%s", file);
+	INFO("%s%s", file,
+	     !e->multiboot	 ? ""
+	     : e->multiboot == 2 ? "  multiboot2, the hypervisor"
+				 : "  multiboot, the hypervisor");
+	for (size_t i = 0; e->multiboot && i < e->n_modules; i++) {
+		file_line(file, sizeof(file), "module:", e, &e->modules[i]);
+		INFO("%s", file);
+		if (e->module_args && e->module_args[i] && *e->module_args[i])
+			INFO("         %s", e->module_args[i]);
+	}
 	for (size_t i = 0; i < e->n_initrds; i++) {
 		file_line(file, sizeof(file), "initrd:", e, &e->initrds[i]);
 		INFO("%s", file);

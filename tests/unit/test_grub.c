@@ -159,10 +159,13 @@ enum what {
 	W_INITRD,	/* the path of initrd @num */
 	W_INITRD_DEV,	/* the device of initrd @num */
 	W_MODULE,	/* the path of module @num */
+	W_MODULE_ARGS,	/* the string of module @num */
 	W_DISABLED_HAS, /* disabled, the reason containing @str ("": any) */
 	W_LINE,
 	W_N_INITRDS,
 	W_N_MODULES,
+	W_NOUNZIPS, /* the modules with --nounzip, as bits */
+	W_MULTIBOOT,
 	W_METHOD,
 	W_IS_DEFAULT,
 	W_ON_FS, /* the entry's config is on filesystem @num */
@@ -190,6 +193,9 @@ static const char *const what_name[] = {
     [W_INITRD] = "initrd",
     [W_INITRD_DEV] = "initrd's device",
     [W_MODULE] = "module",
+    [W_MODULE_ARGS] = "module's string",
+    [W_NOUNZIPS] = "--nounzip bits",
+    [W_MULTIBOOT] = "multiboot",
     [W_DISABLED_HAS] = "disabled",
     [W_LINE] = "line",
     [W_N_INITRDS] = "initrd count",
@@ -208,7 +214,7 @@ struct want {
 	long num;
 };
 
-#define WANT_MAX 12
+#define WANT_MAX 16
 #define FILES_MAX 4
 
 /* @path (relative to the tree) on filesystem @fs, with @text. */
@@ -236,10 +242,12 @@ static const char *entry_file(const struct entry *e, const struct want *w)
 	const struct entry_file *f = e->initrds;
 	size_t n = e->n_initrds;
 
-	if (w->what == W_MODULE)
+	if (w->what == W_MODULE || w->what == W_MODULE_ARGS)
 		f = e->modules, n = e->n_modules;
 	if (w->num < 0 || (size_t)w->num >= n)
 		return "(no such file)";
+	if (w->what == W_MODULE_ARGS)
+		return e->module_args ? e->module_args[w->num] : "(none)";
 	return w->what == W_INITRD_DEV ? f[w->num].dev : f[w->num].path;
 }
 
@@ -282,6 +290,17 @@ static long entry_num(struct trun *r, const struct entry *e,
 		return (long)e->n_initrds;
 	case W_N_MODULES:
 		return (long)e->n_modules;
+	case W_NOUNZIPS: {
+		long bits = 0;
+
+		for (size_t k = 0; k < e->n_modules; k++)
+			bits |=
+			    (long)(e->module_nounzip && e->module_nounzip[k])
+			    << k;
+		return bits;
+	}
+	case W_MULTIBOOT:
+		return e->multiboot;
 	case W_METHOD:
 		return e->method;
 	case W_IS_DEFAULT:
@@ -349,7 +368,7 @@ static void check_case(struct trun *r, const struct gcase *c, int rc)
 		if (test_failures == before)
 			continue;
 		printf("  case %s: %s", c->name, what_name[w->what]);
-		if (w->what >= W_INITRD && w->what <= W_MODULE)
+		if (w->what >= W_INITRD && w->what <= W_MODULE_ARGS)
 			printf(" %ld", w->num);
 		if (w->what >= W_TITLE)
 			printf(" of entry %d", w->i);
@@ -582,25 +601,39 @@ TEST(menu_entries)
 		      {W_DISABLED, 0, NULL},
 		      {W_N_INITRDS, 5, .num = 1},
 		      {W_WARNED, .str = "initrd before linux"}}},
-	    {.name = "xen_multiboot_listed_disabled_without_warnings",
+	    /* 20_linux_xen's entries: bootable multiboot kernels, the
+	     * strings GRUB gives (the words after each file, "placeholder"
+	     * where Xen skips one); tboot too (any multiboot kernel) */
+	    {.name = "xen_multiboot_bootable_with_modules",
 	     .cfg = xen_cfg,
-	     .want =
-		 {{W_COUNT, .num = 3},
-		  {W_WARNINGS, .num = 0},
-		  {W_DISABLED, 0,
-		   "Xen (multiboot) is not bootable with kexec yet"},
-		  {W_KERNEL, 0, "/boot/xen-4.17-amd64.gz"},
-		  {W_N_MODULES, 0, .num = 2},
-		  {W_MODULE, 0, "/boot/vmlinuz-6.1.0-13-amd64", 0},
-		  {W_MODULE, 0, "/boot/initrd.img-6.1.0-13-amd64", 1},
-		  {W_DISABLED, 1,
-		   "Xen (multiboot) is not bootable with kexec yet"},
-		  {W_N_MODULES, 1, .num = 2},
-		  /* multiboot that is not Xen (Intel TXT's tboot): named
-		   * for what it is; its modules still count */
-		  {W_DISABLED, 2,
-		   "loads a kernel with multiboot: not bootable with kexec"},
-		  {W_N_MODULES, 2, .num = 1}}},
+	     .want = {{W_COUNT, .num = 3},
+		      {W_WARNINGS, .num = 0},
+		      {W_DISABLED, 0, NULL},
+		      {W_MULTIBOOT, 0, .num = 2},
+		      {W_KERNEL, 0, "/boot/xen-4.17-amd64.gz"},
+		      {W_CMDLINE, 0, "placeholder no-real-mode edd=off"},
+		      {W_N_MODULES, 0, .num = 2},
+		      {W_MODULE, 0, "/boot/vmlinuz-6.1.0-13-amd64", 0},
+		      {W_MODULE_ARGS, 0, "placeholder root=/dev/vda2 ro quiet",
+		       0},
+		      {W_MODULE, 0, "/boot/initrd.img-6.1.0-13-amd64", 1},
+		      {W_MODULE_ARGS, 0, "", 1},
+		      {W_NOUNZIPS, 0, .num = 2},
+		      {W_DISABLED, 1, NULL},
+		      {W_MULTIBOOT, 1, .num = 1},
+		      {W_N_MODULES, 1, .num = 2},
+		      {W_CMDLINE, 2, "logging=serial"}}},
+	    {.name = "xen_arm64_and_linux_after_multiboot",
+	     .cfg = "menuentry a {\n xen_hypervisor /xen\n"
+		    " xen_module /vmlinuz\n}\n"
+		    "menuentry b {\n multiboot2 /xen.gz\n module2 /m\n"
+		    " linux /vmlinuz root=/dev/sda1\n}\n",
+	     .want = {{W_COUNT, .num = 2},
+		      {W_DISABLED_HAS, 0, "arm64"},
+		      {W_DISABLED, 1, NULL},
+		      {W_MULTIBOOT, 1, .num = 0},
+		      {W_N_MODULES, 1, .num = 0},
+		      {W_CMDLINE, 1, "BOOT_IMAGE=/vmlinuz root=/dev/sda1"}}},
 	    /* a second multiboot2 drops the modules loaded before it */
 	    {.name = "module_needs_a_multiboot_kernel",
 	     .cfg = "menuentry a {\n linux /k\n module2 /m\n}\n"

@@ -1316,15 +1316,10 @@ TEST(failed_plan_makes_no_syscall)
 	static char junk[8192];
 	struct kexec_machine_paths paths = {FIX "bios-small", NULL,
 					    FIX "absent", FIX "absent", NULL};
-	struct kexec_request rq = {{junk, sizeof(junk)},
-				   {NULL, 0},
-				   "x",
-				   KEXEC_SYSCALL_AUTO,
-				   false,
-				   false,
-				   false,
-				   NULL,
-				   &paths};
+	struct kexec_request rq = {.kernel = {junk, sizeof(junk)},
+				   .cmdline = "x",
+				   .syscall = KEXEC_SYSCALL_AUTO,
+				   .paths = &paths};
 	enum kexec_syscall asks[] = {KEXEC_SYSCALL_AUTO, KEXEC_SYSCALL_LOAD,
 				     KEXEC_SYSCALL_FILE};
 	char err[256];
@@ -1367,11 +1362,10 @@ TEST(half_of_memory_refused_before_the_syscall)
 	struct kexec_machine_paths paths = {FIX "bios-small", NULL,
 					    FIX "absent", FIX "absent",
 					    FIX "meminfo-208m"};
-	struct kexec_request rq = {{NULL, 0}, {NULL, 40 * MIB},
-				   "",	      KEXEC_SYSCALL_AUTO,
-				   false,     false,
-				   false,     NULL,
-				   &paths};
+	struct kexec_request rq = {.initrd = {NULL, 40 * MIB},
+				   .cmdline = "",
+				   .syscall = KEXEC_SYSCALL_AUTO,
+				   .paths = &paths};
 	char err[512] = "", *k, *initrd = calloc(1, 40 * MIB);
 	size_t len = 0;
 
@@ -1550,10 +1544,10 @@ TEST(compressed_kernels)
 	if (gz) {
 		struct kexec_machine_paths paths = {
 		    FIX "bios-small", NULL, FIX "absent", FIX "absent", NULL};
-		struct kexec_request rq = {
-		    {gz, glen}, {NULL, 0}, "",	  KEXEC_SYSCALL_FILE,
-		    false,	false,	   false, NULL,
-		    &paths};
+		struct kexec_request rq = {.kernel = {gz, glen},
+					   .cmdline = "",
+					   .syscall = KEXEC_SYSCALL_FILE,
+					   .paths = &paths};
 
 		memset(&rec, 0, sizeof(rec));
 		kexec_sys_set_ops(&rec_ops);

@@ -41,8 +41,12 @@ enum what {
 	W_SOURCE,
 	W_DEVICETREE,
 	W_DISABLED,
-	W_INITRD, /* the path of initrd @num */
+	W_MODULE,      /* the path of module @num */
+	W_MODULE_ARGS, /* the string of module @num */
+	W_INITRD,      /* the path of initrd @num */
 	W_N_INITRDS,
+	W_N_MODULES,
+	W_MULTIBOOT,
 	W_LINE,
 	W_DISABLED_HAS, /* disabled, the reason containing @str */
 	W_DEFAULT,
@@ -65,6 +69,10 @@ static const char *const what_name[] = {
     [W_DEVICETREE] = "devicetree",
     [W_DISABLED] = "disabled",
     [W_INITRD] = "initrd",
+    [W_MODULE] = "module",
+    [W_MODULE_ARGS] = "module's string",
+    [W_N_MODULES] = "module count",
+    [W_MULTIBOOT] = "multiboot",
     [W_DISABLED_HAS] = "disabled",
     [W_N_INITRDS] = "initrd count",
     [W_LINE] = "line",
@@ -82,7 +90,7 @@ struct want {
 	long num;
 };
 
-#define WANT_MAX 10
+#define WANT_MAX 14
 #define FILES_MAX 5
 
 /* A file with @text, or a symbolic link to @link. */
@@ -120,6 +128,12 @@ static const char *entry_str(const struct entry *e, const struct want *w)
 		return e->devicetree;
 	case W_DISABLED:
 		return e->disabled;
+	case W_MODULE:
+	case W_MODULE_ARGS:
+		if (w->num < 0 || (size_t)w->num >= e->n_modules)
+			return "(no such module)";
+		return w->what == W_MODULE ? e->modules[w->num].path
+					   : e->module_args[w->num];
 	default: /* W_INITRD */
 		return w->num >= 0 && (size_t)w->num < e->n_initrds
 			   ? e->initrds[w->num].path
@@ -170,6 +184,10 @@ static void check_want(struct tfs *t, const struct want *w)
 		CHECK_STR(e ? entry_str(e, w) : "(no entry)", w->str);
 	else if (w->what == W_N_INITRDS)
 		CHECK_INT(e ? (long)e->n_initrds : -1, w->num);
+	else if (w->what == W_N_MODULES)
+		CHECK_INT(e ? (long)e->n_modules : -1, w->num);
+	else if (w->what == W_MULTIBOOT)
+		CHECK_INT(e ? e->multiboot : -1, w->num);
 	else if (w->what == W_LINE)
 		CHECK_INT(e ? e->line : -1, w->num);
 	else
@@ -188,7 +206,8 @@ static void check_case(struct tfs *t, const struct scase *c)
 		if (test_failures == before)
 			continue;
 		printf("  case %s: %s", c->name, what_name[w->what]);
-		if (w->what == W_INITRD)
+		if (w->what == W_INITRD || w->what == W_MODULE ||
+		    w->what == W_MODULE_ARGS)
 			printf(" %ld", w->num);
 		if (w->what >= W_ID)
 			printf(" of entry %d", w->i);
@@ -435,6 +454,51 @@ TEST(include_keywords)
 	RUN_CASES(cases);
 }
 
+/* Issue #35: the Qubes R4.0 installer's isolinux.cfg (the fixture's)
+ * gives four bootable multiboot entries: xen.gz with its string, then
+ * vmlinuz with its options and initrd.img, from /isolinux. */
+TEST(qubes_fixture_multiboot_entries)
+{
+	size_t len = 0;
+	char *cfg = test_slurp("tests/fixtures/syslinux/qubes-r4.0-installer-"
+			       "iso/root/isolinux/isolinux.cfg",
+			       &len);
+	const struct entry *e;
+	struct tfs t;
+	char *text;
+
+	if (!cfg) {
+		test_skip("the qubes fixture is missing");
+		return;
+	}
+	tfs_init(&t);
+	tfs_write(&t, "/isolinux/isolinux.bin", "");
+	text = strndup(cfg, len); /* test_slurp() ends with no NUL */
+	tfs_write(&t, "/isolinux/isolinux.cfg", text ? text : "");
+	free(text);
+	syslinux_parse_fs(&t.ctx);
+	e = nth(&t, 1); /* "check", the config's default */
+	CHECK(e && e->is_default && !e->disabled && e->multiboot == 1);
+	if (e) {
+		CHECK_STR(e->kernel.path, "/isolinux/xen.gz");
+		CHECK_STR(e->cmdline, "xen.gz");
+		CHECK_INT(e->n_modules, 2);
+		if (e->n_modules == 2) {
+			CHECK_STR(e->modules[0].path, "/isolinux/vmlinuz");
+			CHECK_STR(e->module_args[0],
+				  "vmlinuz inst.stage2=hd:LABEL=Qubes-R4.0-"
+				  "x86_64 quiet rd.live.check");
+			CHECK_STR(e->modules[1].path, "/isolinux/initrd.img");
+			CHECK_STR(e->module_args[1], "initrd.img");
+		}
+	}
+	for (int i = 0; i < 4; i++)
+		CHECK(nth(&t, i) && nth(&t, i)->multiboot == 1 &&
+		      !nth(&t, i)->disabled && nth(&t, i)->n_modules == 2);
+	tfs_done(&t);
+	free(cfg);
+}
+
 TEST(include_depth_limit)
 {
 	struct tfs t;
@@ -498,17 +562,32 @@ TEST(disabled_entries)
 		      {W_DISABLED_HAS, 3, "boot sector"},
 		      {W_DISABLED_HAS, 4, "memdisk"}}},
 	    /* Xen through mboot.c32 (Qubes' installer, Alpine's
-	     * xen_params): listed, disabled with the reason grub's multiboot
-	     * entries carry; another COM32 module keeps the generic one */
-	    {.name = "mboot_xen_disabled_as_xen",
-	     .cfg = "LABEL q\nKERNEL mboot.c32\nAPPEND xen.gz --- vmlinuz "
-		    "quiet --- initrd.img\nLABEL m\nCOM32 MBOOT.C32\n"
-		    "APPEND xen.gz --- vmlinuz\n",
+	     * xen_params): a multiboot (v1) kernel and its modules, each
+	     * part's string starting with its file's name (com32/mboot),
+	     * paths from the working directory; any spelling of the name */
+	    {.name = "mboot_xen_bootable_with_modules",
+	     .cfg = "LABEL q\nKERNEL mboot.c32\nAPPEND xen.gz dom0_mem=1G "
+		    "--- vmlinuz quiet --- initrd.img\nLABEL m\n"
+		    "COM32 MBOOT.C32\nAPPEND xen.gz --- vmlinuz ---x\n",
 	     .want = {{W_COUNT, .num = 2},
+		      {W_DISABLED, 0, NULL},
+		      {W_MULTIBOOT, 0, .num = 1},
+		      {W_KERNEL, 0, "/boot/syslinux/xen.gz"},
+		      {W_CMDLINE, 0, "xen.gz dom0_mem=1G"},
+		      {W_N_MODULES, 0, .num = 2},
+		      {W_MODULE, 0, "/boot/syslinux/vmlinuz", 0},
+		      {W_MODULE_ARGS, 0, "vmlinuz quiet", 0},
+		      {W_MODULE, 0, "/boot/syslinux/initrd.img", 1},
+		      {W_MODULE_ARGS, 0, "initrd.img", 1},
+		      {W_DISABLED, 1, NULL},
+		      /* "---x" is a word, not a separator */
+		      {W_N_MODULES, 1, .num = 1},
+		      {W_MODULE_ARGS, 1, "vmlinuz ---x", 0}}},
+	    {.name = "mboot_without_a_kernel",
+	     .cfg = "LABEL q\nKERNEL mboot.c32\nAPPEND --- vmlinuz\n",
+	     .want = {{W_COUNT, .num = 1},
 		      {W_DISABLED, 0,
-		       "Xen (multiboot) is not bootable with kexec yet"},
-		      {W_DISABLED, 1,
-		       "Xen (multiboot) is not bootable with kexec yet"}}},
+		       "mboot.c32 is given an empty kernel or module"}}},
 	};
 
 	RUN_CASES(cases);
@@ -866,4 +945,4 @@ TEST_MAIN("test_syslinux", label_kernel_and_append, default_keywords,
 	  tree_variant_by_loader_files, as_the_loader_runs,
 	  whichsys_follows_the_variant, ifcpu_features, buffer_entry_point,
 	  bios_install_of_bootmenu_is_not_listed,
-	  entry_booting_bootmenu_is_dropped)
+	  entry_booting_bootmenu_is_dropped, qubes_fixture_multiboot_entries)
