@@ -421,8 +421,40 @@ static void boot_xen_args(const struct entry *e, char *out, size_t len)
 			 strstr(cmd, "edd=") ? "" : " edd=off");
 }
 
-/* Xen and other multiboot kernels: kexec_load alone (kexec/load.h). Not
- * measured: the TPM step knows bzImages and initrds only. */
+/* The measuring step for a multiboot entry: the kernel and each module as
+ * read, the line and each module's string as passed. What it would add
+ * (the event log) has no initrd to go after: it is not handed on. */
+static int boot_mb_measure(const struct entry *e, const struct boot_opts *o,
+			   const struct boot_mb *mb, const char *cmdline,
+			   char *err, size_t errlen)
+{
+	struct kexec_blob extra = {0};
+	const char *strings[KEXEC_MB_MODULES_MAX];
+	struct boot_read r = {.e = e,
+			      .cmdline = cmdline,
+			      .multiboot = true,
+			      .mb_strings = strings,
+			      .dry_run = o->dry_run,
+			      .out = o->plan_out};
+	int rc;
+
+	if (!o->measure)
+		return 0;
+	r.files[r.n_files++] = (struct boot_read_file){
+	    "kernel", e->kernel.path, mb->kernel.buf, mb->kernel.len};
+	for (size_t i = 0; i < mb->n; i++) {
+		strings[i] = mb->mods[i].string;
+		r.files[r.n_files++] = (struct boot_read_file){
+		    "module", e->modules[i].path, mb->mods[i].blob.buf,
+		    mb->mods[i].blob.len};
+	}
+	rc = o->measure(o->measure_ctx, &r, &extra, err, errlen);
+	kexec_blob_free(&extra);
+	return rc;
+}
+
+/* Xen and other multiboot kernels: kexec_load alone (kexec/load.h),
+ * measured like the rest. */
 static int boot_load_multiboot(const struct entry *e, const struct boot_opts *o,
 			       struct boot_loaded *l, char *err, size_t errlen)
 {
@@ -435,6 +467,8 @@ static int boot_load_multiboot(const struct entry *e, const struct boot_opts *o,
 	if (rc)
 		goto out;
 	boot_xen_args(e, cmdline, sizeof(cmdline));
+	if ((rc = boot_mb_measure(e, o, &mb, cmdline, err, errlen)))
+		goto out;
 	rq = (struct kexec_request){
 	    .kernel = mb.kernel,
 	    .cmdline = cmdline,

@@ -46,6 +46,11 @@ struct boot_read {
 	const void *uki; /* NULL unless e->format is FMT_UKI */
 	size_t uki_len;
 	bool uki_own_cmdline; /* the UKI's .cmdline is @cmdline */
+	/* a multiboot kernel (Xen): files[1..] are its modules, each with
+	 * mb_strings[i - 1] as passed; no initrd, no PCR 12, and nothing
+	 * can be handed on (the event log is not added) */
+	bool multiboot;
+	const char *const *mb_strings;
 	bool dry_run; /* print into @out what would be measured; extend nothing
 		       */
 	FILE *out;

@@ -30,6 +30,10 @@ static int bm_plan(struct measure_list *l, const struct boot_read *r)
 		    .data = r->files[i].buf,
 		    .len = r->files[i].len,
 		};
+	if (r->multiboot)
+		return measure_plan_multiboot(l, &files[0], r->cmdline,
+					      files + 1, r->mb_strings,
+					      r->n_files - 1);
 	rc = measure_plan_kexec(l, &files[0], files + 1, r->n_files - 1,
 				r->cmdline);
 	if (!rc && uki)

@@ -282,16 +282,22 @@ struct measure_event *measure_file(struct measure_list *l,
 				   f->path, strlen(f->path) + 1, what);
 }
 
+/* grub_tpm_verify_string(): digest without the NUL, data with it */
+static struct measure_event *measure_string(struct measure_list *l,
+					    const char *prefix, const char *str,
+					    const char *what)
+{
+	const char *line = str ? str : "";
+	char *log = arena_printf(l->a, "%s%s", prefix, line);
+
+	return measure_add(l, MEASURE_PCR_CMDLINE, TCG_EV_IPL, line,
+			   strlen(line), log, strlen(log) + 1, what);
+}
+
 struct measure_event *measure_cmdline(struct measure_list *l,
 				      const char *cmdline)
 {
-	static const char prefix[] = "kernel_cmdline: ";
-	const char *line = cmdline ? cmdline : "";
-	char *log = arena_printf(l->a, "%s%s", prefix, line);
-
-	/* grub_tpm_verify_string(): digest without the NUL, data with it */
-	return measure_add(l, MEASURE_PCR_CMDLINE, TCG_EV_IPL, line,
-			   strlen(line), log, strlen(log) + 1, "cmdline");
+	return measure_string(l, "kernel_cmdline: ", cmdline, "cmdline");
 }
 
 int measure_plan_kexec(struct measure_list *l,
@@ -305,5 +311,28 @@ int measure_plan_kexec(struct measure_list *l,
 	for (size_t i = 0; i < n_initrds; i++)
 		if (!measure_file(l, &initrds[i]))
 			return -EINVAL;
+	return 0;
+}
+
+/* GRUB 2.06 grub-core/loader/multiboot.c: grub_cmd_multiboot() opens the
+ * kernel (PCR 9), then grub_multiboot_init_mbi() makes its line
+ * (KERNEL_CMDLINE); grub_cmd_module() opens each module (PCR 9), then
+ * add_module() makes its string (GRUB_VERIFY_MODULE_CMDLINE:
+ * "module_cmdline: "). */
+int measure_plan_multiboot(struct measure_list *l,
+			   const struct measure_file *kernel,
+			   const char *cmdline,
+			   const struct measure_file *modules,
+			   const char *const *strings, size_t n_modules)
+{
+	if (!kernel || !measure_file(l, kernel))
+		return -EINVAL;
+	measure_cmdline(l, cmdline);
+	for (size_t i = 0; i < n_modules; i++) {
+		if (!measure_file(l, &modules[i]))
+			return -EINVAL;
+		measure_string(l, "module_cmdline: ", strings[i],
+			       "module line");
+	}
 	return 0;
 }

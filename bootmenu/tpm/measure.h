@@ -191,4 +191,15 @@ int measure_plan_kexec(struct measure_list *l,
 		       const struct measure_file *initrds, size_t n_initrds,
 		       const char *cmdline);
 
+/* What a multiboot boot (Xen) measures, in GRUB 2.06's forms and order:
+ * the kernel (PCR 9), its command line as passed (PCR 8,
+ * "kernel_cmdline: "), then each module (PCR 9) followed by its string
+ * (PCR 8, "module_cmdline: "; @strings[i] may be NULL: ""). Same
+ * returns as measure_plan_kexec(). */
+int measure_plan_multiboot(struct measure_list *l,
+			   const struct measure_file *kernel,
+			   const char *cmdline,
+			   const struct measure_file *modules,
+			   const char *const *strings, size_t n_modules);
+
 #endif

@@ -179,7 +179,7 @@ def xen_refused_under_ovmf():
 
 
 ok = True
-ok &= check("xen_dom0_bios", xen_dom0_bios)
-ok &= check("xen_mboot_multiboot1_bios", xen_mboot_multiboot1_bios)
-ok &= check("xen_refused_under_ovmf", xen_refused_under_ovmf)
+ok &= check("e2e.xen.dom0_bios", xen_dom0_bios)
+ok &= check("e2e.xen.mboot_multiboot1_bios", xen_mboot_multiboot1_bios)
+ok &= check("e2e.xen.refused_under_ovmf", xen_refused_under_ovmf)
 sys.exit(0 if ok else 1)

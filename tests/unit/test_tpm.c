@@ -420,6 +420,53 @@ TEST(plan_kexec_events)
 	arena_free(&a);
 }
 
+/* A multiboot boot (Xen) in GRUB 2.06's order: the kernel, its line,
+ * then each module and its string ("module_cmdline: ", PCR 8); a module
+ * without a string measures "". The digests computed here with
+ * hashlib's values of the same bytes. */
+TEST(plan_multiboot_events)
+{
+	static const char mod_log[] = "module_cmdline: placeholder " CMDLINE;
+	const char *strings[2] = {"placeholder " CMDLINE, NULL};
+	struct arena a = ARENA_INIT;
+	struct measure_list l;
+	struct measure_file k = {KERNEL_PATH, "kernel", sample_kernel,
+				 sizeof(sample_kernel), NULL};
+	struct measure_file m[2] = {
+	    {UCODE_PATH, "module", sample_ucode, sizeof(sample_ucode), NULL},
+	    {INITRD_PATH, "module", sample_initrd, sizeof(sample_initrd),
+	     NULL}};
+	const struct measure_event *e;
+
+	sample_make();
+	measure_list_init(&l, &a, MEASURE_BANK_SHA256);
+	CHECK_INT(measure_plan_multiboot(&l, &k, CMDLINE, m, strings, 2), 0);
+	CHECK_INT(l.n, 6);
+	CHECK_INT(l.ev[0].pcr, 9);
+	CHECK(eq_hex(l.ev[0].d.sha256, WANT_KERNEL_SHA256));
+	CHECK_INT(l.ev[1].pcr, 8);
+	CHECK(eq_hex(l.ev[1].d.sha256, WANT_CMD_SHA256));
+	CHECK_INT(l.ev[2].pcr, 9);
+	CHECK_STR(l.ev[2].what, "module " UCODE_PATH);
+	e = &l.ev[3];
+	CHECK_INT(e->pcr, 8);
+	CHECK_INT(e->type, TCG_EV_IPL);
+	CHECK_INT(e->log_len, sizeof(mod_log));
+	CHECK(memcmp(e->log, mod_log, sizeof(mod_log)) == 0);
+	CHECK(eq_hex(e->d.sha256, "0a059ea93c0b4ca17dd8c3a0c6ccbf79c2875211abcf"
+				  "562849d59a7ad8aba502"));
+	CHECK_INT(l.ev[4].pcr, 9);
+	CHECK_STR(l.ev[4].what, "module " INITRD_PATH);
+	CHECK_INT(l.ev[5].pcr, 8);
+	CHECK_INT(l.ev[5].log_len, sizeof("module_cmdline: "));
+	CHECK(eq_hex(l.ev[5].d.sha256, "e3b0c44298fc1c149afbf4c8996fb92427ae41e"
+				       "4649b934ca495991b7852b855"));
+	/* no kernel: refused */
+	CHECK_INT(measure_plan_multiboot(&l, NULL, CMDLINE, m, strings, 2),
+		  -EINVAL);
+	arena_free(&a);
+}
+
 /* PCR 12 as systemd-stub measures its load options (Python:
  * cmd.encode("utf-16-le") + b"\0\0", digest and event data alike),
  * made by tpm/uki_measure.c: the digest computed here independently. */
@@ -962,8 +1009,9 @@ TEST(swtpm_real_tpm)
 
 TEST_MAIN("test_tpm", sha_fips_vectors, sha_million_a, sha_every_padding_length,
 	  sha_plain_interfaces, cmd_bytes, rsp_parsers, plan_kexec_events,
-	  plan_pcr12_systemd_form, plan_predicts_pcrs, plan_streamed_and_limits,
-	  evlog_matches_python_and_tpm2_tools, evlog_extended_and_reader,
-	  double_extend_read_round_trip, double_refusals_are_per_event,
-	  double_stall_times_out_once, double_split_garbage_and_other_banks,
-	  peer_gone_and_error_text, open_paths, swtpm_real_tpm)
+	  plan_multiboot_events, plan_pcr12_systemd_form, plan_predicts_pcrs,
+	  plan_streamed_and_limits, evlog_matches_python_and_tpm2_tools,
+	  evlog_extended_and_reader, double_extend_read_round_trip,
+	  double_refusals_are_per_event, double_stall_times_out_once,
+	  double_split_garbage_and_other_banks, peer_gone_and_error_text,
+	  open_paths, swtpm_real_tpm)
