@@ -101,13 +101,15 @@ def mboot_disk():
 
 def xen_mboot_multiboot1_bios():
     """The same Xen through syslinux's mboot.c32: the multiboot (v1)
-    header, info structure and magic."""
+    header, info structure and magic; with a TPM (swtpm), measured as
+    GRUB measures a multiboot boot: files into PCR 9, the lines into 8."""
     q = Qemu(B, "xen-mboot-bios", kernel=need(KERNEL), initrd=need(INITRAMFS),
              append="console=ttyS0,115200 bootmenu.timeout=0",
-             disks=[mboot_disk()], mem=1536, extra=["-cpu", "qemu64"])
+             disks=[mboot_disk()], mem=1536, extra=["-cpu", "qemu64"],
+             tpm=True)
     try:
         q.expect(r"Starting Xen through mboot\.c32 \(loaded with "
-                 r"kexec_load\)", 150)
+                 r"kexec_load; measured into PCRs 8, 9\)", 150)
         q.expect(r"\(XEN\) Xen version 4\.17", 120)
         q.expect(r"\(XEN\) Bootloader: bootmenu", 10)
         m = q.expect(r"\(XEN\) Command line: (.*)", 10)
