@@ -92,11 +92,12 @@ static void txn_clear_once(struct txn *t)
 		snprintf(t->note, sizeof(t->note), "%s", strerror(-rc));
 }
 
-/* The Boot Loader Interface variables for the OS booted next; a failure
- * does not stop the boot, it is said with "Starting". */
+/* The Boot Loader Interface variables for the OS a kexec boots next (a
+ * firmware entry restarts the machine: volatile variables would be gone);
+ * a failure does not stop the boot, it is said with "Starting". */
 static void txn_loader_vars(struct txn *t)
 {
-	if (t->o.loader_vars &&
+	if (t->o.loader_vars && t->e->method == ENTRY_KEXEC &&
 	    boot_loader_vars_write(t->o.loader_vars, t->e, t->bli_note,
 				   sizeof(t->bli_note)) >= 0)
 		t->bli_note[0] = '\0';
