@@ -251,7 +251,7 @@ ESP := $(B)/esp.img
 # a real Debian 12 userspace (systemd 252) for the Boot Loader Interface
 # tests; made once and kept (root only: debootstrap)
 BLI_DEBIAN := $(B)/bli-debian/root.ext4
-$(BLI_DEBIAN): images/bli-debian.sh | $(DEPS)
+$(BLI_DEBIAN): images/bli-debian.sh $(DEBKERNEL) | $(DEPS)
 	$(Q)bash images/bli-debian.sh $(B)
 $(ESP): images/esp.sh $(EFI)
 	$(Q)bash images/esp.sh $(B)

@@ -2,7 +2,8 @@
 # images/bli-debian.sh BUILD - a real Debian 12 userspace for the Boot
 # Loader Interface tests (tests/e2e/test_bli.py, issue #34):
 #   BUILD/bli-debian/root.ext4  debootstrap minbase + systemd, systemd-sysv,
-#                               udev, systemd-boot (bootctl; Debian's own systemd 252), made into
+#                               udev, systemd-boot (bootctl), dbus (logind;
+#                               Debian's own systemd 252), made into
 #                               an ext4 image without mounting (mkfs -d)
 # with one unit, bli-report.service, that prints to the serial console
 # between markers: the boot's number (counted on the root filesystem) and
@@ -30,12 +31,31 @@ mirror() {
 }
 R=$D/root
 t0=$(date +%s)
-if [ ! -x "$R/usr/bin/bootctl" ]; then
-	rm -rf "$R"
-	echo "  DEBOOTSTRAP bookworm minbase + systemd"
-	debootstrap --variant=minbase --include=systemd,systemd-sysv,udev,systemd-boot \
+# logind (systemctl reboot --boot-loader-entry= asks it) needs D-Bus
+PKGS=systemd,systemd-sysv,udev,systemd-boot,dbus
+if [ "$(cat "$D/packages" 2>/dev/null)" != "$PKGS" ]; then
+	rm -rf "$R" "$D/packages"
+	echo "  DEBOOTSTRAP bookworm minbase + $PKGS"
+	debootstrap --variant=minbase --include="$PKGS" \
 		bookworm "$R" "$(mirror)" > "$D/debootstrap.log" 2>&1 ||
 		{ tail -20 "$D/debootstrap.log" >&2; exit 1; }
+	echo "$PKGS" > "$D/packages"
+fi
+# the modules of Debian's kernel (build/debkernel, scripts/debian-kernel.sh)
+# the report needs after the initrd: FAT for the ESP at /boot, efivarfs
+VER=$(cat "$B/debkernel/VERSION" 2>/dev/null || true)
+MODS=/lib/modules/$VER
+if [ -n "$VER" ] && [ -d "$MODS/kernel/fs/fat" ]; then
+	rm -rf "$R/lib/modules/$VER"
+	mkdir -p "$R/lib/modules/$VER/kernel/fs"
+	for m in fat nls efivarfs; do
+		cp -a "$MODS/kernel/fs/$m" "$R/lib/modules/$VER/kernel/fs/"
+	done
+	cp -a "$MODS"/modules.order "$MODS"/modules.builtin* "$R/lib/modules/$VER/"
+	depmod -b "$R" "$VER"
+else
+	echo "bli-debian: no modules of Debian's kernel ${VER:-?} in $MODS:" \
+		"the ESP and efivarfs will not mount in the guest" >&2
 fi
 # small: no documentation, manuals, locales or package lists
 rm -rf "$R"/usr/share/doc/* "$R"/usr/share/man/* "$R"/usr/share/locale/* \
@@ -55,6 +75,7 @@ echo "$n" > /var/lib/bli/count
 sync
 tag=$(sed -n 's/.*bli\.tag=\([a-z0-9]*\).*/\1/p' /proc/cmdline)
 echo "BLI-BOOT $n tag=$tag"
+echo "BLI-ESP $(findmnt -n -o SOURCE,FSTYPE /boot)"
 echo "BLI-STATUS-BEGIN"; SYSTEMD_COLORS=0 bootctl status --no-pager; echo "BLI-STATUS-END rc=$?"
 echo "BLI-LIST-BEGIN"; SYSTEMD_COLORS=0 bootctl list --no-pager; echo "BLI-LIST-END rc=$?"
 echo "BLI-ANALYZE-BEGIN"; systemd-analyze; echo "BLI-ANALYZE-END rc=$?"
