@@ -93,7 +93,7 @@ static void txn_clear_once(struct txn *t)
 }
 
 /* The Boot Loader Interface variables for the OS a kexec boots next (a
- * firmware entry restarts the machine: volatile variables would be gone);
+ * firmware entry hands over to another loader, which says its own);
  * a failure does not stop the boot, it is said with "Starting". */
 static void txn_loader_vars(struct txn *t)
 {

@@ -100,6 +100,23 @@ struct bli_out {
 	int rc; /* the first failure */
 };
 
+/* Whether @name holds data[0..n) with BLI_ATTRS already. */
+static bool bli_same(const struct efi_vars *v, const char *name,
+		     const uint8_t *data, size_t n)
+{
+	uint8_t *cur = malloc(n + 1);
+	uint32_t attrs = 0;
+	size_t len = 0;
+	bool same;
+
+	same = cur &&
+	       efi_var_read(v, name, BLI_GUID, &attrs, cur, n + 1, &len, NULL,
+			    0) == 0 &&
+	       attrs == BLI_ATTRS && len == n && !memcmp(cur, data, n);
+	free(cur);
+	return same;
+}
+
 static void bli_put(struct bli_out *w, const char *name, const uint8_t *data,
 		    ssize_t n)
 {
@@ -107,6 +124,8 @@ static void bli_put(struct bli_out *w, const char *name, const uint8_t *data,
 	int rc = n < 0 ? (int)n : 0;
 	size_t k = strlen(w->err);
 
+	if (rc == 0 && bli_same(w->v, name, data, (size_t)n))
+		return;
 	if (rc == 0)
 		rc = efi_var_write(w->v, name, BLI_GUID, BLI_ATTRS, data,
 				   (size_t)n, why, sizeof(why));

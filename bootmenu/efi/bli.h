@@ -6,9 +6,13 @@
  * Debian 12 ships) names them; all live under the vendor GUID BLI_GUID.
  * Strings are UTF-16LE ending in a NUL unit; LoaderEntries is a run of
  * such strings; times are decimal microseconds as a string; LoaderFeatures
- * is a 64-bit little-endian bitmask. bootmenu writes its variables
- * volatile (boot service and runtime access): they describe this boot
- * only and the firmware drops them at the next reset. A kexec keeps the
+ * is a 64-bit little-endian bitmask. systemd-boot writes its variables
+ * volatile, before ExitBootServices(); bootmenu runs after it, when
+ * SetVariable() sets only non-volatile variables (UEFI 2.10 section 8.2:
+ * volatile runtime variables are read-only once boot services are gone),
+ * so they are non-volatile here and outlive the boot. Each is written
+ * only when its value changed (the flash is not worn by equal writes),
+ * and a boot by bootmenu writes them all again. A kexec keeps the
  * runtime services, so the kernel booted next reads them.
  *
  * The encoders and decoders are pure; bli_write(), bli_read_os() and
@@ -39,9 +43,8 @@
 #define BLI_ID_MAX 256	     /* an entry identifier, NUL included */
 #define BLI_TIMEOUT_UNSET -2 /* no such variable */
 #define BLI_TIMEOUT_FORCE -1 /* "menu-force" (or a one-shot "0"): wait */
-/* what a volatile loader variable is given */
-#define BLI_ATTRS                                                              \
-	(EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)
+/* what a loader variable is given (non-volatile: see above) */
+#define BLI_ATTRS EFI_VARIABLE_NV_BS_RT
 
 /* Whether @s is an identifier systemd 252 accepts in LoaderEntries and
  * its other entry variables (efi_loader_entry_name_valid()): 1 to 255
@@ -88,8 +91,9 @@ struct bli_loader {
 	uint64_t features;    /* BLI_FEATURE_* */
 };
 
-/* Write every variable of @b under BLI_GUID with BLI_ATTRS through @v.
- * A variable that fails does not stop the others. Returns 0, or the first
+/* Write every variable of @b under BLI_GUID with BLI_ATTRS through @v,
+ * each only when it does not hold that value already. A variable that
+ * fails does not stop the others. Returns 0, or the first
  * failure's -errno with "<Name>: <why>" for each failure, joined with
  * "; ", in err[0..len). */
 int bli_write(const struct efi_vars *v, const struct bli_loader *b, char *err,

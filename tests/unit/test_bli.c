@@ -240,20 +240,21 @@ TEST(write_variables)
 	v.dir = vdir;
 	CHECK_INT(bli_write(&v, &b, err, sizeof(err)), 0);
 	CHECK_STR(err, "");
-	/* volatile: boot service and runtime access only */
-	CHECK_STR(var_text("LoaderInfo"), "06:bootmenu 1.0|");
-	CHECK_STR(var_text("LoaderFirmwareType"), "06:UEFI 2.70|");
-	CHECK_STR(var_text("LoaderFirmwareInfo"), "06:EDK II|");
+	/* non-volatile, boot service and runtime access: after
+	 * ExitBootServices() only those can be set */
+	CHECK_STR(var_text("LoaderInfo"), "07:bootmenu 1.0|");
+	CHECK_STR(var_text("LoaderFirmwareType"), "07:UEFI 2.70|");
+	CHECK_STR(var_text("LoaderFirmwareInfo"), "07:EDK II|");
 	CHECK_STR(var_text("LoaderDevicePartUUID"),
-		  "06:0ab1c2d3-0000-4000-8000-000000000001|");
+		  "07:0ab1c2d3-0000-4000-8000-000000000001|");
 	CHECK_STR(var_text("LoaderImageIdentifier"),
-		  "06:\\EFI\\BOOT\\BOOTX64.EFI|");
-	CHECK_STR(var_text("LoaderEntries"), "06:a.conf|grub-x|");
-	CHECK_STR(var_text("LoaderEntrySelected"), "06:grub-x|");
-	CHECK_STR(var_text("LoaderConfigTimeout"), "06:5|");
-	CHECK_STR(var_text("LoaderTimeInitUSec"), "06:0|");
-	CHECK_STR(var_text("LoaderTimeMenuUSec"), "06:1500000|");
-	CHECK_STR(var_text("LoaderTimeExecUSec"), "06:4250000|");
+		  "07:\\EFI\\BOOT\\BOOTX64.EFI|");
+	CHECK_STR(var_text("LoaderEntries"), "07:a.conf|grub-x|");
+	CHECK_STR(var_text("LoaderEntrySelected"), "07:grub-x|");
+	CHECK_STR(var_text("LoaderConfigTimeout"), "07:5|");
+	CHECK_STR(var_text("LoaderTimeInitUSec"), "07:0|");
+	CHECK_STR(var_text("LoaderTimeMenuUSec"), "07:1500000|");
+	CHECK_STR(var_text("LoaderTimeExecUSec"), "07:4250000|");
 	snprintf(path, sizeof(path), "%s/LoaderFeatures-%s", vdir, BLI_GUID);
 	raw = test_slurp(path, &n);
 	CHECK_INT(n, 12);
@@ -269,7 +270,7 @@ TEST(write_variables)
 	b.menu_us = 0;
 	unlink(strcat(strcpy(path, vdir), "/LoaderTimeMenuUSec-" BLI_GUID));
 	CHECK_INT(bli_write(&v, &b, err, sizeof(err)), 0);
-	CHECK_STR(var_text("LoaderConfigTimeout"), "06:menu-force|");
+	CHECK_STR(var_text("LoaderConfigTimeout"), "07:menu-force|");
 	CHECK_STR(var_text("LoaderTimeMenuUSec"), "-");
 	vdir_remove();
 	/* a directory that is gone: every variable fails, each is said */
@@ -469,12 +470,12 @@ TEST(loader_vars_step)
 	CHECK_INT(
 	    boot_loader_vars_write(&lv, l.head->next->next, err, sizeof(err)),
 	    0);
-	CHECK_STR(var_text("LoaderEntries"), "06:a0|a1|b0.conf|b1.conf|");
-	CHECK_STR(var_text("LoaderEntrySelected"), "06:b0.conf|");
-	CHECK_STR(var_text("LoaderInfo"), "06:bootmenu " BOOTMENU_VERSION "|");
-	CHECK_STR(var_text("LoaderConfigTimeout"), "06:5|");
+	CHECK_STR(var_text("LoaderEntries"), "07:a0|a1|b0.conf|b1.conf|");
+	CHECK_STR(var_text("LoaderEntrySelected"), "07:b0.conf|");
+	CHECK_STR(var_text("LoaderInfo"), "07:bootmenu " BOOTMENU_VERSION "|");
+	CHECK_STR(var_text("LoaderConfigTimeout"), "07:5|");
 	CHECK_STR(var_text("LoaderTimeMenuUSec"), "-");
-	CHECK(strcmp(var_text("LoaderTimeExecUSec"), "06:0|"));
+	CHECK(strcmp(var_text("LoaderTimeExecUSec"), "07:0|"));
 	put_str("LoaderEntryOneShot", BLI_GUID, "b0.conf");
 	CHECK_INT(boot_loader_vars_clear_once(&lv, err, sizeof(err)), 0);
 	CHECK_STR(var_text("LoaderEntryOneShot"), "07:b0.conf|");
