@@ -76,8 +76,7 @@ echo "$n" > /var/lib/bli/count
 sync
 tag=$(sed -n 's/.*bli\.tag=\([a-z0-9]*\).*/\1/p' /proc/cmdline)
 echo "BLI-BOOT $n tag=$tag"
-echo "BLI-ESP $(findmnt -n -o SOURCE,FSTYPE /boot)"
-echo "BLI-DIAG-BEGIN"; ls /sys/firmware/efi; findmnt -t efivarfs; dmesg | grep -i -E "efi|fat|vfat" | head -20; systemctl status --no-pager boot.mount sys-firmware-efi-efivars.mount 2>&1 | tail -20; ls /dev/disk/by-partuuid; echo "BLI-DIAG-END"
+echo "BLI-ESP $(findmnt -n -o SOURCE,FSTYPE /boot) efivarfs=$(findmnt -n -o FSTYPE /sys/firmware/efi/efivars)"
 echo "BLI-STATUS-BEGIN"; SYSTEMD_COLORS=0 bootctl status --no-pager; echo "BLI-STATUS-END rc=$?"
 echo "BLI-LIST-BEGIN"; SYSTEMD_COLORS=0 bootctl list --no-pager; echo "BLI-LIST-END rc=$?"
 echo "BLI-ANALYZE-BEGIN"; systemd-analyze; echo "BLI-ANALYZE-END rc=$?"
