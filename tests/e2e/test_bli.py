@@ -17,7 +17,10 @@ between markers, then runs the ESP's bli/steer-<boot number>:
   5 (b again, the usual 2 s countdown) bootctl set-default debian-a.conf;
     bootctl set-oneshot debian-missing.conf; systemctl reboot
   6 (a; the menu said the one-shot names no entry) powers off
-Each check reads its part of that one run."""
+Each of the first four checks reads its part of that one run; those boots
+use kexec_load (with the firmware's runtime map, SETUP_EFI). The fifth
+boots once more with bootmenu's kernel locked down, which makes it use
+kexec_file_load."""
 import os
 import re
 import shutil
@@ -57,7 +60,7 @@ def entry(tag):
             "systemd.show_status=0 bli.tag=%s\n" % (tag.upper(), ROOT_UUID, tag))
 
 
-def make_esp(work):
+def make_esp(work, steer):
     """The ESP as a FAT image: loader.conf, two entries, Debian's kernel
     and initrd, the steering scripts (mtools: nothing is mounted)."""
     esp = os.path.join(work, "esp.fat")
@@ -67,7 +70,7 @@ def make_esp(work):
     files = {"loader/loader.conf": "default debian-a.conf\ntimeout 2\n",
              "loader/entries/debian-a.conf": entry("a"),
              "loader/entries/debian-b.conf": entry("b")}
-    for n, cmd in STEER.items():
+    for n, cmd in steer.items():
         files["bli/steer-%d" % n] = cmd + "\n"
     subprocess.run(["mmd", "-i", esp, "::/loader", "::/loader/entries", "::/bli"],
                    check=True, env=env)
@@ -83,9 +86,9 @@ def make_esp(work):
     return esp
 
 
-def make_disk(work):
+def make_disk(work, steer):
     """GPT: the ESP, then Debian's root, each at its fixed PARTUUID."""
-    esp = make_esp(work)
+    esp = make_esp(work, steer)
     root_mib = (os.path.getsize(ROOT) + (1 << 20) - 1) >> 20
     disk = os.path.join(work, "disk.img")
     with open(disk, "wb") as f:
@@ -106,24 +109,29 @@ def make_disk(work):
 RUN = {}
 
 
-def run():
-    """The one guest run; each boot's serial output by its number."""
-    if RUN:
-        if "error" in RUN:
-            raise AssertionError(RUN["error"])
-        return RUN
+def guest(name, steer, append):
+    """A guest over a fresh disk with the steering scripts @steer."""
     need(EFI)
     if not os.path.exists(ROOT):
         raise Skip("missing %s (make %s as root: debootstrap)" % (ROOT, ROOT))
     need(os.path.join(DEBK, "vmlinuz"))
     need(os.path.join(DEBK, "initrd.img"))
     logs = os.environ.get("TEST_LOGS") or os.path.join(B, "test-logs")
-    work = os.path.join(logs, "bli-work")
+    work = os.path.join(logs, name + "-work")
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    disk = make_disk(work)
-    q = Qemu(B, "bli-debian", kernel=EFI, append=APPEND, disks=[disk],
-             uefi=True, mem=1024, reboot=True)
+    disk = make_disk(work, steer)
+    return Qemu(B, name, kernel=EFI, append=append, disks=[disk],
+                uefi=True, mem=1024, reboot=True)
+
+
+def run():
+    """The one guest run; each boot's serial output by its number."""
+    if RUN:
+        if "error" in RUN:
+            raise AssertionError(RUN["error"])
+        return RUN
+    q = guest("bli-debian", STEER, APPEND)
     try:
         for n in range(1, BOOTS + 1):
             q.expect(r"BLI-BOOT %d tag=" % n, 420)
@@ -173,6 +181,9 @@ def status_list_analyze():
     b1 = r["boot"][1]
     if b1["tag"] != "a":
         raise AssertionError("boot 1 booted %r, not the default a" % b1["tag"])
+    if "loader variables not all written" in r["out"]:
+        raise AssertionError("bootmenu could not write the variables: " +
+                             r["out"].split("loader variables not all written")[1][:300])
     status, _ = part(b1["text"], "STATUS")
     if not re.search(r"Current Boot Loader:\s*\n\s*Product: bootmenu \d", status):
         raise AssertionError("bootctl status does not name bootmenu: " + status)
@@ -223,9 +234,30 @@ def oneshot_missing():
         raise AssertionError("boot 6's menu did not say the one-shot names no entry")
 
 
+def kexec_file_path():
+    """5: the other kexec path keeps the firmware's runtime services too:
+    bootmenu's kernel locked down (as under Secure Boot) loads Debian's
+    signed kernel with kexec_file_load, and Debian still reads the
+    variables (one boot, then it powers off)."""
+    q = guest("bli-debian-file", {}, APPEND + " lockdown=integrity")
+    try:
+        q.expect(r"BLI-BOOT 1 tag=a", 420)
+        q.expect(r"BLI-DONE", 240)
+        out = q.output()
+    finally:
+        q.close()
+    if not re.search(r"loaded with kexec_file_load", out):
+        raise AssertionError("bootmenu did not use kexec_file_load: " + q.tail(800))
+    status, _ = part(out, "STATUS")
+    if not re.search(r"Product: bootmenu \d", status):
+        raise AssertionError("after kexec_file_load bootctl status: " + status)
+    selected(part(out, "LIST")[0], "Debian A", "debian-a.conf")
+
+
 ok = True
 ok &= check("e2e.bli.status_list_analyze", status_list_analyze)
 ok &= check("e2e.bli.oneshot_entry", oneshot_entry)
 ok &= check("e2e.bli.set_default_and_menu", set_default_and_menu)
 ok &= check("e2e.bli.oneshot_missing", oneshot_missing)
+ok &= check("e2e.bli.kexec_file_path", kexec_file_path)
 sys.exit(0 if ok else 1)
