@@ -333,7 +333,6 @@ static void rebuild(struct ui *u)
 static void settle(struct ui *u)
 {
 	const struct ui_opts *uo = u->uo;
-	char note[400];
 	double t;
 
 	u->settled = true;
@@ -342,8 +341,8 @@ static void settle(struct ui *u)
 	if (savedef_load(u->s, uo->conf, c->saved_id, sizeof(c->saved_id)) < 0)
 		c->saved_id[0] = '\0';
 	rebuild(u);
-	if (choose_loader_note(c, &u->s->list, note, sizeof(note)))
-		say(u, UI_R_STATUS, "%s", note);
+	if (choose_loader_note(c, &u->s->list, u->note, sizeof(u->note)))
+		say(u, UI_R_STATUS, "%s", u->note);
 	if (u->touched || !u->m.def)
 		return;
 	t = choose_timeout(c, &u->s->list);
