@@ -252,6 +252,11 @@ $(DEBXEN): scripts/debian-xen.sh | $(DEPS)
 $(DEMO): images/demo.sh $(KERNEL) $(DEBKERNEL) $(TESTINIT_CPIO) $(wildcard images/demo/*)
 	$(Q)bash images/demo.sh $(B)
 ESP := $(B)/esp.img
+# a real Debian 12 userspace (systemd 252) for the Boot Loader Interface
+# tests; made once and kept (root only: debootstrap)
+BLI_DEBIAN := $(B)/bli-debian/root.ext4
+$(BLI_DEBIAN): images/bli-debian.sh $(DEBKERNEL) | $(DEPS)
+	$(Q)bash images/bli-debian.sh $(B)
 $(ESP): images/esp.sh $(EFI)
 	$(Q)bash images/esp.sh $(B)
 # the tests' Secure Boot disk: that image and test kernels signed with the
@@ -296,7 +301,7 @@ FUZZ_SECONDS ?= 60
 fuzz: $(FUZZ_BINS)
 	$(Q)bash tests/fuzz/run.sh $(B) $(FUZZ_SECONDS)
 
-test: host $(UNIT_BINS) $(FUZZ_BINS) $(EFI) $(DEMO) $(ESP) $(SB_DISK) $(SHIM_DISK) $(DUAL_DISK) $(B)/target/kexload $(INITRAMFS_FAULT) $(DEBXEN)
+test: host $(UNIT_BINS) $(FUZZ_BINS) $(EFI) $(DEMO) $(ESP) $(BLI_DEBIAN) $(SB_DISK) $(SHIM_DISK) $(DUAL_DISK) $(B)/target/kexload $(INITRAMFS_FAULT) $(DEBXEN)
 	$(Q)bash tests/run.sh $(B)
 
 unit: $(UNIT_BINS) host

@@ -1,7 +1,10 @@
 /* main.c - bootmenu: argument parsing and wiring only. */
 #include "boot/boot.h"
+#include "boot/loader_vars.h"
 #include "choose/choose.h"
 #include "conf/conf.h"
+#include "efi/bli.h"
+#include "efi/fwstate.h"
 #include "install/install.h"
 #include "plain/plain.h"
 #include "savedef/savedef.h"
@@ -171,6 +174,8 @@ struct run {
 	struct choose ch;
 	char cmdline[4096];
 	double settle_s;
+	struct boot_loader_vars lv; /* under UEFI with efivarfs */
+	bool uefi;		    /* lv is filled in */
 };
 
 /* Entry N of the list, as --boot and --save-default name it. */
@@ -212,6 +217,41 @@ static void run_unmount(void *data)
 	session_unmount(&r->s);
 }
 
+/* systemd's Boot Loader Interface, under UEFI with efivarfs only: what the
+ * OS asked of this boot goes to the policy, and the transaction gets what
+ * it writes. LoaderConfigTimeoutOneShot is consumed only by a run that
+ * shows the menu (@menu), not by --list or --boot. */
+static void loader_vars_start(struct run *r, bool menu)
+{
+	struct efi_vars v;
+	struct bli_os os;
+	char dir[256], err[256];
+
+	if (r->o->n_roots ||
+	    efi_fw_vars(NULL, NULL, &v, dir, sizeof(dir), NULL, 0) < 0)
+		return;
+	boot_loader_vars_init(&r->lv, dir, NULL, r->ch.boot_device, &r->s.list,
+			      &r->ch);
+	r->uefi = true;
+	if (bli_read_os(&r->lv.vars, &os, menu, err, sizeof(err)) < 0)
+		fprintf(stderr, "bootmenu: %s\n", err);
+	snprintf(r->ch.loader_oneshot, sizeof(r->ch.loader_oneshot), "%s",
+		 os.oneshot);
+	snprintf(r->ch.loader_default, sizeof(r->ch.loader_default), "%s",
+		 os.def);
+	if (menu && os.timeout_oneshot != BLI_TIMEOUT_UNSET)
+		r->ch.loader_timeout_s = os.timeout_oneshot;
+}
+
+/* A request of the OS naming no entry, said where no menu shows it. */
+static void loader_note(struct run *r)
+{
+	char note[400];
+
+	if (choose_loader_note(&r->ch, &r->s.list, note, sizeof(note)))
+		fprintf(stderr, "bootmenu: %s\n", note);
+}
+
 /* bootmenu.conf's `tpm` as the boot transaction takes it. */
 static enum boot_measure_mode run_tpm_mode(const struct conf *c)
 {
@@ -234,7 +274,8 @@ static int act(struct run *r, int (*rescan)(struct session *, void *))
 			       .clear_once = run_clear_once,
 			       .unmount = run_unmount,
 			       .session = r,
-			       .tpm = run_tpm_mode(&r->c)};
+			       .tpm = run_tpm_mode(&r->c),
+			       .loader_vars = r->uefi ? &r->lv : NULL};
 	char consoles[512];
 	struct ui_opts uo = {.conf = &r->c,
 			     .choose = &r->ch,
@@ -259,7 +300,10 @@ static int act(struct run *r, int (*rescan)(struct session *, void *))
 		return session_print_list(stdout, &r->s, o->json,
 					  choose_default(&r->ch, &r->s.list),
 					  &bo);
+	r->lv.menu_us = boot_loader_vars_now();
 	/* a timeout of 0 given by the user boots before anything is drawn */
+	if (choose_user_timeout(&r->ch) == 0)
+		loader_note(r);
 	if (choose_user_timeout(&r->ch) == 0 &&
 	    plain_autoboot(&r->s, &r->ch, &bo) == 0)
 		return 0;
@@ -271,6 +315,7 @@ static int act(struct run *r, int (*rescan)(struct session *, void *))
 	if (rc != -ENOTTY)
 		return rc;
 	settle(r);
+	loader_note(r);
 	return plain_menu(&r->s, &r->ch, &bo);
 }
 
@@ -340,6 +385,7 @@ static int run(struct run *r)
 	if (net_start(r, once) && once)
 		r->settle_s =
 		    r->settle_s > NET_WAIT_S ? r->settle_s : NET_WAIT_S;
+	loader_vars_start(r, !once);
 	rc = act(r, NULL);
 	session_free(&r->s);
 	return rc;

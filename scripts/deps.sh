@@ -30,6 +30,8 @@ pkgs=(
 	# read the event log we hand on, systemd-stub and systemd-measure for
 	# the UKI's PCR 11 (systemd itself brings systemd-measure)
 	swtpm swtpm-tools tpm2-tools systemd-boot-efi
+	# a real Debian 12 userspace for the Boot Loader Interface tests
+	debootstrap
 	# test drivers (openssl makes the password hashes)
 	python3 tmux openssl
 	# the committed .clang-format, checked by make test

@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 struct efi_vars;
+struct boot_loader_vars;
 struct boot_loaded;
 struct kexec_blob;
 
@@ -97,6 +98,11 @@ struct boot_opts {
 	 * device (NULL: /dev/tpmrm0, then /dev/tpm0; tests name another). */
 	enum boot_measure_mode tpm;
 	const char *tpm_path;
+	/* systemd's Boot Loader Interface (boot/loader_vars.h): written
+	 * before the jump, and LoaderEntryOneShot consumed with grub's
+	 * next_entry. The face sets it under UEFI with efivarfs; NULL:
+	 * nothing is written (BIOS). */
+	const struct boot_loader_vars *loader_vars;
 };
 
 /* What a load left for the jump. Filled by boot_load_entry(); owned by

@@ -1,5 +1,6 @@
 /* transaction.c - one boot: its steps in the order they must run. */
 #include "boot/transaction.h"
+#include "boot/loader_vars.h"
 #include "choose/choose.h"
 #include "entry/entry.h"
 #include "util/say.h"
@@ -19,7 +20,8 @@ struct txn {
 	char *plan; /* a dry run's plan, printed once the load is over */
 	size_t plan_len;
 	char note[TXN_NOTE_MAX];
-	struct boot_measure m; /* the measuring step's outcome */
+	char bli_note[TXN_NOTE_MAX]; /* why the loader variables were not */
+	struct boot_measure m;	     /* the measuring step's outcome */
 };
 
 static const char *txn_title(const struct txn *t)
@@ -90,15 +92,41 @@ static void txn_clear_once(struct txn *t)
 		snprintf(t->note, sizeof(t->note), "%s", strerror(-rc));
 }
 
+/* The Boot Loader Interface variables for the OS a kexec boots next (a
+ * firmware entry hands over to another loader, which says its own);
+ * a failure does not stop the boot, it is said with "Starting". */
+static void txn_loader_vars(struct txn *t)
+{
+	if (t->o.loader_vars && t->e->method == ENTRY_KEXEC &&
+	    boot_loader_vars_write(t->o.loader_vars, t->e, t->bli_note,
+				   sizeof(t->bli_note)) >= 0)
+		t->bli_note[0] = '\0';
+}
+
+/* LoaderEntryOneShot goes with next_entry: the same boot consumes both. */
+static void txn_clear_loader_once(struct txn *t)
+{
+	char why[TXN_NOTE_MAX];
+	size_t n = strlen(t->bli_note);
+
+	if (!t->o.loader_vars || boot_loader_vars_clear_once(
+				     t->o.loader_vars, why, sizeof(why)) >= 0)
+		return;
+	snprintf(t->bli_note + n, sizeof(t->bli_note) - n, "%s%s",
+		 n ? "; " : "", why);
+}
+
 static void txn_starting(const struct txn *t)
 {
-	char text[800];
+	char text[1100];
 
 	snprintf(text, sizeof(text),
-		 "Starting %.200s (loaded with %s%s%.160s)%s%.200s",
+		 "Starting %.200s (loaded with %s%s%.160s)%s%.200s%s%.250s",
 		 txn_title(t), t->l.syscall, t->m.note[0] ? "; " : "",
 		 t->m.note, t->note[0] ? "; next_entry not cleared: " : "",
-		 t->note);
+		 t->note,
+		 t->bli_note[0] ? "; loader variables not all written: " : "",
+		 t->bli_note);
 	txn_say(t, BOOT_SAY_STARTING, text);
 }
 
@@ -119,9 +147,11 @@ static int txn_boot(struct txn *t, bool consume_once, char *err, size_t len)
 {
 	/* measured already: inside the load, between reading the files and
 	 * handing them to the kernel (boot_measure_step(), boot/measure.h) */
-	if (consume_once)
+	txn_loader_vars(t);
+	if (consume_once) {
 		txn_clear_once(t);
-	/* a later step: the Boot Loader Interface variables (efi/) */
+		txn_clear_loader_once(t);
+	}
 	/* a later step: hand a LUKS key on to the target's initramfs */
 	txn_starting(t);
 	return txn_jump(t, err, len);

@@ -20,7 +20,8 @@
 enum boot_say {
 	BOOT_SAY_LOADING,  /* 'loading "<title>"': the load begins */
 	BOOT_SAY_STARTING, /* "Starting <title> (loaded with <syscall>)",
-			      maybe with "; next_entry not cleared: <why>":
+			      maybe with "; next_entry not cleared: <why>"
+			      and "; loader variables not all written: <why>":
 			      the jump comes next */
 };
 
@@ -45,12 +46,14 @@ struct boot_front {
 
 /* Boot @e with @o (NULL: defaults, nothing cleared or unmounted) and the
  * front-end's @f (may be NULL). In order: a disabled entry is refused;
- * the load (boot_load_entry()); the one-shot default is cleared when the
- * policy says this boot consumes it (choose_consumes_once(),
- * o->clear_once); BOOT_SAY_STARTING; f->suspend; unmount and jump
- * (boot_jump()); f->resume when the jump came back. With o->dry_run
- * nothing is loaded, cleared or jumped to: after f->suspend the plan is
- * printed to o->plan_out (NULL: stdout) under a line 'bootmenu: would boot
+ * the load (boot_load_entry()); the Boot Loader Interface variables
+ * (o->loader_vars, boot/loader_vars.h); the one-shot defaults (grub's
+ * next_entry, o->clear_once, and LoaderEntryOneShot) are cleared when the
+ * policy says this boot consumes them (choose_consumes_once());
+ * BOOT_SAY_STARTING; f->suspend; unmount and jump (boot_jump()); f->resume when
+ * the jump came back. With o->dry_run nothing is loaded, cleared or jumped to:
+ * after f->suspend the plan is printed to o->plan_out (NULL: stdout) under a
+ * line 'bootmenu: would boot
  * "<title>"'. Returns 0 after a dry run; otherwise only on failure,
  * -errno with a sentence for the user in err[0..len) (the entry's
  * disabled reason, the load's, or "the jump failed: ..."). */

@@ -17,6 +17,7 @@ void choose_init(struct choose *c, const struct conf *conf, const char *cmdline,
 	c->conf = conf;
 	c->opt_timeout_s = opt_timeout_s;
 	c->cmdline_timeout_s = cmdline_number(cmdline, "timeout", -2);
+	c->loader_timeout_s = -2;
 	cmdline_value(cmdline, "from", c->boot_device, sizeof(c->boot_device));
 }
 
@@ -102,7 +103,9 @@ size_t choose_candidates(const struct choose *c, const struct entry_list *l,
 	size_t n_fs = fs_order(c, l, fss, CHOOSE_FS_MAX);
 	const char *dev = c->conf->default_device;
 
+	cand_add(&k, choose_loader_find(l, c->loader_oneshot));
 	cand_add(&k, find_id(l, c->saved_id));
+	cand_add(&k, choose_loader_find(l, c->loader_default));
 	for (size_t i = 0; i < n_fs; i++)
 		for (const struct entry *e = l->head; e; e = e->next)
 			if (e->fs == fss[i] &&
@@ -138,6 +141,8 @@ double choose_user_timeout(const struct choose *c)
 {
 	if (c->opt_timeout_s > -2)
 		return c->opt_timeout_s;
+	if (c->loader_timeout_s > -2)
+		return c->loader_timeout_s;
 	if (c->cmdline_timeout_s > -2)
 		return c->cmdline_timeout_s;
 	return c->conf->timeout;
@@ -163,6 +168,40 @@ double choose_timeout(const struct choose *c, const struct entry_list *l)
 	if (t <= -2)
 		t = ds >= 0 ? ds / 10.0 : CHOOSE_DEFAULT_TIMEOUT_S;
 	return t < 0 ? -1 : t;
+}
+
+/* One request of the OS: said when it names no entry. */
+static size_t loader_note_one(const struct entry_list *l, const char *name,
+			      const char *id, char *out, size_t len)
+{
+	int n;
+
+	if (!id[0] || choose_loader_find(l, id) || !len)
+		return 0;
+	n = snprintf(out, len, "%s \"%.*s\" names no entry: the default boots",
+		     name, 100, id);
+	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
+}
+
+bool choose_loader_note(const struct choose *c, const struct entry_list *l,
+			char *out, size_t len)
+{
+	size_t n;
+
+	if (len)
+		out[0] = '\0';
+	n = loader_note_one(l, "LoaderEntryOneShot", c->loader_oneshot, out,
+			    len);
+	if (n && n + 2 < len) {
+		out[n++] = ';';
+		out[n++] = ' ';
+		out[n] = '\0';
+	}
+	if (!loader_note_one(l, "LoaderEntryDefault", c->loader_default,
+			     out + n, len - n) &&
+	    n >= 2 && out[n - 2] == ';')
+		out[n - 2] = '\0';
+	return len && out[0];
 }
 
 /* GRUB's own grub.cfg (update-grub's 00_header) sets default to

@@ -6,7 +6,11 @@
  * settings in, answers out); choose_autoboot() runs the unattended boot
  * through the front-end's own calls. bootmenu(8) states the rules.
  *
- * The default: the saved default, else the first entry matching
+ * The default: the entry the OS asked for once (systemd's
+ * LoaderEntryOneShot, `systemctl reboot --boot-loader-entry=ID`), else the
+ * saved default (bootmenu's own menu), else the entry the OS set as its
+ * default (LoaderEntryDefault, `bootctl set-default ID`), else the first
+ * entry matching
  * bootmenu.conf's `default` pattern, else the config default of the
  * filesystem bootmenu.conf's `default_device` names, else each
  * filesystem's own config default (grub default/next_entry/saved_entry,
@@ -18,9 +22,21 @@
  * setup screen, which only a key chooses.
  * Candidates after the first are what an unattended boot tries, in that
  * order, when the one before it fails to load.
+ * The two Boot Loader Interface variables match entries by their
+ * identifier (choose/loader_id.h), as a shell pattern the way
+ * systemd-boot 252 matches them; one naming no entry is passed over (the
+ * menu says so, choose_loader_note()). They are read only under UEFI with
+ * efivarfs (the face fills them in); under BIOS they stay "".
+ * The OS's one-shot comes first as systemd-boot puts it, and it stands
+ * above grub's next_entry because the OS wrote it for this very loader.
+ * The saved default stands above LoaderEntryDefault: it is the choice of
+ * whoever sits at this menu, and systemd-boot's own menu key for it
+ * writes LoaderEntryDefault, the variable it then puts first.
  */
 #ifndef BM_CHOOSE_H
 #define BM_CHOOSE_H
+
+#include "choose/loader_id.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -45,6 +61,13 @@ struct choose {
 	char boot_device[256];
 	/* the saved default's id (savedef_load()); "" none */
 	char saved_id[CHOOSE_SAVED_MAX];
+	/* systemd's LoaderEntryOneShot and LoaderEntryDefault (efi/bli.h),
+	 * lower case; "" none */
+	char loader_oneshot[CHOOSE_LOADER_ID_MAX];
+	char loader_default[CHOOSE_LOADER_ID_MAX];
+	/* LoaderConfigTimeoutOneShot in seconds (-1: wait for a key); -2
+	 * when not set */
+	double loader_timeout_s;
 };
 
 /* @c for @conf with nothing else known; @cmdline is the kernel's command
@@ -61,16 +84,19 @@ size_t choose_candidates(const struct choose *c, const struct entry_list *l,
 const struct entry *choose_default(const struct choose *c,
 				   const struct entry_list *l);
 
-/* Seconds before the default boots: --timeout, else bootmenu.timeout=,
- * else bootmenu.conf, else the configs', else CHOOSE_DEFAULT_TIMEOUT_S.
- * -1: wait for a key. The configs' timeout is @l's own for one parse
- * (timeout_ds); for a list merged from several filesystems (the
- * session's, l->fs_timeout_ds) it is the first one set, in the order of
+/* Seconds before the default boots: --timeout, else the OS's one-shot
+ * (LoaderConfigTimeoutOneShot: `systemctl reboot --boot-loader-menu=N`
+ * asks to see the menu, so it wins over every setting of this machine's
+ * own), else bootmenu.timeout=, else bootmenu.conf, else the configs', else
+ * CHOOSE_DEFAULT_TIMEOUT_S. -1: wait for a key. The configs' timeout is @l's
+ * own for one parse (timeout_ds); for a list merged from several filesystems
+ * (the session's, l->fs_timeout_ds) it is the first one set, in the order of
  * the filesystems, when their configs disagree. */
 double choose_timeout(const struct choose *c, const struct entry_list *l);
 
-/* The timeout the user gave (command line, bootmenu.timeout=,
- * bootmenu.conf), known before any disk was read; -2 when none did. */
+/* The timeout the user gave (command line, LoaderConfigTimeoutOneShot,
+ * bootmenu.timeout=, bootmenu.conf), known before any disk was read; -2
+ * when none did. */
 double choose_user_timeout(const struct choose *c);
 
 /* The order filesystems take in the default rule: 0 for the one
@@ -101,11 +127,18 @@ struct choose_ops {
 int choose_autoboot(const struct choose *c, const struct entry_list *l,
 		    bool unlocked, const struct choose_ops *ops);
 
-/* Whether this boot consumes the one-shot default (grub's next_entry,
- * which the boot then clears): yes once the entry it boots was loaded for
- * real (@load_rc 0, not @dry_run), whichever entry that is and whoever
- * chose it (the countdown, a key, an edited entry, a fallback); no after
- * a failed load or a dry run, which consume nothing. */
+/* What the menu should say about the OS's requests that name no entry of
+ * @l: 'LoaderEntryOneShot "x" names no entry: the default boots' (and
+ * the same for LoaderEntryDefault) into out[0..len). Returns whether
+ * there is anything to say. */
+bool choose_loader_note(const struct choose *c, const struct entry_list *l,
+			char *out, size_t len);
+
+/* Whether this boot consumes the one-shot default (grub's next_entry and
+ * systemd's LoaderEntryOneShot, which the boot then clears): yes once the entry
+ * it boots was loaded for real (@load_rc 0, not @dry_run), whichever entry that
+ * is and whoever chose it (the countdown, a key, an edited entry, a fallback);
+ * no after a failed load or a dry run, which consume nothing. */
 bool choose_consumes_once(int load_rc, bool dry_run);
 
 /* Whether the plain chooser (no terminal: no password prompt) may offer

@@ -120,8 +120,10 @@ static void draw_count(struct ui *u)
 	int left = ui_count_left(&u->m, now);
 
 	if (left >= 0 && u->m.def) {
-		snprintf(buf, sizeof(buf), "Booting %s in %d s",
-			 u->m.def->title, left);
+		/* a note said before the countdown stays in sight */
+		snprintf(buf, sizeof(buf), "%.300s%sBooting %s in %d s",
+			 u->note, u->note[0] ? " -- " : "", u->m.def->title,
+			 left);
 		ui_line(u, LINES - 2, 0, UI_R_COUNT, buf);
 	} else {
 		ui_line(u, LINES - 2, 0, u->msg[0] ? u->msg_role : UI_R_TEXT,

@@ -341,6 +341,8 @@ static void settle(struct ui *u)
 	if (savedef_load(u->s, uo->conf, c->saved_id, sizeof(c->saved_id)) < 0)
 		c->saved_id[0] = '\0';
 	rebuild(u);
+	if (choose_loader_note(c, &u->s->list, u->note, sizeof(u->note)))
+		say(u, UI_R_STATUS, "%s", u->note);
 	if (u->touched || !u->m.def)
 		return;
 	t = choose_timeout(c, &u->s->list);

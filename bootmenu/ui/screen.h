@@ -26,6 +26,9 @@ struct ui {
 	struct ui_model m;
 	char msg[512]; /* the message line; "" none */
 	enum ui_role msg_role;
+	/* said before the countdown and kept in sight during it (the OS's
+	 * Boot Loader Interface request that names no entry); "" none */
+	char note[400];
 	bool touched;		  /* a key came: no countdown from now on */
 	bool settled;		  /* the session's start-up probing is over */
 	bool counted;		  /* the countdown was started once */
