@@ -1,5 +1,6 @@
 /* listing.c - --list and --list --json. */
 #include "session/listing.h"
+#include "choose/loader_id.h"
 #include "entry/entry.h"
 #include "scan/fs.h"
 #include "util/json.h"
@@ -190,9 +191,11 @@ static void json_signer(FILE *f, const struct entry *e,
 	json_str(f, rc > 0 ? who : NULL);
 }
 
-static void json_entry(FILE *f, const struct entry *e, bool def,
+static void json_entry(FILE *f, const struct entry_list *l,
+		       const struct entry *e, bool def,
 		       const struct listing_extra *x)
 {
+	char loader_id[CHOOSE_LOADER_ID_MAX];
 	const char *const head[][2] = {
 	    {"title", e->title},
 	    {"group", e->group},
@@ -208,6 +211,10 @@ static void json_entry(FILE *f, const struct entry *e, bool def,
 
 	fputs("{\"id\":", f);
 	json_str(f, e->id);
+	/* what systemd's Boot Loader Interface calls it (LoaderEntries) */
+	choose_loader_id(l, e, loader_id);
+	fputs(",\"loader_id\":", f);
+	json_str(f, loader_id);
 	json_pairs(f, head, sizeof(head) / sizeof(head[0]));
 	fputs(",\"kernel_file\":", f);
 	json_file(f, e, &e->kernel);
@@ -259,7 +266,7 @@ void listing_json(FILE *f, const struct entry_list *l, const struct entry *def,
 		if (e != l->head)
 			fputc(',', f);
 		fputs("\n  ", f);
-		json_entry(f, e, e == def, x);
+		json_entry(f, l, e, e == def, x);
 	}
 	fputs("\n],\n\"warnings\":[", f);
 	for (const struct warning *w = l->warnings; w; w = w->next) {

@@ -29,12 +29,12 @@ struct listing_extra {
 };
 
 /* One JSON object: "secure_boot" ({"state", "lockdown"}, when @x gives
- * them), "entries", an array of entry objects (see README: id, title,
- * format, kernel, initrds, cmdline, device, source, default, disabled,
- * kernel_file and initrd_files (path, device, subvolume, spec), and, for
- * kernels booted by kexec when @x->signer is set, "signed" (true, false
- * or null: unreadable) and "signer"), and "warnings" (device, file, line,
- * message, count). @x may be NULL. */
+ * them), "entries", an array of entry objects (see README: id, loader_id
+ * (choose/loader_id.h), title, format, kernel, initrds, cmdline, device,
+ * source, default, disabled, kernel_file and initrd_files (path, device,
+ * subvolume, spec), and, for kernels booted by kexec when @x->signer is set,
+ * "signed" (true, false or null: unreadable) and "signer"), and "warnings"
+ * (device, file, line, message, count). @x may be NULL. */
 void listing_json(FILE *f, const struct entry_list *l, const struct entry *def,
 		  const struct listing_extra *x);
 

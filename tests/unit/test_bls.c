@@ -584,7 +584,10 @@ TEST(json_carries_the_warnings)
 	f = open_memstream(&out, &len);
 	listing_json(f, &t.out, t.out.head, NULL);
 	fclose(f);
-	CHECK(!strncmp(out, "{\"entries\":[\n  {\"id\":\"x.conf\"", 29));
+	CHECK(!strncmp(out,
+		       "{\"entries\":[\n  {\"id\":\"x.conf\","
+		       "\"loader_id\":\"x.conf\"",
+		       50));
 	CHECK(strstr(out, "\n],\n\"warnings\":[\n  {\"device\":\"t\","
 			  "\"file\":\"/loader/entries/x.conf\",\"line\":2,"
 			  "\"message\":\"unknown key 'frob' ignored\","
