@@ -10,10 +10,13 @@
 #ifndef BM_TEST_H
 #define BM_TEST_H
 
+#include <ftw.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int test_failures;
 static int test_skips;
@@ -89,6 +92,59 @@ static inline char *test_slurp(const char *path, size_t *len)
 	fclose(f);
 	*len = n < 0 ? 0 : (size_t)n;
 	return buf;
+}
+
+static inline int test_rm_one(const char *p, const struct stat *st, int flag,
+			      struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(p);
+}
+
+/* Remove @path and everything under it (a test's scratch tree). */
+static inline void test_rmtree(const char *path)
+{
+	nftw(path, test_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* A new empty directory /tmp/<tag>.XXXXXX in buf[0..len) (the test
+ * removes it with test_rmtree()); aborts when none can be made. */
+static inline void test_tmpdir(char *buf, size_t len, const char *tag)
+{
+	snprintf(buf, len, "/tmp/%s.XXXXXX", tag);
+	if (!mkdtemp(buf))
+		abort();
+}
+
+/* @hex (well-formed, even length) into out[0..max); returns the bytes
+ * written. */
+static inline size_t test_unhex(const char *hex, uint8_t *out, size_t max)
+{
+	size_t n = strlen(hex) / 2;
+
+	for (size_t i = 0; i < n && i < max; i++) {
+		unsigned v = 0;
+
+		sscanf(hex + 2 * i, "%2x", &v);
+		out[i] = (uint8_t)v;
+	}
+	return n < max ? n : max;
+}
+
+/* True when @got begins with the bytes @hex spells (at most 1024); else
+ * both are printed. */
+static inline int test_hex_eq(const uint8_t *got, const char *hex)
+{
+	uint8_t want[1024];
+	size_t n = test_unhex(hex, want, sizeof(want));
+
+	if (memcmp(got, want, n) == 0)
+		return 1;
+	printf("  got  ");
+	for (size_t i = 0; i < n; i++)
+		printf("%02x", got[i]);
+	printf("\n  want %s\n", hex);
+	return 0;
 }
 
 #define TEST(name) static void name(void)

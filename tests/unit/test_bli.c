@@ -160,23 +160,14 @@ TEST(entry_ids)
 
 static char vdir[64];
 
-static int rm_one(const char *p, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	return remove(p);
-}
-
 static void vdir_make(void)
 {
-	snprintf(vdir, sizeof(vdir), "/tmp/test_bli.XXXXXX");
-	if (!mkdtemp(vdir))
-		abort();
+	test_tmpdir(vdir, sizeof(vdir), "test_bli");
 }
 
 static void vdir_remove(void)
 {
-	nftw(vdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	test_rmtree(vdir);
 }
 
 /* Variable @name under BLI_GUID: its attributes and its text, "-" when

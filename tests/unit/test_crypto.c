@@ -27,34 +27,6 @@
 
 /* --- helpers */
 
-/* hex (well-formed, even length) into out; returns the byte count. */
-static size_t unhex(const char *hex, uint8_t *out, size_t max)
-{
-	size_t n = strlen(hex) / 2;
-
-	for (size_t i = 0; i < n && i < max; i++) {
-		unsigned v = 0;
-
-		sscanf(hex + 2 * i, "%2x", &v);
-		out[i] = (uint8_t)v;
-	}
-	return n < max ? n : max;
-}
-
-static int eq_hex(const uint8_t *got, const char *hex)
-{
-	uint8_t want[1024];
-	size_t n = unhex(hex, want, sizeof(want));
-
-	if (memcmp(got, want, n) == 0)
-		return 1;
-	printf("  got  ");
-	for (size_t i = 0; i < n; i++)
-		printf("%02x", got[i]);
-	printf("\n  want %s\n", hex);
-	return 0;
-}
-
 /* The IEEE 1619 vectors' 512-byte plaintext: 00 01 .. ff twice. */
 static void pattern512(uint8_t *p)
 {
@@ -203,12 +175,12 @@ TEST(aes_fips197)
 
 	for (int i = 0; i < 32; i++)
 		key[i] = (uint8_t)i;
-	unhex("00112233445566778899aabbccddeeff", pt, 16);
+	test_unhex("00112233445566778899aabbccddeeff", pt, 16);
 	for (int k = 0; k < 3; k++) {
 		CHECK_INT(aes_setkey(&a, key, 16 + 8 * (size_t)k), 0);
 		CHECK_INT(a.rounds, 10 + 2 * k);
 		aes_encrypt(&a, pt, ct);
-		CHECK(eq_hex(ct, want[k]));
+		CHECK(test_hex_eq(ct, want[k]));
 		aes_decrypt(&a, ct, back);
 		CHECK(memcmp(back, pt, 16) == 0);
 		/* in place */
@@ -242,7 +214,7 @@ TEST(aes_key_expansion)
 	struct aes a;
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(*v); i++) {
-		size_t n = unhex(v[i].key, key, sizeof(key));
+		size_t n = test_unhex(v[i].key, key, sizeof(key));
 
 		CHECK_INT(aes_setkey(&a, key, n), 0);
 		CHECK_INT(a.ek[v[i].last], v[i].w);
@@ -258,9 +230,9 @@ TEST(aes_key_expansion)
 static void check_xts(const char *keyhex, uint64_t sector, const char *ctx)
 {
 	uint8_t key[64], buf[512], pt[512];
-	size_t n = unhex(keyhex, key, sizeof(key));
+	size_t n = test_unhex(keyhex, key, sizeof(key));
 
-	unhex(ctx, buf, sizeof(buf));
+	test_unhex(ctx, buf, sizeof(buf));
 	pattern512(pt);
 	CHECK_INT(
 	    luks_decrypt("aes", "xts-plain64", key, n, sector, 512, buf, 512),
@@ -294,10 +266,10 @@ TEST(xts_plain_truncates)
 {
 	uint8_t key[32], a[512], b[512];
 
-	unhex("e0e1e2e3e4e5e6e7e8e9eaebecedeeef"
-	      "c0c1c2c3c4c5c6c7c8c9cacbcccdcecf",
-	      key, sizeof(key));
-	unhex(xts_v19_ctx, a, sizeof(a));
+	test_unhex("e0e1e2e3e4e5e6e7e8e9eaebecedeeef"
+		   "c0c1c2c3c4c5c6c7c8c9cacbcccdcecf",
+		   key, sizeof(key));
+	test_unhex(xts_v19_ctx, a, sizeof(a));
 	memcpy(b, a, sizeof(a));
 	CHECK_INT(luks_decrypt("aes", "xts-plain", key, 32, 0xa987654321ULL,
 			       512, a, 512),
@@ -352,7 +324,7 @@ static void check_cbc(const char *mode, const uint8_t *key, size_t key_len,
 {
 	uint8_t buf[1024], pt[1024];
 
-	unhex(ctx, buf, sizeof(buf));
+	test_unhex(ctx, buf, sizeof(buf));
 	pattern_cbc(pt, len);
 	CHECK_INT(
 	    luks_decrypt("aes", mode, key, key_len, sector, 512, buf, len), 0);
@@ -393,13 +365,13 @@ TEST(cbc_wrong_iv)
 	for (int i = 0; i < 32; i++)
 		key[i] = (uint8_t)(0x80 + i);
 	pattern_cbc(pt, 512);
-	unhex(cbc_essiv_ctx, buf, sizeof(buf));
+	test_unhex(cbc_essiv_ctx, buf, sizeof(buf));
 	CHECK_INT(luks_decrypt("aes", "cbc-essiv:sha256", key, 32, 0x1f1, 512,
 			       buf, 512),
 		  0);
 	CHECK(memcmp(buf, pt, 16) != 0);
 	CHECK(memcmp(buf + 16, pt + 16, 496) == 0);
-	unhex(cbc_essiv_ctx, buf, sizeof(buf));
+	test_unhex(cbc_essiv_ctx, buf, sizeof(buf));
 	CHECK_INT(
 	    luks_decrypt("aes", "cbc-plain64", key, 32, 0x1f0, 512, buf, 512),
 	    0);
@@ -414,8 +386,9 @@ TEST(ecb_fips197)
 	for (int i = 0; i < 16; i++)
 		key[i] = (uint8_t)i;
 	for (int i = 0; i < 32; i++)
-		unhex("69c4e0d86a7b0430d8cdb78070b4c55a", buf + 16 * i, 16);
-	unhex("00112233445566778899aabbccddeeff", pt, 16);
+		test_unhex("69c4e0d86a7b0430d8cdb78070b4c55a", buf + 16 * i,
+			   16);
+	test_unhex("00112233445566778899aabbccddeeff", pt, 16);
 	CHECK_INT(luks_decrypt("aes", "ecb", key, 16, 12345, 512, buf, 512), 0);
 	for (int i = 0; i < 32; i++)
 		CHECK(memcmp(buf + 16 * i, pt, 16) == 0);
@@ -501,10 +474,11 @@ TEST(hash_table)
 	CHECK(hash_find(NULL) == NULL);
 	/* FIPS 180-4 examples: "abc" */
 	hash_once(hash_find("sha384"), "abc", 3, out);
-	CHECK(eq_hex(out, "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded163"
+	CHECK(test_hex_eq(out,
+			  "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded163"
 			  "1a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7"));
 	hash_once(hash_find("sha1"), "abc", 3, out);
-	CHECK(eq_hex(out, "a9993e364706816aba3e25717850c26c9cd0d89d"));
+	CHECK(test_hex_eq(out, "a9993e364706816aba3e25717850c26c9cd0d89d"));
 }
 
 static void check_hmac(const char *alg, const void *key, size_t key_len,
@@ -513,7 +487,7 @@ static void check_hmac(const char *alg, const void *key, size_t key_len,
 	uint8_t out[HASH_MAX_LEN];
 
 	hmac(hash_find(alg), key, key_len, msg, strlen(msg), out);
-	CHECK(eq_hex(out, want));
+	CHECK(test_hex_eq(out, want));
 }
 
 /* RFC 4231 test cases 1, 2 and 6 (a key longer than the block), RFC 2202
@@ -570,7 +544,7 @@ static void check_pbkdf2(const char *alg, const void *pw, size_t pw_len,
 	memset(out, 0xee, sizeof(out));
 	CHECK_INT(pbkdf2(hash_find(alg), pw, pw_len, salt, salt_len, c, out, n),
 		  0);
-	CHECK(eq_hex(out, want));
+	CHECK(test_hex_eq(out, want));
 	CHECK_INT(out[n], 0xee);
 }
 
@@ -645,7 +619,7 @@ static void check_blake2b(const uint8_t *data, size_t len, size_t out_len,
 		blake2b_update(&b, data + off,
 			       len - off < piece ? len - off : piece);
 	blake2b_final(&b, out);
-	CHECK(eq_hex(out, want));
+	CHECK(test_hex_eq(out, want));
 }
 
 /* RFC 7693 appendix A ("abc"); block edges (exactly one and two blocks,
@@ -698,7 +672,7 @@ static void check_rfc9106(enum argon2_type type, const char *want)
 	CHECK_INT(
 	    argon2_hash_keyed(&p, pw, 32, salt, 16, key, 8, ad, 12, out, 32),
 	    0);
-	CHECK(eq_hex(out, want));
+	CHECK(test_hex_eq(out, want));
 }
 
 /* RFC 9106 sections 5.1, 5.2 and 5.3: 32 KiB, 3 passes, 4 lanes, a
@@ -724,7 +698,7 @@ static void check_argon2_cli(enum argon2_type type, uint32_t t, uint32_t m,
 
 	CHECK_INT(argon2_hash(&p, pw, strlen(pw), salt, strlen(salt), out, n),
 		  0);
-	CHECK(eq_hex(out, want));
+	CHECK(test_hex_eq(out, want));
 }
 
 /* Larger memory than the RFC's (several address blocks per segment,

@@ -709,23 +709,14 @@ TEST(points_at_mbr)
 
 static char vdir[64];
 
-static int rm_one(const char *p, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	return remove(p);
-}
-
 static void vdir_make(void)
 {
-	snprintf(vdir, sizeof(vdir), "/tmp/test_efi.XXXXXX");
-	if (!mkdtemp(vdir))
-		abort();
+	test_tmpdir(vdir, sizeof(vdir), "test_efi");
 }
 
 static void vdir_remove(void)
 {
-	nftw(vdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	test_rmtree(vdir);
 }
 
 /* The file's bytes as text, "<attrs hex>:<data>" ("-" when absent). */

@@ -261,13 +261,6 @@ struct fw_dir {
 	struct boot_loaded l; /* what the last load() left */
 };
 
-static int rm_one(const char *p, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	return remove(p);
-}
-
 static void fw_dir_make(struct fw_dir *d)
 {
 	char real[PATH_MAX];
@@ -292,7 +285,7 @@ static void fw_dir_make(struct fw_dir *d)
 
 static void fw_dir_remove(struct fw_dir *d)
 {
-	nftw(d->efi, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	test_rmtree(d->efi);
 }
 
 /* Variable @name made by hand: the attributes, then the data. */

@@ -38,13 +38,6 @@ struct scratch {
 	char err[1024];
 };
 
-static int rm_one(const char *p, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	return remove(p);
-}
-
 static void put_file(const char *path, const void *data, size_t len)
 {
 	FILE *f = fopen(path, "wb");
@@ -175,7 +168,7 @@ static void scratch_make(struct scratch *s)
 static void scratch_remove(struct scratch *s)
 {
 	umount2(s->esp, MNT_DETACH);
-	nftw(s->root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	test_rmtree(s->root);
 	free(s->printed);
 }
 
@@ -463,7 +456,7 @@ TEST(install_empty_esp)
 
 	scratch_make(&s);
 	snprintf(path, sizeof(path), "%s/EFI", s.esp);
-	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	test_rmtree(path);
 	before = snapshot(&s);
 	s.o.removable = s.o.print = true;
 	CHECK_INT(run(&s), 0);

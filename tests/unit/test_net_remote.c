@@ -59,13 +59,6 @@ static void put(const char *dir, const char *name, const char *text,
 	chmod(p, mode);
 }
 
-static int rm_one(const char *p, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	return remove(p);
-}
-
 static void setup(void)
 {
 	static char path[PATH_MAX];
@@ -94,7 +87,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-	nftw(top, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	test_rmtree(top);
 }
 
 /* A new scratch tree and a remote root over it. */

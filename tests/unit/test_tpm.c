@@ -32,32 +32,6 @@
 
 /* --- helpers */
 
-/* hex[0..2n) into out[0..n); the constants below are well-formed. */
-static void unhex(const char *hex, uint8_t *out, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		unsigned v = 0;
-
-		sscanf(hex + 2 * i, "%2x", &v);
-		out[i] = (uint8_t)v;
-	}
-}
-
-static int eq_hex(const uint8_t *got, const char *hex)
-{
-	uint8_t want[MEASURE_DIGEST_MAX];
-	size_t n = strlen(hex) / 2;
-
-	unhex(hex, want, n);
-	if (memcmp(got, want, n) == 0)
-		return 1;
-	printf("  got  ");
-	for (size_t i = 0; i < n; i++)
-		printf("%02x", got[i]);
-	printf("\n  want %s\n", hex);
-	return 0;
-}
-
 static const uint8_t *bank_digest(unsigned bank, const void *data, size_t len,
 				  struct measure_digests *d)
 {
@@ -120,9 +94,9 @@ TEST(sha_fips_vectors)
 
 	for (unsigned k = 0; k < MEASURE_BANKS; k++)
 		for (size_t v = 0; v < 4; v++)
-			CHECK(eq_hex(bank_digest(1u << k, vec_in[v],
-						 strlen(vec_in[v]), &d),
-				     vec_out[k][v]));
+			CHECK(test_hex_eq(bank_digest(1u << k, vec_in[v],
+						      strlen(vec_in[v]), &d),
+					  vec_out[k][v]));
 }
 
 /* A million 'a', fed in pieces of 1..997 bytes through all four at once. */
@@ -145,7 +119,7 @@ TEST(sha_million_a)
 	measure_hash_final(&h, &d);
 	CHECK_INT(d.banks, MEASURE_BANKS_ALL);
 	for (unsigned k = 0; k < MEASURE_BANKS; k++)
-		CHECK(eq_hex(measure_digest(&d, 1u << k), vec_out[k][4]));
+		CHECK(test_hex_eq(measure_digest(&d, 1u << k), vec_out[k][4]));
 }
 
 TEST(sha_every_padding_length)
@@ -165,7 +139,7 @@ TEST(sha_every_padding_length)
 					    bank_digest(bank, buf, n, &d),
 					    measure_bank_size(bank));
 		measure_hash_final(&chain, &c);
-		CHECK(eq_hex(measure_digest(&c, bank), vec_out[k][5]));
+		CHECK(test_hex_eq(measure_digest(&c, bank), vec_out[k][5]));
 	}
 }
 
@@ -192,10 +166,10 @@ TEST(sha_plain_interfaces)
 	sha256_final(&s2, d2);
 	sha384_final(&s3, d3);
 	sha512_final(&s5, d5);
-	CHECK(eq_hex(d1, vec_out[0][1]));
-	CHECK(eq_hex(d2, vec_out[1][1]));
-	CHECK(eq_hex(d3, vec_out[2][1]));
-	CHECK(eq_hex(d5, vec_out[3][1]));
+	CHECK(test_hex_eq(d1, vec_out[0][1]));
+	CHECK(test_hex_eq(d2, vec_out[1][1]));
+	CHECK(test_hex_eq(d3, vec_out[2][1]));
+	CHECK(test_hex_eq(d5, vec_out[3][1]));
 }
 
 /* --- command bytes (TPM 2.0 Part 3) and response parsers */
@@ -231,7 +205,7 @@ TEST(cmd_bytes)
 	    tpm_cmd_pcr_extend(buf, sizeof(buf), 8, &d, MEASURE_BANK_SHA256),
 	    sizeof(ext_head) + 32);
 	CHECK(memcmp(buf, ext_head, sizeof(ext_head)) == 0);
-	CHECK(eq_hex(buf + sizeof(ext_head), vec_out[1][1]));
+	CHECK(test_hex_eq(buf + sizeof(ext_head), vec_out[1][1]));
 	/* all four banks: 4 digests in algorithm order */
 	CHECK_INT(
 	    tpm_cmd_pcr_extend(buf, sizeof(buf), 8, &d, MEASURE_BANKS_ALL),
@@ -262,7 +236,7 @@ TEST(rsp_parsers)
 	unsigned banks = 0, other = 9;
 	size_t n = strlen(swtpm_getcap) / 2, m = strlen(swtpm_read8) / 2;
 
-	unhex(swtpm_getcap, r, n);
+	test_unhex(swtpm_getcap, r, n);
 	CHECK_INT(tpm_rsp_get_pcrs(r, n, &rc, &banks, &other), 0);
 	CHECK_INT(banks, MEASURE_BANKS_ALL);
 	CHECK_INT(other, 0);
@@ -271,7 +245,7 @@ TEST(rsp_parsers)
 	r[13] = 6; /* another capability */
 	CHECK_INT(tpm_rsp_get_pcrs(r, n, &rc, &banks, NULL), -EBADMSG);
 
-	unhex(swtpm_read8, r, m);
+	test_unhex(swtpm_read8, r, m);
 	memset(out, 0xaa, sizeof(out));
 	CHECK_INT(tpm_rsp_pcr_read(r, m, &rc, 8, MEASURE_BANK_SHA256, out), 0);
 	CHECK(out[0] == 0 && out[31] == 0 && out[32] == 0xaa);
@@ -283,15 +257,15 @@ TEST(rsp_parsers)
 		CHECK_INT(tpm_rsp_pcr_read(r, k, &rc, 8, 2, out), -EBADMSG);
 
 	/* an error: the header alone; a TPM 1.2; a bad tag */
-	unhex("80010000000a00000922", r, 10);
+	test_unhex("80010000000a00000922", r, 10);
 	CHECK_INT(tpm_rsp_pcr_extend(r, 10, &rc), -EREMOTEIO);
 	CHECK_INT(rc, TPM_RC_RETRY);
-	unhex("00c40000000a0000001e", r, 10);
+	test_unhex("00c40000000a0000001e", r, 10);
 	CHECK_INT(tpm_rsp_code(r, 10, &rc), -EPROTONOSUPPORT);
-	unhex("80030000000a00000000", r, 10);
+	test_unhex("80030000000a00000000", r, 10);
 	CHECK_INT(tpm_rsp_code(r, 10, &rc), -EBADMSG);
 	/* PCR_Extend's success: parameterSize 0, one session */
-	unhex("80020000001300000000000000000000010000", r, 19);
+	test_unhex("80020000001300000000000000000000010000", r, 19);
 	CHECK_INT(tpm_rsp_pcr_extend(r, 19, &rc), 0);
 	CHECK_INT(rc, 0);
 	CHECK_INT(tpm_rsp_pcr_extend(r, 18, &rc), -EBADMSG);
@@ -404,7 +378,7 @@ TEST(plan_kexec_events)
 	CHECK_INT(e->log_len, sizeof(KERNEL_PATH)); /* with its NUL */
 	CHECK(memcmp(e->log, KERNEL_PATH, sizeof(KERNEL_PATH)) == 0);
 	CHECK_STR(e->what, "kernel " KERNEL_PATH);
-	CHECK(eq_hex(e->d.sha256, WANT_KERNEL_SHA256));
+	CHECK(test_hex_eq(e->d.sha256, WANT_KERNEL_SHA256));
 	CHECK_INT(e->d.banks, MEASURE_BANK_SHA256);
 	CHECK_INT(e->rc, MEASURE_PENDING);
 	e = &l.ev[1];
@@ -412,7 +386,7 @@ TEST(plan_kexec_events)
 	CHECK_INT(e->type, TCG_EV_IPL);
 	CHECK_INT(e->log_len, sizeof(cmd_log));
 	CHECK(memcmp(e->log, cmd_log, sizeof(cmd_log)) == 0);
-	CHECK(eq_hex(e->d.sha256, WANT_CMD_SHA256));
+	CHECK(test_hex_eq(e->d.sha256, WANT_CMD_SHA256));
 	CHECK_STR(e->what, "cmdline");
 	CHECK_INT(l.ev[2].pcr, 9);
 	CHECK_STR(l.ev[2].what, "initrd " UCODE_PATH);
@@ -443,9 +417,9 @@ TEST(plan_multiboot_events)
 	CHECK_INT(measure_plan_multiboot(&l, &k, CMDLINE, m, strings, 2), 0);
 	CHECK_INT(l.n, 6);
 	CHECK_INT(l.ev[0].pcr, 9);
-	CHECK(eq_hex(l.ev[0].d.sha256, WANT_KERNEL_SHA256));
+	CHECK(test_hex_eq(l.ev[0].d.sha256, WANT_KERNEL_SHA256));
 	CHECK_INT(l.ev[1].pcr, 8);
-	CHECK(eq_hex(l.ev[1].d.sha256, WANT_CMD_SHA256));
+	CHECK(test_hex_eq(l.ev[1].d.sha256, WANT_CMD_SHA256));
 	CHECK_INT(l.ev[2].pcr, 9);
 	CHECK_STR(l.ev[2].what, "module " UCODE_PATH);
 	e = &l.ev[3];
@@ -453,14 +427,16 @@ TEST(plan_multiboot_events)
 	CHECK_INT(e->type, TCG_EV_IPL);
 	CHECK_INT(e->log_len, sizeof(mod_log));
 	CHECK(memcmp(e->log, mod_log, sizeof(mod_log)) == 0);
-	CHECK(eq_hex(e->d.sha256, "0a059ea93c0b4ca17dd8c3a0c6ccbf79c2875211abcf"
-				  "562849d59a7ad8aba502"));
+	CHECK(test_hex_eq(e->d.sha256,
+			  "0a059ea93c0b4ca17dd8c3a0c6ccbf79c2875211abcf"
+			  "562849d59a7ad8aba502"));
 	CHECK_INT(l.ev[4].pcr, 9);
 	CHECK_STR(l.ev[4].what, "module " INITRD_PATH);
 	CHECK_INT(l.ev[5].pcr, 8);
 	CHECK_INT(l.ev[5].log_len, sizeof("module_cmdline: "));
-	CHECK(eq_hex(l.ev[5].d.sha256, "e3b0c44298fc1c149afbf4c8996fb92427ae41e"
-				       "4649b934ca495991b7852b855"));
+	CHECK(test_hex_eq(l.ev[5].d.sha256,
+			  "e3b0c44298fc1c149afbf4c8996fb92427ae41e"
+			  "4649b934ca495991b7852b855"));
 	/* no kernel: refused */
 	CHECK_INT(measure_plan_multiboot(&l, NULL, CMDLINE, m, strings, 2),
 		  -EINVAL);
@@ -484,8 +460,9 @@ TEST(plan_pcr12_systemd_form)
 	CHECK_INT(e->type, TCG_EV_IPL);
 	CHECK_INT(e->log_len, 2 * sizeof(CMDLINE));
 	CHECK(memcmp(e->log, "r\0o\0o\0t\0=\0", 10) == 0);
-	CHECK(eq_hex(e->d.sha256, "1b6ca170256306031181c40422ddec58bf3d54f7e2"
-				  "3097a074020c8f65be05dd"));
+	CHECK(test_hex_eq(e->d.sha256,
+			  "1b6ca170256306031181c40422ddec58bf3d54f7e2"
+			  "3097a074020c8f65be05dd"));
 	arena_free(&a);
 }
 
@@ -515,7 +492,7 @@ TEST(plan_streamed_and_limits)
 		CHECK(measure_cmdline(&l, NULL) != NULL);
 	CHECK_INT(l.n, 104);
 	CHECK_INT(l.ev[103].log_len, sizeof("kernel_cmdline: "));
-	CHECK(eq_hex(l.ev[103].d.sha256, vec_out[1][0]));
+	CHECK(test_hex_eq(l.ev[103].d.sha256, vec_out[1][0]));
 	arena_free(&a);
 }
 
@@ -531,19 +508,19 @@ TEST(plan_predicts_pcrs)
 	measure_predict(&l, 8, NULL, &v);
 	CHECK_INT(v.banks, MEASURE_BANKS_ALL);
 	for (unsigned k = 0; k < MEASURE_BANKS; k++)
-		CHECK(eq_hex(measure_digest(&v, 1u << k), want_pcr8[k]));
+		CHECK(test_hex_eq(measure_digest(&v, 1u << k), want_pcr8[k]));
 	measure_predict(&l, 9, NULL, &v);
 	for (unsigned k = 0; k < MEASURE_BANKS; k++)
-		CHECK(eq_hex(measure_digest(&v, 1u << k), want_pcr9[k]));
+		CHECK(test_hex_eq(measure_digest(&v, 1u << k), want_pcr9[k]));
 	/* from a PCR 9 that already held the first event: the last three */
 	memset(&start, 0, sizeof(start));
 	start.banks = MEASURE_BANKS_ALL;
 	measure_extend(&start, &l.ev[0].d);
 	l.ev[0].rc = -EREMOTEIO; /* failed events are not counted */
 	measure_predict(&l, 9, &start, &v);
-	CHECK(eq_hex(v.sha256, want_pcr9[1]));
+	CHECK(test_hex_eq(v.sha256, want_pcr9[1]));
 	measure_predict(&l, 12, NULL, &v);
-	CHECK(eq_hex(v.sha1, "0000000000000000000000000000000000000000"));
+	CHECK(test_hex_eq(v.sha1, "0000000000000000000000000000000000000000"));
 	arena_free(&a);
 }
 
@@ -560,8 +537,10 @@ static void check_replay(const uint8_t *log, size_t len, unsigned banks)
 	for (unsigned k = 0; k < MEASURE_BANKS; k++) {
 		if (!(banks & 1u << k))
 			continue;
-		CHECK(eq_hex(measure_digest(&p.pcr[8], 1u << k), want_pcr8[k]));
-		CHECK(eq_hex(measure_digest(&p.pcr[9], 1u << k), want_pcr9[k]));
+		CHECK(test_hex_eq(measure_digest(&p.pcr[8], 1u << k),
+				  want_pcr8[k]));
+		CHECK(test_hex_eq(measure_digest(&p.pcr[9], 1u << k),
+				  want_pcr9[k]));
 	}
 }
 
@@ -615,8 +594,8 @@ TEST(evlog_matches_python_and_tpm2_tools)
 	CHECK_INT(sample_plan(&l, 1), 0);
 	CHECK_INT(evlog_write(&a, &l, 0, &log, &len), 0);
 	CHECK_INT(len, 480);
-	CHECK(eq_hex(bank_digest(MEASURE_BANK_SHA256, log, len, &d),
-		     WANT_LOG2_SHA256));
+	CHECK(test_hex_eq(bank_digest(MEASURE_BANK_SHA256, log, len, &d),
+			  WANT_LOG2_SHA256));
 	check_replay(log, len, 3);
 	int rc = tpm2_eventlog_agrees(log, len, 3);
 	if (rc < 0)
@@ -627,8 +606,8 @@ TEST(evlog_matches_python_and_tpm2_tools)
 	CHECK_INT(sample_plan(&l, 0), 0);
 	CHECK_INT(evlog_write(&a, &l, 0, &log, &len), 0);
 	CHECK_INT(len, 952);
-	CHECK(eq_hex(bank_digest(MEASURE_BANK_SHA256, log, len, &d),
-		     WANT_LOG4_SHA256));
+	CHECK(test_hex_eq(bank_digest(MEASURE_BANK_SHA256, log, len, &d),
+			  WANT_LOG4_SHA256));
 	check_replay(log, len, MEASURE_BANKS_ALL);
 	if (rc >= 0)
 		CHECK_INT(tpm2_eventlog_agrees(log, len, MEASURE_BANKS_ALL), 1);
@@ -714,13 +693,13 @@ TEST(double_extend_read_round_trip)
 		CHECK_INT(l.ev[i].rc, 0);
 	CHECK_INT(tpm_pcr_read(&t, 8, t.banks, &v), 0);
 	CHECK_INT(v.banks, t.banks);
-	CHECK(eq_hex(v.sha1, want_pcr8[0]));
-	CHECK(eq_hex(v.sha256, want_pcr8[1]));
+	CHECK(test_hex_eq(v.sha1, want_pcr8[0]));
+	CHECK(test_hex_eq(v.sha256, want_pcr8[1]));
 	CHECK_INT(tpm_pcr_read(&t, 9, t.banks, &v), 0);
-	CHECK(eq_hex(v.sha1, want_pcr9[0]));
-	CHECK(eq_hex(v.sha256, want_pcr9[1]));
+	CHECK(test_hex_eq(v.sha1, want_pcr9[0]));
+	CHECK(test_hex_eq(v.sha256, want_pcr9[1]));
 	CHECK_INT(tpm_double_pcr(d, 9, MEASURE_BANK_SHA256, raw), 0);
-	CHECK(eq_hex(raw, want_pcr9[1]));
+	CHECK(test_hex_eq(raw, want_pcr9[1]));
 	CHECK_INT(tpm_double_counts(d).extends, 4);
 	CHECK_INT(tpm_double_counts(d).partial, 0);
 	/* measured events are not measured again */
@@ -835,8 +814,9 @@ TEST(double_split_garbage_and_other_banks)
 	CHECK_INT(t.other, 1);
 	tpm_double_split(d, 3);
 	CHECK_INT(tpm_pcr_read(&t, 0, MEASURE_BANK_SHA256, &v), 0);
-	CHECK(eq_hex(v.sha256, "0000000000000000000000000000000000000000000000"
-			       "000000000000000000"));
+	CHECK(test_hex_eq(v.sha256,
+			  "0000000000000000000000000000000000000000000000"
+			  "000000000000000000"));
 	tpm_double_split(d, 0);
 	/* a whole answer that is not one: refused, the TPM still usable */
 	tpm_double_reply(d, junk, sizeof(junk));
@@ -981,13 +961,13 @@ TEST(swtpm_real_tpm)
 	CHECK_INT(tpm_measure(&t, &l), 0);
 	CHECK_INT(tpm_pcr_read(&t, 8, t.banks, &v), 0);
 	for (unsigned k = 0; k < MEASURE_BANKS; k++)
-		CHECK(eq_hex(measure_digest(&v, 1u << k), want_pcr8[k]));
+		CHECK(test_hex_eq(measure_digest(&v, 1u << k), want_pcr8[k]));
 	CHECK_INT(tpm_pcr_read(&t, 9, t.banks, &v), 0);
 	for (unsigned k = 0; k < MEASURE_BANKS; k++)
-		CHECK(eq_hex(measure_digest(&v, 1u << k), want_pcr9[k]));
+		CHECK(test_hex_eq(measure_digest(&v, 1u << k), want_pcr9[k]));
 	CHECK_INT(evlog_write(&a, &l, EVLOG_EXTENDED, &log, &len), 0);
-	CHECK(eq_hex(bank_digest(MEASURE_BANK_SHA256, log, len, &d),
-		     WANT_LOG4_SHA256));
+	CHECK(test_hex_eq(bank_digest(MEASURE_BANK_SHA256, log, len, &d),
+			  WANT_LOG4_SHA256));
 	check_replay(log, len, MEASURE_BANKS_ALL);
 	/* one extend of PCR 23 (the application's) from zero: the TPM's
 	 * value is H(zeros || our digest) */

@@ -29,17 +29,10 @@
 static char fix_dir[64];
 static int fix_rc = -1; /* -1 not built yet, 0 built, 77 skip, else fail */
 
-static int fix_rm(const char *p, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	return remove(p);
-}
-
 static void fix_cleanup(void)
 {
 	if (fix_dir[0])
-		nftw(fix_dir, fix_rm, 8, FTW_DEPTH | FTW_PHYS);
+		test_rmtree(fix_dir);
 }
 
 /* The directory mkuki.sh built the UKI and its section files in, or
