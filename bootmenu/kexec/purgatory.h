@@ -22,8 +22,8 @@
 #define PURG_RIP 0x10	/* u64: kernel 64-bit entry */
 #define PURG_STACK 0x18 /* u64: initial %rsp (top of the stack) */
 #define PURG_GDTR 0x22	/* lgdt operand: u16 limit, then u64 base at 0x24 */
-#define PURG_GDT                                                               \
-	0x30 /* 4 descriptors: null, code32 0x08, code 0x10, data 0x18 */
+/* 4 descriptors: null, 32-bit code 0x08, code 0x10, data 0x18 */
+#define PURG_GDT 0x30
 #define PURG_SHA_ON 0x50   /* u32: 1 = check the regions before the jump */
 #define PURG_NREGIONS 0x54 /* u32: how many regions follow */
 #define PURG_DIGEST 0x58   /* 32 bytes: expected SHA-256 of the regions */
