@@ -30,6 +30,7 @@ mirror() {
 	echo "$m"
 }
 R=$D/root
+mkdir -p "$D"
 t0=$(date +%s)
 # logind (systemctl reboot --boot-loader-entry= asks it) needs D-Bus;
 # the kernel loads the ESP's vfat and efivarfs through modprobe (kmod)
