@@ -79,7 +79,7 @@ class Guest(mf.Guest):
         """(id, title) of each entry `bootmenu --list --json` shows for
         the firmware's own options, and every title listed."""
         out = self.shell("bootmenu --list --json 2>/dev/null")
-        pairs = re.findall(r'\{"id":"([^"]*)","title":"([^"]*)"', out)
+        pairs = re.findall(r'\{"id":"([^"]*)","loader_id":"[^"]*","title":"([^"]*)"', out)
         if not pairs:
             raise AssertionError("bootmenu --list --json printed no entry:\n"
                                  + out[-2000:])
