@@ -269,8 +269,10 @@ def rescan_keeps_network():
             g.wait_screen(r"net-default-decoy", 300)
             g.keys("r")
             q.expect(r"Scanning again", 60)
-            # the network is asked again, then its entries are back
-            q.expect(r"eth0: asking for an address \(DHCP\)", 120)
+            # the network is asked again (curses may redraw only the
+            # part of the status line after "eth0: "), then its entries
+            # are back
+            q.expect(r"asking for an address \(DHCP\)", 120)
             g.wait_screen(r"^ +net-default-decoy", 300)
             g.wait_screen(r"^ +\* net-default$", 60)
             g.keys("\r")
