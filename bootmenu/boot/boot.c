@@ -351,47 +351,64 @@ static void boot_mb_free(struct boot_mb *mb)
 		kexec_blob_free(&mb->mods[i].blob);
 }
 
-/* Open and read @f whole into @out, counting into @pr. */
-static int boot_mb_file(const struct entry_file *f, const char *what,
-			const struct boot_opts *o, struct kexec_progress *pr,
+/* Read the open @fd whole into @out, counting into @pr. */
+static int boot_mb_file(const int *fd, const struct entry_file *f,
+			const char *what, struct kexec_progress *pr,
 			struct kexec_blob *out, char *err, size_t errlen)
 {
-	char why[192] = "";
-	const struct fs_progress cb = {o->fetch, o->progress_data, why,
-				       sizeof(why)};
-	unsigned long long size = 0, avail = 0;
-	int fd = -1, rc = boot_open(f, what, &cb, &fd, err, errlen);
+	int rc = kexec_blob_read(fd, 1, pr, out);
 
 	if (rc)
-		return rc;
-	rc = kexec_blob_size(&fd, 1, &size);
-	if (!rc && (rc = kexec_machine_room(NULL, size, &avail)))
-		snprintf(err, errlen,
-			 "the %s %s (%llu MiB) does not fit in the free RAM "
-			 "(%llu MiB)",
-			 what, f->path, size >> 20, avail >> 20);
-	pr->total += size;
-	if (!rc && (rc = kexec_blob_read(&fd, 1, pr, out)))
 		snprintf(err, errlen, "cannot read the %s %s: %s", what,
 			 f->path, strerror(-rc));
-	close(fd);
 	return rc;
 }
 
+/* Every file opened first (fetched when on a network root), then their
+ * sizes summed: all of them must fit in the free RAM together, as
+ * boot_read_all() asks of a kernel and its initrds, and the loading bar
+ * knows its total before the first byte. Then each is read into its own
+ * buffer. */
 static int boot_mb_read(const struct entry *e, const struct boot_opts *o,
 			struct boot_mb *mb, char *err, size_t errlen)
 {
 	struct kexec_progress pr = {o->progress, o->progress_data, 0, 0};
+	char why[192] = "";
+	const struct fs_progress cb = {o->fetch, o->progress_data, why,
+				       sizeof(why)};
+	int fds[1 + KEXEC_MB_MODULES_MAX];
+	unsigned long long avail = 0;
+	size_t n = 0;
 	int rc;
 
 	if (e->n_modules > KEXEC_MB_MODULES_MAX)
 		return say(err, errlen, -E2BIG,
 			   "%zu modules: at most %d are supported",
 			   e->n_modules, KEXEC_MB_MODULES_MAX);
-	rc = boot_mb_file(&e->kernel, "kernel", o, &pr, &mb->kernel, err,
-			  errlen);
+	rc = boot_open(&e->kernel, "kernel", &cb, &fds[n], err, errlen);
+	n += rc == 0;
 	for (size_t i = 0; !rc && i < e->n_modules; i++) {
-		rc = boot_mb_file(&e->modules[i], "module", o, &pr,
+		rc = boot_open(&e->modules[i], "module", &cb, &fds[n], err,
+			       errlen);
+		n += rc == 0;
+	}
+	for (size_t i = 0; !rc && i < n; i++) {
+		unsigned long long size = 0;
+
+		rc = kexec_blob_size(&fds[i], 1, &size);
+		pr.total += size;
+	}
+	if (!rc && (rc = kexec_machine_room(NULL, pr.total, &avail)))
+		snprintf(err, errlen,
+			 "the kernel and modules of \"%s\" (%llu MiB) do not "
+			 "fit in the free RAM (%llu MiB)",
+			 e->title ? e->title : e->id, pr.total >> 20,
+			 avail >> 20);
+	if (!rc)
+		rc = boot_mb_file(&fds[0], &e->kernel, "kernel", &pr,
+				  &mb->kernel, err, errlen);
+	for (size_t i = 0; !rc && i < e->n_modules; i++) {
+		rc = boot_mb_file(&fds[1 + i], &e->modules[i], "module", &pr,
 				  &mb->mods[i].blob, err, errlen);
 		mb->mods[i].string = e->module_args && e->module_args[i]
 					 ? e->module_args[i]
@@ -399,6 +416,8 @@ static int boot_mb_read(const struct entry *e, const struct boot_opts *o,
 		mb->nounzip[i] = e->module_nounzip && e->module_nounzip[i];
 		mb->n += rc == 0;
 	}
+	for (size_t i = 0; i < n; i++)
+		close(fds[i]);
 	return rc;
 }
 
