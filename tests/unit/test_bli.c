@@ -12,6 +12,7 @@
 #include "efi/utf16.h"
 #include "entry/entry.h"
 #include "scan/fs.h"
+#include "tchoose.h"
 #include "test.h"
 #include "util/arena.h"
 
@@ -343,19 +344,6 @@ TEST(boot_current_esp)
 
 /* --- the default rule */
 
-static const char *order(const struct choose *c, const struct entry_list *l)
-{
-	static char buf[256];
-	const struct entry *v[CHOOSE_MAX];
-	size_t n = choose_candidates(c, l, v, CHOOSE_MAX), k = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < n; i++)
-		k += (size_t)snprintf(buf + k, sizeof(buf) - k, "%s%s",
-				      i ? " " : "", v[i]->id);
-	return buf;
-}
-
 /* vda1: a0, a1* (a grub default); vdb1: b0, b1* */
 static void fill(struct entry_list *l, struct arena *a)
 {
@@ -377,23 +365,23 @@ TEST(rule_with_loader_variables)
 	fill(&l, &a);
 	conf_init(&cf);
 	choose_init(&c, &cf, "", -2);
-	CHECK_STR(order(&c, &l), "a1 b1.conf a0 b0.conf");
+	CHECK_STR(tchoose_order(&c, &l), "a1 b1.conf a0 b0.conf");
 	CHECK(!choose_loader_note(&c, &l, note, sizeof(note)));
 	/* LoaderEntryDefault above the configs' own and bootmenu.conf's */
 	snprintf(c.loader_default, sizeof(c.loader_default), "b0.conf");
 	snprintf(cf.default_pat, sizeof(cf.default_pat), "A0");
-	CHECK_STR(order(&c, &l), "b0.conf a0 a1 b1.conf");
+	CHECK_STR(tchoose_order(&c, &l), "b0.conf a0 a1 b1.conf");
 	/* the saved default above LoaderEntryDefault */
 	snprintf(c.saved_id, sizeof(c.saved_id), "b1.conf");
-	CHECK_STR(order(&c, &l), "b1.conf b0.conf a0 a1");
+	CHECK_STR(tchoose_order(&c, &l), "b1.conf b0.conf a0 a1");
 	/* the one-shot above everything; a pattern, in any case */
 	snprintf(c.loader_oneshot, sizeof(c.loader_oneshot), "a*");
-	CHECK_STR(order(&c, &l), "a0 b1.conf b0.conf a1");
+	CHECK_STR(tchoose_order(&c, &l), "a0 b1.conf b0.conf a1");
 	snprintf(c.loader_oneshot, sizeof(c.loader_oneshot), "a1");
-	CHECK_STR(order(&c, &l), "a1 b1.conf b0.conf a0");
+	CHECK_STR(tchoose_order(&c, &l), "a1 b1.conf b0.conf a0");
 	/* naming nothing: passed over, and said */
 	snprintf(c.loader_oneshot, sizeof(c.loader_oneshot), "gone");
-	CHECK_STR(order(&c, &l), "b1.conf b0.conf a0 a1");
+	CHECK_STR(tchoose_order(&c, &l), "b1.conf b0.conf a0 a1");
 	CHECK(choose_loader_note(&c, &l, note, sizeof(note)));
 	CHECK_STR(
 	    note,

@@ -5,6 +5,7 @@
 #include "conf/conf.h"
 #include "entry/entry.h"
 #include "scan/fs.h"
+#include "tchoose.h"
 #include "test.h"
 #include "util/arena.h"
 
@@ -47,20 +48,6 @@ static void fill(struct entry_list *l, struct arena *a)
 	add(l, &disk2, "b1", true, 0, NULL);
 }
 
-/* The candidates' ids joined by spaces. */
-static const char *order(const struct choose *c, const struct entry_list *l)
-{
-	static char buf[256];
-	const struct entry *v[CHOOSE_MAX];
-	size_t n = choose_candidates(c, l, v, CHOOSE_MAX), k = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < n; i++)
-		k += (size_t)snprintf(buf + k, sizeof(buf) - k, "%s%s",
-				      i ? " " : "", v[i]->id);
-	return buf;
-}
-
 TEST(default_rule_table)
 {
 	struct arena a = ARENA_INIT;
@@ -73,20 +60,20 @@ TEST(default_rule_table)
 	choose_init(&c, &cf, "", -2);
 	/* internal disks in order, each default then its grub fallbacks,
 	 * the stick last; then every other bootable entry */
-	CHECK_STR(order(&c, &l), "a1 a0 a2 b1 s0 b0");
+	CHECK_STR(tchoose_order(&c, &l), "a1 a0 a2 b1 s0 b0");
 	/* the disk bootmenu came from first */
 	choose_init(&c, &cf, "quiet bootmenu.from=PARTUUID=ABCD-02", -2);
-	CHECK_STR(order(&c, &l), "b1 a1 a0 a2 s0 b0");
+	CHECK_STR(tchoose_order(&c, &l), "b1 a1 a0 a2 s0 b0");
 	/* bootmenu.conf default_device, even a stick */
 	choose_init(&c, &cf, "", -2);
 	strcpy(cf.default_device, "UUID=5555-AAAA");
-	CHECK_STR(order(&c, &l), "s0 a1 a0 a2 b1 b0");
+	CHECK_STR(tchoose_order(&c, &l), "s0 a1 a0 a2 b1 b0");
 	/* bootmenu.conf default: before default_device */
 	strcpy(cf.default_pat, "b*");
-	CHECK_STR(order(&c, &l), "b0 b1 s0 a1 a0 a2");
+	CHECK_STR(tchoose_order(&c, &l), "b0 b1 s0 a1 a0 a2");
 	/* the saved default before everything; a disabled one never */
 	strcpy(c.saved_id, "a2");
-	CHECK_STR(order(&c, &l), "a2 b0 b1 s0 a1 a0");
+	CHECK_STR(tchoose_order(&c, &l), "a2 b0 b1 s0 a1 a0");
 	strcpy(c.saved_id, "broken");
 	CHECK_STR(choose_default(&c, &l)->id, "b0");
 	arena_free(&a);
@@ -283,11 +270,11 @@ TEST(firmware_entries_last)
 	add(&l, &disk2, "b0", false, 0, NULL);
 	conf_init(&cf);
 	choose_init(&c, &cf, "", -2);
-	CHECK_STR(order(&c, &l), "b0 windows");
+	CHECK_STR(tchoose_order(&c, &l), "b0 windows");
 	strcpy(cf.default_pat, "setup");
-	CHECK_STR(order(&c, &l), "b0 windows");
+	CHECK_STR(tchoose_order(&c, &l), "b0 windows");
 	strcpy(c.saved_id, "windows");
-	CHECK_STR(order(&c, &l), "windows b0");
+	CHECK_STR(tchoose_order(&c, &l), "windows b0");
 	arena_free(&a);
 }
 
