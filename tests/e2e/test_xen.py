@@ -68,35 +68,35 @@ LABEL xen
 """ % (XEN_ARGS, DOM0_ARGS.replace("demo.entry=xen", "demo.entry=mboot"))
 
 
-def xen_disk():
+def image_with_xen(name, label, files):
+    """BUILD/e2e-xen/<name>.img: an ext4 filesystem labelled @label with
+    @files ({path: source file or text}); SKIP without Debian's Xen."""
     if not os.path.exists(XEN):
         from qemu import Skip
         raise Skip("missing %s (run scripts/debian-xen.sh %s)" % (XEN, B))
     os.makedirs(W, exist_ok=True)
-    img = os.path.join(W, "xen.img")
-    ext4_image(img, os.path.join(W, "root"), {
+    img = os.path.join(W, name + ".img")
+    ext4_image(img, os.path.join(W, name + "-root"), files, label, 48)
+    return img
+
+
+def xen_disk():
+    return image_with_xen("xen", "xenroot", {
         "/boot/xen-4.17-amd64.gz": XEN,
         "/boot/vmlinuz-6.1.0-amd64": need(DEBKERNEL),
         "/boot/initrd.img-6.1.0-amd64": need(TARGET_INITRD),
         "/boot/grub/grub.cfg": GRUB_CFG,
-    }, "xenroot", 48)
-    return img
+    })
 
 
 def mboot_disk():
-    if not os.path.exists(XEN):
-        from qemu import Skip
-        raise Skip("missing %s (run scripts/debian-xen.sh %s)" % (XEN, B))
-    os.makedirs(W, exist_ok=True)
-    img = os.path.join(W, "mboot.img")
-    ext4_image(img, os.path.join(W, "mroot"), {
+    return image_with_xen("mboot", "mboot", {
         "/boot/xen.gz": XEN,
         "/boot/vmlinuz": need(DEBKERNEL),
         "/boot/initrd.img": need(TARGET_INITRD),
         "/boot/syslinux/mboot.c32": "not read: bootmenu loads Xen itself\n",
         "/boot/syslinux/syslinux.cfg": SYSLINUX_CFG,
-    }, "mboot", 48)
-    return img
+    })
 
 
 def xen_mboot_multiboot1_bios():
