@@ -44,20 +44,20 @@ static char *lv_read_kmsg(void)
 	return buf;
 }
 
-static void lv_firmware(struct boot_loader_vars *b, const char *log)
+/* The firmware's name and revision from the kernel's log @log (NULL:
+ * /dev/kmsg), "UEFI" and "" when it has no such line. */
+static void lv_firmware(const char *log, char type[64], char info[128])
 {
 	char *mine = log ? NULL : lv_read_kmsg();
 
 	if ((log || mine) &&
-	    bli_firmware_from_log(log ? log : mine, b->fw_type,
-				  sizeof(b->fw_type), b->fw_info,
-				  sizeof(b->fw_info)) == 0) {
+	    bli_firmware_from_log(log ? log : mine, type, 64, info, 128) == 0) {
 		free(mine);
 		return;
 	}
 	free(mine);
-	snprintf(b->fw_type, sizeof(b->fw_type), "UEFI");
-	b->fw_info[0] = '\0';
+	snprintf(type, 64, "UEFI");
+	info[0] = '\0';
 }
 
 void boot_loader_vars_init(struct boot_loader_vars *b, const char *dir,
@@ -70,7 +70,10 @@ void boot_loader_vars_init(struct boot_loader_vars *b, const char *dir,
 	b->vars.dir = b->dir;
 	b->list = list;
 	b->choose = choose;
-	lv_firmware(b, log);
+	/* the kernel's log is read when a boot writes the variables, not
+	 * before the menu is drawn */
+	if (log)
+		lv_firmware(log, b->fw_type, b->fw_info);
 	if (bli_boot_current(&b->vars, b->part_uuid, b->image,
 			     sizeof(b->image)) == 0)
 		return;
@@ -117,11 +120,11 @@ static const struct entry *lv_in_list(const struct entry_list *l,
 int boot_loader_vars_write(const struct boot_loader_vars *b,
 			   const struct entry *e, char *err, size_t len)
 {
-	char info[64], sel[CHOOSE_LOADER_ID_MAX];
+	char info[64], sel[CHOOSE_LOADER_ID_MAX], fw_type[64], fw_info[128];
 	double t = choose_timeout(b->choose, b->list);
 	struct bli_loader l = {.info = info,
-			       .fw_info = b->fw_info,
-			       .fw_type = b->fw_type,
+			       .fw_info = fw_info,
+			       .fw_type = fw_type,
 			       .part_uuid = b->part_uuid,
 			       .image = b->image,
 			       .menu_us = b->menu_us,
@@ -136,6 +139,12 @@ int boot_loader_vars_write(const struct boot_loader_vars *b,
 		free(ids);
 		free(ptrs);
 		return say(err, len, -ENOMEM, "out of memory");
+	}
+	if (b->fw_type[0]) {
+		snprintf(fw_type, sizeof(fw_type), "%s", b->fw_type);
+		snprintf(fw_info, sizeof(fw_info), "%s", b->fw_info);
+	} else {
+		lv_firmware(NULL, fw_type, fw_info);
 	}
 	snprintf(info, sizeof(info), "bootmenu %s", BOOTMENU_VERSION);
 	choose_loader_id(b->list, lv_in_list(b->list, e), sel);

@@ -30,14 +30,15 @@ struct boot_loader_vars {
 	char dir[256];			/* vars.dir points here */
 	const struct entry_list *list;	/* every entry: LoaderEntries */
 	const struct choose *choose;	/* the timeout in use */
-	char fw_type[64], fw_info[128]; /* "UEFI 2.70", "EDK II" */
+	char fw_type[64], fw_info[128]; /* "UEFI 2.70", "EDK II"; "": later */
 	char part_uuid[EFI_GUID_TEXT];	/* the ESP's partition GUID; "" */
 	char image[512];		/* bootmenu.efi's path on it; "" */
 	uint64_t menu_us; /* when the menu came up (boot_loader_vars_now()) */
 };
 
 /* Fill @b for the firmware variables at @dir (efivarfs): the firmware's
- * name and revision from the kernel's log @log (NULL: /dev/kmsg is read),
+ * name and revision from the kernel's log @log (NULL: /dev/kmsg is read
+ * by boot_loader_vars_write(), so that nothing is read before the menu),
  * the ESP from BootCurrent's load option, else from @boot_device
  * ("PARTUUID=..." of bootmenu.from=; may be ""). @list and @choose are
  * kept as pointers. */
