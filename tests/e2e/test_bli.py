@@ -187,6 +187,9 @@ def status_list_analyze():
     status, _ = part(b1["text"], "STATUS")
     if not re.search(r"Current Boot Loader:\s*\n\s*Product: bootmenu \d", status):
         raise AssertionError("bootctl status does not name bootmenu: " + status)
+    # LoaderFirmwareType/Info, from the kernel's "EFI v2.70 by EDK II"
+    if not re.search(r"Firmware: UEFI 2\.70 \(EDK II\)", status):
+        raise AssertionError("bootctl status names no firmware: " + status)
     lst, rc = part(b1["text"], "LIST")
     selected(lst, "Debian A", "debian-a.conf")
     if not re.search(r"title: Debian B.*\n\s*id: debian-b\.conf", lst):
