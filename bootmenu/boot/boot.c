@@ -594,6 +594,12 @@ int boot_load_entry(const struct entry *e, const struct boot_opts *o,
 		return boot_load_kexec(e, o, l, err, errlen);
 	case ENTRY_FIRMWARE:
 		return boot_load_firmware(e, o, l, err, errlen);
+	case ENTRY_UNLOCK:
+		snprintf(err, errlen,
+			 "%s is an encrypted volume to unlock, not a system "
+			 "to boot",
+			 e->unlock_dev ? e->unlock_dev : "this");
+		return -EINVAL;
 	}
 	snprintf(err, errlen, "this entry's boot method is not known");
 	return -EINVAL;

@@ -45,6 +45,8 @@ struct entry_file {
 enum entry_method {
 	ENTRY_KEXEC,	/* kernel, initrds, command line: kexec */
 	ENTRY_FIRMWARE, /* kernel.path on an ESP, once by BootNext */
+	ENTRY_UNLOCK,	/* not a boot: a locked LUKS device (@unlock_dev)
+			 * the menu offers to open; never a default */
 };
 
 struct entry {
@@ -92,6 +94,8 @@ struct entry {
 	 * a filesystem bootmenu reads, else empty */
 	bool fw_option;
 	uint16_t fw_num;
+	/* ENTRY_UNLOCK: the scan's name of the locked device ("vda3") */
+	const char *unlock_dev;
 };
 
 struct warning {

@@ -75,6 +75,7 @@ enum scan_state {
 	SCAN_DEV_SKIPPED, /* nothing to mount: reason says why */
 	SCAN_DEV_FAILED,  /* probe or mount failed: reason */
 	SCAN_DEV_TIMEOUT, /* gave up waiting for it */
+	SCAN_DEV_LOCKED,  /* a LUKS volume not opened yet: dev->luks_* */
 };
 
 /* One block device, for a devices view. Copied out by scan_devices(). */
@@ -90,6 +91,13 @@ struct scan_dev {
 	enum scan_state state;
 	const char *reason;	  /* "encrypted, not opened", "timed out" ... */
 	const struct fs_root *fs; /* when SCAN_DEV_MOUNTED */
+	/* A LUKS device (fstype "crypto_LUKS") whose header was read: its
+	 * version (0: not LUKS, or the header is unreadable: see reason),
+	 * UUID and LUKS2 label ("" when none); once unlocked, the volume
+	 * that holds its contents ("luks-<uuid>", a device of this list
+	 * too), else "". */
+	int luks_version;
+	const char *luks_uuid, *luks_label, *unlocked_as;
 };
 
 enum scan_event_type {
@@ -149,6 +157,36 @@ int scan_unmount_all(struct scan *s);
 
 /* scan_unmount_all(), then free everything. NULL is a no-op. */
 void scan_free(struct scan *s);
+
+/* How scan_unlock() opens a LUKS device. */
+struct scan_unlock {
+	const void *pass; /* the passphrase (or a TPM token's secret) */
+	size_t pass_len;
+	int slot; /* -1: every keyslot; else only this id (a token's) */
+	/* while a keyslot's KDF runs: done of total; nonzero cancels
+	 * (-ECANCELED). May be NULL. */
+	int (*progress)(void *ctx, unsigned done, unsigned total);
+	void *progress_ctx;
+};
+
+/* Open the LUKS device @name (SCAN_DEV_LOCKED): read its header again,
+ * open the volume key with @u (luks_unlock(); an Argon2 keyslot may use
+ * at most half of the memory the machine has available), and map the
+ * data read-only through dm-crypt as the volume "luks-<uuid>" (a
+ * bootmenu table: VOL_DM_PREFIX), a device record of its own that is
+ * then probed, mounted, or read as an LVM2 PV or md member like any
+ * volume. The mapping goes with @name, in scan_unmount_all() and so on
+ * rescan. Runs in the caller's thread (the KDF may take seconds: the
+ * progress callback keeps a screen alive) without holding the scan's
+ * lock during the KDF. Every copy of the key is wiped; nothing is
+ * written to the device. Returns 0; -EACCES (wrong passphrase), -ENOENT
+ * (no locked device @name), -EALREADY (already unlocked), -ENOTSUP (a
+ * cipher bootmenu's kernel or luks_unlock() lacks, named), -ENOMEM (an
+ * Argon2 keyslot wants more memory than can be spared: the sentence
+ * says how much), -ECANCELED, or another -errno; a sentence in err
+ * each time. */
+int scan_unlock(struct scan *s, const char *name, const struct scan_unlock *u,
+		char *err, size_t errlen);
 
 /* "mounted", "skipped", ... for logs and the devices view. */
 const char *scan_state_name(enum scan_state st);

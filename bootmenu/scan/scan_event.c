@@ -43,7 +43,7 @@ const char *scan_state_name(enum scan_state st)
 	static const char *const names[] = {
 	    [SCAN_DEV_PROBING] = "probing",   [SCAN_DEV_MOUNTED] = "mounted",
 	    [SCAN_DEV_SKIPPED] = "skipped",   [SCAN_DEV_FAILED] = "failed",
-	    [SCAN_DEV_TIMEOUT] = "timed out",
+	    [SCAN_DEV_TIMEOUT] = "timed out", [SCAN_DEV_LOCKED] = "locked",
 	};
 
 	return (unsigned)st < sizeof(names) / sizeof(names[0]) ? names[st]

@@ -157,6 +157,30 @@ size_t session_status(const struct session *s, char *buf, size_t len);
  * call ui_model_forget() first. 0 or -errno. */
 int session_rescan(struct session *s);
 
+/* --- Encrypted volumes. Each LUKS device the scan finds locked is an
+ * ENTRY_UNLOCK entry at the end of s->list, titled
+ * "Encrypted: vda3, LUKS2 'cr_root' - Enter to unlock" (no label:
+ * "Encrypted: vda3, LUKS1 - Enter to unlock"), id "luks-<uuid>"; it
+ * goes once the device is unlocked, and its contents come as any
+ * volume's do (SESSION_CHANGED_ENTRIES). */
+
+/* Open LUKS device @name with a typed passphrase (scan_unlock(), same
+ * returns and sentence); @progress as there. */
+int session_unlock(struct session *s, const char *name, const char *pass,
+		   size_t len, int (*progress)(void *, unsigned, unsigned),
+		   void *ctx, char *err, size_t errlen);
+
+/* Open LUKS device @name with its LUKS2 "systemd-tpm2" token, without a
+ * prompt: the TPM unseals the token's secret when the PCRs match its
+ * policy. @pin: the token's PIN when it wants one, else NULL. Returns 0
+ * (unlocked); -ENOENT (no systemd-tpm2 token, or no TPM: ask for the
+ * passphrase, nothing to say); -ENOKEY (the token wants a PIN and @pin is
+ * NULL); else -errno with the sentence saying why the TPM did not unlock
+ * it ("the TPM's PCR 7 is not what the key was sealed to"), to show
+ * above the passphrase prompt. */
+int session_unlock_tpm(struct session *s, const char *name, const char *pin,
+		       char *err, size_t errlen);
+
 /* Entry number @n (0-based) of @l, or NULL. */
 const struct entry *session_nth(const struct entry_list *l, long n);
 
