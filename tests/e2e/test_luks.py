@@ -29,7 +29,9 @@ Every image is byte-identical afterwards (sha256): nothing is written."""
 import os
 import re
 import shutil
+import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -82,10 +84,12 @@ def volume(path, payload, magic, **kw):
 
 
 class Guest(ScreenGuest):
-    def __init__(self, name, disks, append):
+    def __init__(self, name, disks, append, shared=(), extra=()):
+        """@disks written in place (checked unchanged afterwards); @shared
+        (the demo disk) behind a snapshot."""
         super().__init__(Qemu(B, name, kernel=need(EFI), append=append,
-                              disks=[{"file": p, "snapshot": False} for p in disks],
-                              snapshot=False))
+                              disks=[{"file": p, "snapshot": False} for p in disks] +
+                              [{"file": p} for p in shared], extra=extra))
 
     def shell_list(self):
         """In the rescue shell: `bootmenu --list`, then `--list --json`;
@@ -149,11 +153,16 @@ class Guest(ScreenGuest):
         self.not_restarted()
 
     def select(self, title, n=8):
-        """Home, then Down until the details screen (`i`) names @title."""
+        """Home, then Down until the details screen (`i`) names @title; a
+        row with no details (a group, an unlock line) is passed over."""
         self.keys(HOME)
         for _ in range(n):
             self.keys("i")
-            self.wait_screen(r"^source: ", 30)
+            try:
+                self.wait_screen(r"^source: ", 5)
+            except AssertionError:
+                self.keys(DOWN)
+                continue
             got = self.screen.text().splitlines()[0].strip()
             self.keys("x")
             self.wait_screen(r"^source: ", 30, gone=True)
@@ -416,6 +425,112 @@ class Hostile:
         return fn
 
 
+def run(*cmd):
+    r = subprocess.run(list(cmd), capture_output=True, text=True)
+    if r.returncode != 0:
+        raise AssertionError("%s: %s" % (" ".join(cmd), r.stderr.strip()))
+    return r.stdout
+
+
+def opensuse_btrfs(path):
+    """A 160 MiB btrfs in openSUSE's snapshot layout, through a loop mount:
+    subvolumes @, @/.snapshots and @/.snapshots/1/snapshot (the default
+    subvolume) whose /boot holds the test target and a grub2/grub.cfg with
+    btrfs_relative_path."""
+    with open(path, "wb") as f:
+        f.truncate(160 << 20)
+    run("mkfs.btrfs", "-q", "-f", path)
+    mnt = tempfile.mkdtemp(dir=W)
+    run("mount", "-o", "loop", path, mnt)
+    try:
+        snap = os.path.join(mnt, "@", ".snapshots", "1", "snapshot")
+        run("btrfs", "subvolume", "create", os.path.join(mnt, "@"))
+        run("btrfs", "subvolume", "create", os.path.join(mnt, "@", ".snapshots"))
+        os.makedirs(os.path.dirname(snap))
+        run("btrfs", "subvolume", "create", snap)
+        os.makedirs(os.path.join(snap, "boot", "grub2"))
+        shutil.copy(need(os.path.join(B, "kernel", "bzImage")), os.path.join(snap, "boot", "vmlinuz"))
+        shutil.copy(need(os.path.join(B, "target-initrd.cpio.gz")),
+                    os.path.join(snap, "boot", "initrd.gz"))
+        with open(os.path.join(snap, "boot", "grub2", "grub.cfg"), "w") as f:
+            f.write("set btrfs_relative_path=\"y\"\nset timeout=8\n"
+                    "menuentry 'openSUSE Tumbleweed (encrypted)' {\n"
+                    "  linux /boot/vmlinuz root=UUID=x %s demo.entry=luks-suse target.poweroff\n"
+                    "  initrd /boot/initrd.gz\n}\n" % CON)
+        run("btrfs", "subvolume", "set-default",
+            run("btrfs", "inspect-internal", "rootid", snap).strip(), mnt)
+    finally:
+        subprocess.run(["umount", mnt])
+        os.rmdir(mnt)
+
+
+def opensuse_btrfs_snapshot():
+    """openSUSE's encrypted install: LUKS2 with a PBKDF2 keyslot (what its
+    GRUB can open) over btrfs with the snapshot layout, in a GPT partition
+    after a BIOS boot one; the only disk, so the dialog opens by itself and
+    the default snapshot's entry boots on the countdown."""
+    tools()
+    if not shutil.which("mkfs.btrfs"):
+        raise Skip("mkfs.btrfs is not installed (Debian's btrfs-progs)")
+    fs, vol, disk = (os.path.join(W, n) for n in ("suse.btrfs", "suse.luks", "suse.img"))
+    opensuse_btrfs(fs)
+    uuid = volume(vol, fs, (0x10040, b"_BHRfS_M"), kdf="pbkdf2", label="cr_suse")
+    os.unlink(fs)
+    gpt_disk(disk, [(1, BIOS_BOOT, None, "bios"), (180, LINUX_LUKS, vol, "cr_suse")], 184)
+    os.unlink(vol)
+    before = {disk: sha256(disk)}
+    g = Guest("luks-opensuse", [disk], "bootmenu.timeout=5")
+    try:
+        g.wait_words(r"Unlock vda2 \(LUKS2 'cr_suse'\)", 120)
+        g.type_pass(PASS)
+        g.wait_words(r"vda2 unlocked as luks-%s" % uuid, 120)
+        got = g.q.expect(BOOTED, 240).group(1)
+        if got != "luks-suse":
+            raise AssertionError("the countdown booted entry=%s, not luks-suse" % got)
+        g.not_restarted()
+    finally:
+        g.close()
+    unchanged(before)
+
+
+def hotplug_stick():
+    """A USB stick, a whole-disk LUKS2 (PBKDF2) over an ext4 with a
+    syslinux entry, plugged (QEMU's monitor) into the menu of the demo
+    disk: its `Encrypted: sda` line arrives at the list's end; unlocked,
+    its entry arrives and boots."""
+    tools()
+    fs, stick = os.path.join(W, "stick.ext4"), os.path.join(W, "stick.img")
+    ext4_image(fs, os.path.join(W, "root-stick"), {
+        "/boot/vmlinuz": need(os.path.join(B, "kernel", "bzImage")),
+        "/syslinux/syslinux.cfg": "LABEL s\n  MENU LABEL Encrypted stick 4733\n"
+                                  "  KERNEL /boot/vmlinuz\n  APPEND %s demo.entry=luks-stick\n" % CON,
+    }, "stick", 16)
+    uuid = volume(stick, fs, EXT4_MAGIC, kdf="pbkdf2", label="cr_stick", reserve_mib=4)
+    before = {stick: sha256(stick)}
+    g = Guest("luks-hotplug", [], "bootmenu.timeout=-1",
+              shared=[need(os.path.join(B, "demo.img"))],
+              extra=["-device", "qemu-xhci,id=xhci"])
+    try:
+        g.wait_screen(r"Demo BLS \(bootmenu kernel\)", 120)
+        g.menu_back()
+        out = g.q.monitor("drive_add 0 if=none,id=stick1,file=%s,format=raw" % stick)
+        if "OK" not in out:
+            raise AssertionError("drive_add: %s" % out[-300:])
+        out = g.q.monitor("device_add usb-storage,bus=xhci.0,drive=stick1,id=s1")
+        if "rror" in out:
+            raise AssertionError("device_add: %s" % out[-300:])
+        g.wait_screen(r"Encrypted: sda, LUKS2 'cr_stick' - Enter to unlock", 120)
+        g.open_unlock("sda", 1)
+        g.type_pass(PASS)
+        g.wait_words(r"sda unlocked as luks-%s" % uuid, 120)
+        g.wait_screen(r"Encrypted stick 4733", 120)
+        g.select("Encrypted stick 4733", 20)
+        g.boots("luks-stick")
+    finally:
+        g.close()
+    unchanged(before)
+
+
 def cleanup():
     for f in os.listdir(W):
         p = os.path.join(W, f)
@@ -427,7 +542,9 @@ def cleanup():
 
 ok = True
 for name, fn in (("e2e.luks.argon2id_ext4_boot", argon2id_ext4_boot),
-                 ("e2e.luks.luks1_lvm_boot", luks1_lvm_boot)):
+                 ("e2e.luks.luks1_lvm_boot", luks1_lvm_boot),
+                 ("e2e.luks.opensuse_btrfs_snapshot", opensuse_btrfs_snapshot),
+                 ("e2e.luks.hotplug_stick", hotplug_stick)):
     ok = check(name, fn) and ok
 hostile = Hostile()
 for c in Hostile.CASES:
