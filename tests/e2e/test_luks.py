@@ -25,6 +25,13 @@ console; what is on the screen is replayed through screen.py's vt220.
   says how much), a data segment of serpent-xts-plain64 (the keyslot
   unlocks, the cipher is not in bootmenu's kernel: named in the error).
   After each the menu is still there.
+- opensuse_btrfs_snapshot: openSUSE's encrypted layout, LUKS2 (PBKDF2)
+  over btrfs with the default subvolume @/.snapshots/1/snapshot: asked at
+  once, it boots on the countdown.
+- hotplug_stick: a whole-disk LUKS2 stick plugged into the running menu
+  of the demo disk: its line arrives; unlocked, its entry boots.
+The error checks look for words (65536 MiB, serpent) that no label or
+title on the screen holds.
 Every image is byte-identical afterwards (sha256): nothing is written."""
 import os
 import re
@@ -55,11 +62,19 @@ PV_MAGIC = (512 + 24, b"LVM2 001")  # LVM2 label sector 1, label type
 def tools():
     if not shutil.which("cryptsetup"):
         raise Skip("cryptsetup is not installed (Debian's cryptsetup-bin)")
-    try:
-        import cryptography  # noqa: F401  (the host-side check of each volume)
-    except ImportError:
-        raise Skip("python3-cryptography is not installed")
     os.makedirs(W, exist_ok=True)
+
+
+def can_decrypt():
+    """The host-side check of each volume needs python3-cryptography; a
+    check of the test's disks, not of bootmenu, so without it the tests
+    still run."""
+    try:
+        import cryptography  # noqa: F401
+        return True
+    except ImportError:
+        sys.stderr.write("python3-cryptography missing: volumes not checked on the host\n")
+        return False
 
 
 def boot_fs(path, entry, title):
@@ -76,6 +91,8 @@ def volume(path, payload, magic, **kw):
     """luks_volume() of @payload, checked: its decrypted bytes at @magic's
     offset are @magic's. Returns the UUID."""
     uuid = luks_volume(path, payload, PASS, **kw)
+    if not can_decrypt():
+        return uuid
     off, want = magic
     got = luks_plain(path, PASS, off, len(want))
     if got != want:
@@ -294,7 +311,7 @@ class Hostile:
             reserve_mib=4)
         luks2_zero_primary(d["damaged_primary_header"])
         for c, label in (("garbage_json", "cr_garbage"), ("argon2_64g", "cr_big"),
-                         ("cipher_not_in_kernel", "cr_serpent")):
+                         ("cipher_not_in_kernel", "cr_cipher")):
             self.uuid[c] = volume(d[c], small, EXT4_MAGIC, label=label, reserve_mib=4,
                                   kdf="pbkdf2" if c != "argon2_64g" else "argon2id")
         junk = bytes((i * 131 + 7) % 251 + 1 for i in range(3000))
@@ -390,9 +407,9 @@ class Hostile:
                            % u["argon2_64g"],
                            r"Encrypted: vdd, LUKS2 'cr_big' - Enter to unlock"),
             "cipher_not_in_kernel": (
-                r"^device: vde crypto_LUKS: locked: LUKS2 'cr_serpent' \(luks-%s\)"
+                r"^device: vde crypto_LUKS: locked: LUKS2 'cr_cipher' \(luks-%s\)"
                 % u["cipher_not_in_kernel"],
-                r"Encrypted: vde, LUKS2 'cr_serpent' - Enter to unlock"),
+                r"Encrypted: vde, LUKS2 'cr_cipher' - Enter to unlock"),
         }[name]
 
     def case(self, name):
