@@ -16,8 +16,9 @@ console; what is on the screen is replayed through screen.py's vt220.
   boots the volume's entry.
 - luks1_lvm_boot: LUKS1 (PBKDF2-SHA256) holding an LVM2 PV whose LV has
   /boot, beside a plain disk with an entry: nothing asks; End and Enter
-  on the `Encrypted: ... - Enter to unlock` line, the passphrase, the LV's
-  entry arrives and boots.
+  on the `Encrypted: ... - Enter to unlock` line; three wrong passphrases
+  leave it locked and the menu there; Enter again, the right one, the
+  LV's entry arrives and boots.
 - The hostile headers, in one guest with a plain disk: the LUKS2 primary
   binary header zeroed (the secondary copy is read, it unlocks and
   boots), both JSON areas garbage with valid checksums (`failed:` in the
@@ -189,6 +190,7 @@ class Guest(ScreenGuest):
             if m.group(1) == dev:
                 return
             self.keys(ESC)
+            self.wait_drawn(r"Cancelled", 30)
             self.wait_screen(r"Passphrase:", 30, gone=True)
             self.keys(UP)
         raise AssertionError("no unlock dialog for %s:\n%s" % (dev, self.screen.text()))
@@ -302,6 +304,16 @@ def luks1_lvm_boot():
             raise AssertionError("a dialog opened by itself beside a bootable entry")
         g.open_unlock("vda1", 1)
         g.wait_words(r"Unlock vda1 \(LUKS1\)", 10)
+        # three wrong ones: back to the menu, still locked; then again
+        for n in (2, 3):
+            g.type_pass("wrong %d" % n)
+            g.wait_words(r"Wrong passphrase, try %d of 3\." % n, 60)
+        g.type_pass("wrong 4")
+        g.wait_drawn(r"Wrong passphrase 3 times: vda1 stays locked", 60)
+        g.wait_screen(r"Passphrase:", 30, gone=True)
+        g.menu_back()
+        g.wait_screen(r"Encrypted: vda1, LUKS1 - Enter to unlock", 10)
+        g.open_unlock("vda1", 1)
         g.type_pass(PASS)
         g.wait_drawn(r"vda1 unlocked as luks-%s" % uuid, 120)
         g.wait_screen(r"LUKS1 LVM boot", 120)
