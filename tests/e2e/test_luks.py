@@ -510,7 +510,8 @@ def opensuse_btrfs(path):
         os.makedirs(os.path.dirname(snap))
         run("btrfs", "subvolume", "create", snap)
         os.makedirs(os.path.join(snap, "boot", "grub2"))
-        shutil.copy(need(os.path.join(B, "kernel", "bzImage")), os.path.join(snap, "boot", "vmlinuz"))
+        shutil.copy(need(os.path.join(B, "kernel", "bzImage")),
+                    os.path.join(snap, "boot", "vmlinuz"))
         shutil.copy(need(os.path.join(B, "target-initrd.cpio.gz")),
                     os.path.join(snap, "boot", "initrd.gz"))
         with open(os.path.join(snap, "boot", "grub2", "grub.cfg"), "w") as f:
