@@ -93,8 +93,9 @@ int vol_map_crypt(const char *name, const char *line, char *dev, size_t devlen,
 	if (ctl < 0)
 		return say(err, errlen, rc,
 			   "cannot map %s through dm-crypt: %s", name,
-			   rc == -ENOENT ? "this kernel has no device-mapper"
-					 : strerror(-rc));
+			   rc == -ENOENT || rc == -ENODEV
+			       ? "this kernel has no device-mapper"
+			       : strerror(-rc));
 	close(ctl);
 	if (rc < 0)
 		return say(err, errlen, rc,
