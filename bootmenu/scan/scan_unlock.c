@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #define UNLOCK_LINE_MAX 1024 /* a table line with a 512-bit key in hex */
@@ -60,10 +62,12 @@ static int unlock_find(struct scan *s, const char *name, struct unlock_dev *d,
 			 name);
 	if (rc == 0) {
 		snprintf(d->name, sizeof(d->name), "%s", r->pub.name);
-		snprintf(d->devnode, sizeof(d->devnode), "%s", r->sys.devnode);
+		/* a volume's (LUKS on LVM): its loop or dm device */
+		snprintf(d->devnode, sizeof(d->devnode), "%s",
+			 r->vol ? r->vol->map_dev : r->sys.devnode);
 		d->major = r->sys.major;
 		d->minor = r->sys.minor;
-		d->size = r->sys.size;
+		d->size = r->pub.size; /* a volume's too */
 	}
 	pthread_mutex_unlock(&s->lock);
 	return rc;
@@ -96,7 +100,9 @@ static int unlock_map(const struct luks_hdr *h, const struct unlock_dev *d,
 	unsigned long long sectors = 0;
 	int rc;
 
-	/* the device by number: its node may be a test's or gone stale */
+	/* the device by number (dm-crypt.rst: <device> is a path or
+	 * major:minor); sysfs's when the node is no block device (a test's
+	 * image file) */
 	snprintf(devno, sizeof(devno), "%u:%u", d->major, d->minor);
 	rc = luks_dm_table(h, key, key_len, devno, line, sizeof(line), err,
 			   errlen);
@@ -114,18 +120,28 @@ static int unlock_map(const struct luks_hdr *h, const struct unlock_dev *d,
 }
 
 /* Header, cipher, key, mapping: the work without the scan's lock. */
-static int unlock_open(const struct unlock_dev *d, const struct scan_unlock *u,
+static int unlock_open(struct unlock_dev *d, const struct scan_unlock *u,
 		       struct luks_hdr *h, struct unlock_vol *v, char *err,
 		       size_t errlen)
 {
 	uint8_t key[LUKS_KEY_MAX];
 	size_t key_len = 0;
+	struct stat st;
 	int fd = open(d->devnode, O_RDONLY | O_CLOEXEC);
 	int rc;
 
 	if (fd < 0)
 		return say(err, errlen, -errno, "cannot open %s: %s",
 			   d->devnode, strerror(errno));
+	if (fstat(fd, &st) == 0 && S_ISBLK(st.st_mode)) {
+		d->major = major(st.st_rdev);
+		d->minor = minor(st.st_rdev);
+	}
+	if (!d->size) {
+		off_t end = lseek(fd, 0, SEEK_END);
+
+		d->size = end > 0 ? (uint64_t)end : 0;
+	}
 	rc = luks_read(scan_luks_pread, &fd, d->size, h, err, errlen);
 	if (rc == 0)
 		rc = vol_dm_crypt_check(h->cipher, h->mode, err, errlen);

@@ -221,8 +221,10 @@ void scan_vol_take_map(struct scan *s, struct scan_rec *r, struct scan_job *j)
 
 bool scan_vol_reaped(struct scan *s, struct scan_rec *r, struct scan_job *j)
 {
-	/* a mapping stays while mounted, or while it is a PV (LVM on md) */
-	if (r->vol && r->pub.state != SCAN_DEV_MOUNTED && !j->member_read)
+	/* a mapping stays while mounted, while it is a PV (LVM on md), or
+	 * while it holds a LUKS volume to unlock (LUKS on LVM) */
+	if (r->vol && r->pub.state != SCAN_DEV_MOUNTED &&
+	    r->pub.state != SCAN_DEV_LOCKED && !j->member_read)
 		scan_vol_unmap(r);
 	else if (r->vol && r->vol->note[0])
 		r->pub.reason = arena_strdup(&s->a, r->vol->note);
