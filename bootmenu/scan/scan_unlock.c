@@ -119,20 +119,13 @@ static int unlock_map(const struct luks_hdr *h, const struct unlock_dev *d,
 	return rc;
 }
 
-/* Header, cipher, key, mapping: the work without the scan's lock. */
-static int unlock_open(struct unlock_dev *d, const struct scan_unlock *u,
-		       struct luks_hdr *h, struct unlock_vol *v, char *err,
-		       size_t errlen)
+/* @d's number from its node when that is a block device (the record's
+ * from sysfs otherwise: a test's image file), its size from the device
+ * when the record has none. */
+static void unlock_facts(int fd, struct unlock_dev *d)
 {
-	uint8_t key[LUKS_KEY_MAX];
-	size_t key_len = 0;
 	struct stat st;
-	int fd = open(d->devnode, O_RDONLY | O_CLOEXEC);
-	int rc;
 
-	if (fd < 0)
-		return say(err, errlen, -errno, "cannot open %s: %s",
-			   d->devnode, strerror(errno));
 	if (fstat(fd, &st) == 0 && S_ISBLK(st.st_mode)) {
 		d->major = major(st.st_rdev);
 		d->minor = minor(st.st_rdev);
@@ -142,6 +135,22 @@ static int unlock_open(struct unlock_dev *d, const struct scan_unlock *u,
 
 		d->size = end > 0 ? (uint64_t)end : 0;
 	}
+}
+
+/* Header, cipher, key, mapping: the work without the scan's lock. */
+static int unlock_open(struct unlock_dev *d, const struct scan_unlock *u,
+		       struct luks_hdr *h, struct unlock_vol *v, char *err,
+		       size_t errlen)
+{
+	uint8_t key[LUKS_KEY_MAX];
+	size_t key_len = 0;
+	int fd = open(d->devnode, O_RDONLY | O_CLOEXEC);
+	int rc;
+
+	if (fd < 0)
+		return say(err, errlen, -errno, "cannot open %s: %s",
+			   d->devnode, strerror(errno));
+	unlock_facts(fd, d);
 	rc = luks_read(scan_luks_pread, &fd, d->size, h, err, errlen);
 	if (rc == 0)
 		rc = vol_dm_crypt_check(h->cipher, h->mode, err, errlen);
