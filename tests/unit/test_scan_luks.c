@@ -29,7 +29,7 @@
 #define MSG(s) s, sizeof(s) - 1
 
 static char top[64], sys_dir[128], dev_dir[128], mnt_dir[128];
-static char damaged[PATH_MAX], plain[PATH_MAX];
+static char damaged[PATH_MAX], serpent[PATH_MAX], plain[PATH_MAX];
 
 /* --- the stand-in for vol/map_crypt.c */
 
@@ -183,6 +183,15 @@ static int make_damaged(void)
 		  damaged, damaged, damaged);
 }
 
+/* A copy of luks1-sha256 whose cipher-name (LUKS1 2.4: 32 bytes at
+ * offset 8) says serpent: a cipher bootmenu's kernel lacks. */
+static int make_serpent(void)
+{
+	return sh("cp " FIX "luks1-sha256.img %s && printf 'serpent\\0' | dd "
+		  "of=%s bs=1 seek=8 conv=notrunc status=none",
+		  serpent, serpent);
+}
+
 TEST(setup)
 {
 	char p[PATH_MAX];
@@ -198,13 +207,16 @@ TEST(setup)
 	snprintf(dev_dir, sizeof(dev_dir), "%s/dev", top);
 	snprintf(mnt_dir, sizeof(mnt_dir), "%s/mnt", top);
 	snprintf(damaged, sizeof(damaged), "%s/damaged.img", top);
+	snprintf(serpent, sizeof(serpent), "%s/serpent.img", top);
 	CHECK_INT(
 	    sh("mkdir -p %s/class/block %s %s", sys_dir, dev_dir, mnt_dir), 0);
 	CHECK_INT(make_damaged(), 0);
+	CHECK_INT(make_serpent(), 0);
 	fake_disk("vda", 0, FIX "luks2-argon2i.img", "");
 	fake_disk("vdb", 16, FIX "luks1-sha256.img", "");
 	fake_disk("vdc", 32, damaged, "");
 	fake_disk("vdd", 48, FIX "luks1-sha1.img", "dm-3");
+	fake_disk("vde", 64, serpent, "");
 	snprintf(p, sizeof(p), "%s/class/block", sys_dir);
 	CHECK(access(p, R_OK) == 0);
 }
@@ -374,6 +386,14 @@ TEST(unlock_refusals)
 	CHECK_STR(err, "there is no device vdx");
 	CHECK_INT(unlock(s, "vdc", PASS, NULL, err, sizeof(err)), -ENOENT);
 	CHECK_STR(err, "vdc is not a locked LUKS device");
+	/* a cipher the kernel lacks: refused before the KDF, named */
+	CHECK_INT(dev(s, "vde").state, SCAN_DEV_LOCKED);
+	CHECK_INT(unlock(s, "vde", PASS, NULL, err, sizeof(err)), -ENOTSUP);
+	CHECK_STR(err, "cipher serpent-xts-plain64 is not in bootmenu's "
+		       "kernel (it has aes-xts-plain64, aes-xts-plain, "
+		       "aes-cbc-essiv:sha256, aes-cbc-plain64, aes-cbc-plain, "
+		       "aes-ecb)");
+	check_unchanged(s, "vde", 0);
 	/* cancelled from the progress callback during Argon2 */
 	progress_calls = 0;
 	CHECK_INT(unlock(s, "vda", PASS, &fake, err, sizeof(err)), -ECANCELED);
@@ -509,7 +529,7 @@ TEST(hotplugged_stick)
 	if (!s)
 		return;
 	expected("luks2-argon2id", uuid, key);
-	fake_disk("sdb", 64, FIX "luks2-argon2id.img", "");
+	fake_disk("sdb", 80, FIX "luks2-argon2id.img", "");
 	CHECK_INT(scan_inject_uevent(
 		      s, MSG("add@/devices/virtual/block/sdb\0ACTION=add\0"
 			     "DEVPATH=/devices/virtual/block/sdb\0SUBSYSTEM="
