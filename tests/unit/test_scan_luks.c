@@ -6,6 +6,7 @@
  * machine; the real one runs in QEMU, tests/e2e). */
 #include "scan/fs.h"
 #include "scan/scan.h"
+#include "scan/scan_int.h" /* scan_luks_meminfo_avail() */
 #include "test.h"
 #include "util/say.h"
 #include "util/sha256.h"
@@ -542,6 +543,21 @@ TEST(hotplugged_stick)
 	scan_free(s);
 }
 
+/* An Argon2 keyslot may take half of MemAvailable (proc(5)). */
+TEST(memory_for_argon2)
+{
+	CHECK(scan_luks_meminfo_avail("MemTotal:       24731400 kB\n"
+				      "MemFree:          336792 kB\n"
+				      "MemAvailable:   23190036 kB\n") ==
+	      23190036);
+	CHECK(scan_luks_meminfo_avail("MemAvailable: 512 kB") == 512);
+	CHECK(scan_luks_meminfo_avail("MemTotal: 1 kB\nMemFree: 1 kB\n") == 0);
+	CHECK(scan_luks_meminfo_avail("XMemAvailable: 7 kB\n") == 0);
+	CHECK(scan_luks_meminfo_avail("MemAvailable: kB\n") == 0);
+	CHECK(scan_luks_meminfo_avail("") == 0);
+	CHECK(scan_luks_mem_max_kib() > 0);
+}
+
 TEST(fixtures_unchanged)
 {
 	uint8_t after[SHA256_LEN];
@@ -557,4 +573,4 @@ TEST(fixtures_unchanged)
 
 TEST_MAIN("test_scan_luks", setup, locked_with_facts, unlock_refusals,
 	  unlock_maps_a_volume, unlock_luks2_and_rescan, hotplugged_stick,
-	  fixtures_unchanged)
+	  memory_for_argon2, fixtures_unchanged)
