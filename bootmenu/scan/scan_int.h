@@ -14,14 +14,15 @@
  * The files, one concern each, top to bottom: a file calls only files
  * below it in this list (scan_event.c calls none of them):
  *	scan.c		starting, settling and freeing a scan; its views
+ *	scan_unlock.c	scan_unlock(): a LUKS device opened, its volume
+ *			mapped through dm-crypt and made a record
  *	scan_coord.c	the coordinator thread: uevents, jobs, settling
  *	scan_record.c	the device records (the volumes' too) and what a
  *			finished job means: the owner, over the leaves
  *	scan_unmount.c	unmounting one device's filesystem, or all of them
- *	scan_unlock.c	scan_unlock(): a LUKS device opened, its volume
- *			mapped through dm-crypt and made a record
  *	scan_worker.c	the jobs: probe and mount in a worker thread
- *	scan_luks.c	LUKS headers read (in the worker) and taken
+ *	scan_luks.c	LUKS headers read (in the worker) and what they
+ *			say of the record
  *	scan_usb.c	USB storage hosts that have not reported disks yet
  *	scan_vol.c	LVM2 and md members read, their volumes planned and
  *			mapped (the records of the plan are scan_record.c's)
@@ -298,11 +299,13 @@ int scan_luks_pread(void *ctx, uint64_t off, void *buf, size_t len);
 void scan_luks_job_read(struct scan_job *j);
 
 /* @r's finished job read a LUKS header (j->luks): the record's luks_*
- * facts and its state, locked ("LUKS2 'cr_root'"), failed (luks_read()'s
- * sentence) or skipped (in use). False, changing nothing, when @j did not
- * read one. */
+ * facts, and the state it is to have into *st with its reason in
+ * why[0..len): locked ("LUKS2 'cr_root'"), failed (luks_read()'s
+ * sentence) or skipped ("in use by dm-3"). False, changing nothing, when
+ * @j did not read one. */
 bool scan_luks_take(struct scan *s, struct scan_rec *r,
-		    const struct scan_job *j);
+		    const struct scan_job *j, enum scan_state *st, char *why,
+		    size_t len);
 
 /* What a locked device's reason says: "LUKS2 'cr_root'", "LUKS1". */
 void scan_luks_reason(int version, const char *label, char *out, size_t len);

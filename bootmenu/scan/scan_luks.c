@@ -3,7 +3,8 @@
  * record: locked with its facts, failed with luks_read()'s sentence, or
  * left alone when the kernel already uses the device (its own dm-crypt,
  * outside bootmenu). Opening one is scan_unlock.c's. Calls scan_vol.c
- * only (the holders rule the volumes use).
+ * only (the holders rule the volumes use); scan_record.c sets the state
+ * this file says.
  */
 #include "scan/scan_int.h"
 #include "util/file.h"
@@ -102,25 +103,21 @@ void scan_luks_reason(int version, const char *label, char *out, size_t len)
 }
 
 bool scan_luks_take(struct scan *s, struct scan_rec *r,
-		    const struct scan_job *j)
+		    const struct scan_job *j, enum scan_state *st, char *why,
+		    size_t len)
 {
-	char why[64];
-
 	if (!j->luks)
 		return false;
-	if (j->luks_rc == -EBUSY) {
-		scan_rec_set_state(s, r, SCAN_DEV_SKIPPED, j->luks_why);
-		return true;
-	}
+	snprintf(why, len, "%s", j->luks_why);
 	if (j->luks_rc < 0) {
-		scan_rec_set_state(s, r, SCAN_DEV_FAILED, j->luks_why);
+		*st = j->luks_rc == -EBUSY ? SCAN_DEV_SKIPPED : SCAN_DEV_FAILED;
 		return true;
 	}
 	r->pub.luks_version = j->luks_version;
 	r->pub.luks_uuid = arena_strdup(&s->a, j->luks_uuid);
 	r->pub.luks_label = arena_strdup(&s->a, j->luks_label);
-	scan_luks_reason(j->luks_version, j->luks_label, why, sizeof(why));
-	scan_rec_set_state(s, r, SCAN_DEV_LOCKED, why);
+	scan_luks_reason(j->luks_version, j->luks_label, why, len);
+	*st = SCAN_DEV_LOCKED;
 	return true;
 }
 

@@ -270,6 +270,7 @@ void scan_rec_reap(struct scan *s, struct scan_rec *r)
 	struct scan_job *j = r->job;
 	const struct probe_result *p = &j->res;
 	char why[PROBE_DETAIL_MAX + MOUNT_DETAIL_MAX + 64];
+	enum scan_state st;
 
 	s->running--;
 	r->job = NULL;
@@ -277,8 +278,8 @@ void scan_rec_reap(struct scan *s, struct scan_rec *r)
 	rec_take_probe(s, r, p);
 	snprintf(why, sizeof(why), "%s%s%s", p->skip ? p->skip : j->detail,
 		 p->skip && p->detail[0] ? ": " : "", p->skip ? p->detail : "");
-	if (scan_luks_take(s, r, j)) {
-		/* locked, or why not */
+	if (scan_luks_take(s, r, j, &st, why, sizeof(why))) {
+		scan_rec_set_state(s, r, st, why); /* locked, or why not */
 	} else if (p->skip) {
 		scan_rec_set_state(
 		    s, r, p->rc < 0 ? SCAN_DEV_FAILED : SCAN_DEV_SKIPPED, why);

@@ -13,6 +13,11 @@
  * The mapping lives as long as the mount, or the PV on it: it goes with
  * the record, its member, and in scan_unmount_all().
  *
+ * An unlocked LUKS volume (scan_unlock.c) is a volume record too, with
+ * no windows: its dm-crypt device is made before the record and kept
+ * until the record goes (without the key it cannot be made again), so
+ * its job only probes it, and a filesystem dropped on a change keeps it.
+ *
  * This file reads, keeps and plans; the records are scan_record.c's,
  * which asks for the plan and makes, redoes or removes the volumes'
  * records itself. It calls no other scan_*.c file.
