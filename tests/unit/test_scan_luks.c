@@ -295,6 +295,16 @@ static struct scan_dev dev(struct scan *s, const char *name)
 	return none;
 }
 
+/* Pump until device @name is in @state (-1: gone), at most 5 s: a
+ * loaded machine may take its time to probe. */
+static void wait_for(struct scan *s, struct seen *w, const char *name,
+		     int state)
+{
+	for (int t = 0; t < 100 && (int)dev(s, name).state != state; t++)
+		pump(s, w, 50);
+	pump(s, w, 50);
+}
+
 TEST(locked_with_facts)
 {
 	struct scan *s = start();
@@ -436,7 +446,7 @@ TEST(unlock_maps_a_volume)
 	snprintf(want, sizeof(want),
 		 "0 128 crypt aes-xts-plain64 %s 0 254:16 2056", key);
 	CHECK_STR(fake.line, want);
-	pump(s, &w, 500);
+	wait_for(s, &w, vol, SCAN_DEV_MOUNTED);
 	d = dev(s, vol);
 	CHECK_INT(d.state, SCAN_DEV_MOUNTED);
 	CHECK_STR(d.fstype, "ext4");
@@ -463,7 +473,7 @@ TEST(unlock_maps_a_volume)
 		       "DEVPATH=/devices/virtual/block/vdb\0SUBSYSTEM="
 		       "block\0DEVNAME=vdb\0DEVTYPE=disk\0")),
 	    0);
-	pump(s, &w, 300);
+	wait_for(s, &w, vol, -1);
 	CHECK_INT(w.removed, 1);
 	CHECK_INT(fake.unmaps, 1);
 	CHECK_STR(fake.unmapped, plain);
@@ -494,7 +504,7 @@ TEST(unlock_luks2_and_rescan)
 	snprintf(want, sizeof(want), "%s", " 1 sector_size:4096");
 	CHECK(strlen(fake.line) > strlen(want) &&
 	      !strcmp(fake.line + strlen(fake.line) - strlen(want), want));
-	pump(s, &w, 500);
+	wait_for(s, &w, vol, SCAN_DEV_MOUNTED);
 	CHECK_INT(dev(s, vol).state, SCAN_DEV_MOUNTED);
 	/* a change of the LUKS device: probed again, locked again */
 	CHECK_INT(
@@ -503,14 +513,14 @@ TEST(unlock_luks2_and_rescan)
 		       "DEVPATH=/devices/virtual/block/vda\0SUBSYSTEM="
 		       "block\0DEVNAME=vda\0DEVTYPE=disk\0")),
 	    0);
-	pump(s, &w, 500);
+	wait_for(s, &w, "vda", SCAN_DEV_LOCKED);
 	CHECK_INT(fake.unmaps, 1);
 	CHECK_INT((int)dev(s, vol).state, -1);
 	CHECK_INT(dev(s, "vda").state, SCAN_DEV_LOCKED);
 	CHECK_STR(dev(s, "vda").unlocked_as, "");
 	/* unlocked again, then the rescan (scan_free) unmaps it */
 	CHECK_INT(unlock(s, "vda", PASS, NULL, err, sizeof(err)), 0);
-	pump(s, &w, 500);
+	wait_for(s, &w, vol, SCAN_DEV_MOUNTED);
 	CHECK_INT(dev(s, vol).state, SCAN_DEV_MOUNTED);
 	CHECK_INT(fake.unmaps, 1);
 	CHECK_INT(scan_unmount_all(s), 0);
@@ -536,7 +546,7 @@ TEST(hotplugged_stick)
 			     "DEVPATH=/devices/virtual/block/sdb\0SUBSYSTEM="
 			     "block\0DEVNAME=sdb\0DEVTYPE=disk\0")),
 		  0);
-	pump(s, &w, 500);
+	wait_for(s, &w, "sdb", SCAN_DEV_LOCKED);
 	CHECK_INT(dev(s, "sdb").state, SCAN_DEV_LOCKED);
 	CHECK_STR(dev(s, "sdb").luks_uuid, uuid);
 	CHECK_STR(dev(s, "sdb").reason, "LUKS2");
