@@ -142,16 +142,25 @@ void session_device_line(FILE *f, const struct scan_dev *devs, size_t n,
 	}
 }
 
+/* The pieces of a title locked_title() made: "LUKS2 'cr_root'" is what
+ * stands between "Encrypted: vda3, " and " - Enter to unlock". */
 int session_unlock_what(struct session *s, const char *name, char *buf,
 			size_t len)
 {
-	struct scan_dev devs[SESSION_MAX_FS];
-	size_t n = s->scan ? scan_devices(s->scan, devs, SESSION_MAX_FS) : 0;
+	static const char tail[] = " - Enter to unlock";
+	char head[SESSION_LOCKED_TEXT_MAX];
 
-	for (size_t i = 0; i < n && i < SESSION_MAX_FS; i++)
-		if (!strcmp(devs[i].name, name) && devs[i].luks_version > 0) {
-			session_locked_what(&devs[i], buf, len);
-			return 0;
-		}
+	snprintf(head, sizeof(head), "Encrypted: %s, ", name);
+	for (size_t i = 0; i < s->n_locked; i++) {
+		const char *t = s->locked[i]->title;
+		size_t n = strlen(t), h = strlen(head);
+
+		if (strcmp(s->locked[i]->unlock_dev, name) ||
+		    strncmp(t, head, h) || n < h + sizeof(tail) - 1)
+			continue;
+		snprintf(buf, len, "%.*s", (int)(n - h - (sizeof(tail) - 1)),
+			 t + h);
+		return 0;
+	}
 	return -ENOENT;
 }

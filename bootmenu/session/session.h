@@ -173,9 +173,9 @@ int session_rescan(struct session *s);
  * goes once the device is unlocked, and its contents come as any
  * volume's do (SESSION_CHANGED_ENTRIES). */
 
-/* What LUKS device @name is, for the unlock dialog's title: "LUKS2
- * 'cr_root'" or "LUKS1" into buf[0..len). 0, or -ENOENT when @name is
- * no LUKS device the scan knows. */
+/* What locked LUKS device @name is, for the unlock dialog's title:
+ * "LUKS2 'cr_root'" or "LUKS1" into buf[0..len). 0, or -ENOENT when no
+ * ENTRY_UNLOCK entry of @s stands for @name. */
 int session_unlock_what(struct session *s, const char *name, char *buf,
 			size_t len);
 

@@ -66,6 +66,7 @@ TEST(locked_entries_made)
 {
 	struct session s;
 	const struct entry *e;
+	char what[64];
 
 	memset(&s, 0, sizeof(s));
 	CHECK(!session_locked_same(&s, devs, N_DEVS));
@@ -80,6 +81,12 @@ TEST(locked_entries_made)
 	CHECK(e->unlock_dev != devs[1].name); /* a copy */
 	CHECK_STR(s.locked[1]->title,
 		  "Encrypted: vdb1, LUKS1 - Enter to unlock");
+	CHECK_INT(session_unlock_what(&s, "vda3", what, sizeof(what)), 0);
+	CHECK_STR(what, "LUKS2 'cr_root'");
+	CHECK_INT(session_unlock_what(&s, "vdb1", what, sizeof(what)), 0);
+	CHECK_STR(what, "LUKS1");
+	CHECK_INT(session_unlock_what(&s, "vda1", what, sizeof(what)), -ENOENT);
+	CHECK_INT(session_unlock_what(&s, "vda", what, sizeof(what)), -ENOENT);
 	CHECK(session_locked_same(&s, devs, N_DEVS));
 	/* vdb1 unlocked: its line goes */
 	devs[2].state = SCAN_DEV_SKIPPED;
