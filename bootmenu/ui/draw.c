@@ -125,7 +125,8 @@ static void draw_count(struct ui *u)
 
 	if (left >= 0 && u->m.def) {
 		/* a note said before the countdown stays in sight */
-		snprintf(buf, sizeof(buf), "%.300s%sBooting %s in %d s",
+		snprintf(buf, sizeof(buf), "%.150s%s%.200s%sBooting %s in %d s",
+			 u->unlock_said, u->unlock_said[0] ? " -- " : "",
 			 u->note, u->note[0] ? " -- " : "", u->m.def->title,
 			 left);
 		ui_line(u, LINES - 2, 0, UI_R_COUNT, buf);

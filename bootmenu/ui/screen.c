@@ -412,6 +412,7 @@ static void unlock(struct ui *u, const struct entry *e)
 		return;
 	u->touched = false;
 	u->counted = false;
+	snprintf(u->unlock_said, sizeof(u->unlock_said), "%.150s", u->msg);
 	if (u->settled)
 		settle(u);
 	else
@@ -595,6 +596,7 @@ static int loop(struct ui *u)
 		u->touched = true;
 		ui_count_stop(&u->m);
 		u->msg[0] = '\0';
+		u->unlock_said[0] = '\0';
 		rc = on_key(u, k);
 		if (rc >= 0)
 			return rc;

@@ -39,6 +39,9 @@ struct ui {
 	/* the disks settled with only locked volumes' lines: open the first
 	 * one's dialog by itself (once, from the loop) */
 	bool ask_unlock, asked_unlock;
+	/* "vda3 unlocked as luks-..." kept in sight during the countdown
+	 * that follows an unlock, until a key; "" none */
+	char unlock_said[200];
 };
 
 typedef void (*ui_paint_fn)(struct ui *u, const void *arg);
