@@ -21,6 +21,7 @@
 #include "boot/boot.h"
 #include "test.h"
 #include "ui/ui.h"
+#include "plain/plain.h"
 #include "util/arena.h"
 
 #include <errno.h>
@@ -29,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define TMUX_NAME_FMT "bm-ui-unlock-%d"
@@ -112,9 +114,10 @@ int session_unlock_tpm(struct session *s, const char *name, const char *pin,
 	return -EACCES;
 }
 
-/* Child mode: the menu over the tree BM_UI_UNLOCK_CHILD with vda3's
- * locked line; calls logged to BM_UI_UNLOCK_LOG. */
-static int child(const char *tree)
+/* Child mode: the menu (the plain chooser with @plain) over the tree
+ * BM_UI_UNLOCK_CHILD with vda3's locked line; calls logged to
+ * BM_UI_UNLOCK_LOG. */
+static int child(const char *tree, bool plain)
 {
 	static struct session s;
 	static struct scan_dev vda3 = {.name = "vda3",
@@ -139,7 +142,7 @@ static int child(const char *tree)
 	session_locked_link(&s, &s.list);
 	conf_init(&cf);
 	choose_init(&c, &cf, "", 30);
-	rc = ui_menu(&s, &uo, &bo);
+	rc = plain ? plain_menu(&s, &c, &bo) : ui_menu(&s, &uo, &bo);
 	fprintf(child_log, "exit %d\n", rc);
 	fclose(child_log);
 	return rc;
@@ -150,7 +153,7 @@ __attribute__((constructor)) static void child_mode(void)
 	const char *tree = getenv("BM_UI_UNLOCK_CHILD");
 
 	if (tree)
-		exit(child(tree));
+		exit(child(tree, getenv("BM_UI_UNLOCK_PLAIN") != NULL));
 }
 
 /* --- the parent: tmux */
@@ -412,5 +415,40 @@ TEST(beside_an_entry)
 	CHECK_INT(system(cmd), 0);
 }
 
+/* The plain chooser (stdin not a terminal): nothing but the locked line,
+ * so its passphrase is asked at once; the volume's entry then counts
+ * down. */
+TEST(plain_chooser)
+{
+	char cmd[PATH_MAX * 2], *out;
+	size_t n = 0;
+
+	if (!name[0] && !setup())
+		return;
+	snprintf(cmd, sizeof(cmd),
+		 "printf 'nope\\nsecret\\n' | env BM_UI_UNLOCK_PLAIN=1 "
+		 "BM_UI_UNLOCK_CHILD=%s/empty BM_UI_UNLOCK_LOG=%s %s "
+		 "> %s/out 2>&1",
+		 dir, logpath, self, dir);
+	CHECK(WEXITSTATUS(system(cmd)) == 1);
+	snprintf(cmd, sizeof(cmd), "%s/out", dir);
+	out = test_slurp(cmd, &n);
+	if (out)
+		out[n] = '\0';
+	CHECK(out &&
+	      strstr(out, "bootmenu: Encrypted: vda3, LUKS2 'cr_root' "
+			  "- Enter to unlock\nPassphrase: Trying the "
+			  "passphrase...\nWrong passphrase, try 2 of "
+			  "3.\nPassphrase: Trying the passphrase...\n"
+			  "bootmenu: vda3 unlocked as luks-aaaa-1111\n"));
+	CHECK(out && strstr(out, "0* Unlocked system [bare]"));
+	CHECK(out && !strstr(out, "secret"));
+	if (out && test_failures)
+		printf("%s\n", out);
+	free(out);
+	CHECK_STR(log_text(), "tpm vda3 -\nunlock vda3 nope\n"
+			      "unlock vda3 secret\nexit 1\n");
+}
+
 TEST_MAIN("test_ui_unlock", asks_at_once_then_unlocks, tpm_note_cancel_errors,
-	  tpm_pin, beside_an_entry)
+	  tpm_pin, plain_chooser, beside_an_entry)
