@@ -96,17 +96,23 @@ static void wait_volume(struct session *s, const char *dev)
 }
 
 /* The TPM first (session_unlock_tpm(), its PIN asked when it wants
- * one): 0 unlocked, else the passphrase is asked for. */
+ * one; an empty line goes to the passphrase, as Esc does in the menu):
+ * 0 unlocked, -EPIPE stdin closed, else the passphrase is asked for. */
 static int plain_tpm(struct session *s, const char *dev)
 {
 	char err[256], pin[PLAIN_SECRET_MAX];
 	int rc = session_unlock_tpm(s, dev, NULL, err, sizeof(err));
 
 	if (rc == -ENOKEY) {
-		printf("TPM PIN: ");
+		int n;
+
+		printf("TPM PIN (empty: the passphrase instead): ");
 		fflush(stdout);
-		if (read_secret(pin, sizeof(pin)) < 0)
+		n = read_secret(pin, sizeof(pin));
+		if (n < 0)
 			return -EPIPE;
+		if (n == 0)
+			return -ENOENT;
 		rc = session_unlock_tpm(s, dev, pin, err, sizeof(err));
 		explicit_bzero(pin, sizeof(pin));
 	}
@@ -171,7 +177,9 @@ static int ask(struct session *s, const struct entry *def, double timeout_s,
 	char line[64], *end;
 	int rc, ms = timeout_s < 0 ? -1 : (int)(timeout_s * 1000);
 
-	printf("\nbootmenu: %zu entries on %zu filesystems\n", s->list.count,
+	/* a locked volume's line is no boot entry */
+	printf("\nbootmenu: %zu entries on %zu filesystems\n",
+	       s->list.count > s->n_locked ? s->list.count - s->n_locked : 0,
 	       s->n_fss);
 	listing_text(stdout, &s->list, def);
 	if (ms >= 0)

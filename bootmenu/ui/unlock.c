@@ -75,8 +75,11 @@ static void unlock_say(struct ui *u, enum ui_role role, const char *text)
 	u->msg_role = role;
 }
 
-/* The TPM's turn: 0 unlocked, -ENOENT ask for the passphrase (@note may
- * say why the TPM did not open it), -ECANCELED (Esc at its PIN). */
+/* The TPM's turn: 0 unlocked, else -ENOENT: ask for the passphrase
+ * (@note may say why the TPM did not open it). Esc at the PIN goes to
+ * the passphrase, as a PIN prompt's Esc goes to the recovery key
+ * elsewhere: one who knows only the passphrase is not stuck (nor made to
+ * spend the TPM's dictionary-attack tries on guesses). */
 static int unlock_tpm(struct unlock *x, char *note, size_t len)
 {
 	struct ui_prompt p = {
@@ -87,8 +90,10 @@ static int unlock_tpm(struct unlock *x, char *note, size_t len)
 	unlock_show(x, "Asking the TPM...");
 	rc = session_unlock_tpm(x->u->s, x->dev, NULL, err, sizeof(err));
 	if (rc == -ENOKEY) {
-		if (!ui_prompt_read(x->u, &p, pin))
-			return -ECANCELED;
+		if (!ui_prompt_read(x->u, &p, pin)) {
+			snprintf(note, len, "TPM: no PIN given.");
+			return -ENOENT;
+		}
 		unlock_show(x, "Asking the TPM...");
 		rc = session_unlock_tpm(x->u->s, x->dev, pin, err, sizeof(err));
 		explicit_bzero(pin, sizeof(pin));
@@ -150,7 +155,6 @@ int ui_unlock(struct ui *u, const struct entry *e)
 {
 	struct unlock x = {.u = u, .pct = -1};
 	char what[UNLOCK_NAME_MAX] = "LUKS", note[300] = "", text[512];
-	int rc;
 
 	if (!e || e->method != ENTRY_UNLOCK || !e->unlock_dev)
 		return -EINVAL;
@@ -159,16 +163,11 @@ int ui_unlock(struct ui *u, const struct entry *e)
 	snprintf(x.vol, sizeof(x.vol), "%s", e->id ? e->id : e->unlock_dev);
 	session_unlock_what(u->s, x.dev, what, sizeof(what));
 	snprintf(x.title, sizeof(x.title), "Unlock %s (%s)", x.dev, what);
-	rc = unlock_tpm(&x, note, sizeof(note));
-	if (rc == 0) {
+	if (unlock_tpm(&x, note, sizeof(note)) == 0) {
 		snprintf(text, sizeof(text), "%s unlocked with the TPM as %s",
 			 x.dev, x.vol);
 		unlock_say(u, UI_R_STATUS, text);
 		return 0;
-	}
-	if (rc == -ECANCELED) {
-		unlock_say(u, UI_R_TEXT, "Cancelled");
-		return rc;
 	}
 	return unlock_ask(&x, note);
 }

@@ -376,18 +376,26 @@ TEST(tpm_note_cancel_errors)
 	stop();
 }
 
-/* A token that wants a PIN: asked first, then no passphrase. */
+/* A token that wants a PIN: asked first, then no passphrase; Esc at the
+ * PIN goes to the passphrase. */
 TEST(tpm_pin)
 {
 	if (!start("empty", "pin"))
 		return;
+	WAIT("TPM PIN:");
+	keys("Escape");
+	WAIT("TPM: no PIN given. Passphrase:");
+	keys("Escape");
+	WAIT("Cancelled");
+	keys("Enter");
 	WAIT("TPM PIN:");
 	type("1234");
 	WAIT("vda3 unlocked with the TPM as luks-aaaa-1111");
 	WAIT("Booting Unlocked system in");
 	keys("p");
 	usleep(500 * 1000);
-	CHECK_STR(log_text(), "tpm vda3 -\ntpm vda3 1234\nexit 0\n");
+	CHECK_STR(log_text(),
+		  "tpm vda3 -\ntpm vda3 -\ntpm vda3 1234\nexit 0\n");
 	stop();
 }
 
