@@ -3,12 +3,14 @@
  * text and JSON listings, the devices listing's LUKS lines, and, over a
  * fake sysfs with a real LUKS2 image, the entry at the end of the list
  * and gone with its device. */
+#include "conf/conf.h"
 #include "entry/entry.h"
 #include "scan/fs.h"
 #include "scan/scan.h"
 #include "session/listing.h"
 #include "session/locked.h"
 #include "session/session.h"
+#include "savedef/savedef.h"
 #include "test.h"
 #include "util/arena.h"
 
@@ -220,6 +222,24 @@ TEST(listings)
 	arena_free(&a);
 }
 
+/* `bootmenu --save-default N` naming a locked line: refused before any
+ * filesystem is looked for (never a default, entry.h). */
+TEST(not_saved_as_default)
+{
+	struct session s;
+	struct conf c;
+	char err[256] = "";
+
+	memset(&s, 0, sizeof(s));
+	conf_init(&c);
+	c.save_default = true;
+	session_locked_make(&s, devs, N_DEVS);
+	CHECK_INT(savedef_save(&s, &c, s.locked[0], err, sizeof(err)), -EINVAL);
+	CHECK_STR(err, "vda3 is an encrypted volume to unlock, not a system "
+		       "to boot: not saved");
+	arena_free(&s.locked_a);
+}
+
 /* --- over a fake sysfs: the scan's own locked device */
 
 static char top[64], sys_dir[96], dev_dir[96], mnt_dir[96];
@@ -363,4 +383,4 @@ out:
 }
 
 TEST_MAIN("test_session_unlock", locked_entries_made, device_lines, listings,
-	  locked_device_in_session)
+	  not_saved_as_default, locked_device_in_session)
