@@ -389,13 +389,20 @@ TEST(tpm_pin)
 	WAIT("Cancelled");
 	keys("Enter");
 	WAIT("TPM PIN:");
+	type("0000");
+	WAIT("TPM: the TPM refused the PIN Passphrase:");
+	keys("Escape");
+	WAIT("Cancelled");
+	keys("Enter");
+	WAIT("TPM PIN:");
 	type("1234");
 	WAIT("vda3 unlocked with the TPM as luks-aaaa-1111");
 	WAIT("Booting Unlocked system in");
 	keys("p");
 	usleep(500 * 1000);
 	CHECK_STR(log_text(),
-		  "tpm vda3 -\ntpm vda3 -\ntpm vda3 1234\nexit 0\n");
+		  "tpm vda3 -\ntpm vda3 -\ntpm vda3 0000\ntpm vda3 -\n"
+		  "tpm vda3 1234\nexit 0\n");
 	stop();
 }
 
