@@ -24,6 +24,7 @@
  */
 #include "session/session.h"
 #include "session/listing.h"
+#include "session/locked.h"
 #include "cfg/cfg.h"
 #include "cfg/resolve.h"
 #include "scan/fs.h"
@@ -396,6 +397,8 @@ static void list_rebuild(struct session *s)
 	l->fs_timeout_ds = s->timeouts_ds;
 	l->n_fs_timeout_ds = s->n_fss;
 	cfg_finish(l, s->fss, s->n_fss);
+	/* the locked volumes' lines last (session.h) */
+	session_locked_link(s, l);
 }
 
 /* Every part and retired arena freed; no filesystem left. */
@@ -405,6 +408,9 @@ static void parts_free(struct session *s)
 		part_free(s, s->parts[i]);
 	s->n_fss = 0;
 	retired_free(s);
+	arena_free(&s->locked_a);
+	s->locked = NULL;
+	s->n_locked = 0;
 	entry_list_init(&s->list, &s->arena);
 }
 
@@ -415,7 +421,7 @@ void session_release(struct session *s)
 
 size_t session_arena_bytes(const struct session *s)
 {
-	size_t n = s->arena.used;
+	size_t n = s->arena.used + s->locked_a.used;
 
 	for (size_t i = 0; i < s->n_fss; i++)
 		n += s->parts[i]->a.used;
@@ -560,6 +566,25 @@ static int take_event(struct session *s, size_t i,
 	return 0;
 }
 
+/* The ENTRY_UNLOCK entries again when the scan's locked devices are not
+ * those they stand for: a device found locked, unlocked or gone. */
+static bool locked_refresh(struct session *s)
+{
+	struct scan_dev devs[SESSION_MAX_FS];
+	size_t n;
+
+	if (!s->scan)
+		return false;
+	n = scan_devices(s->scan, devs, SESSION_MAX_FS);
+	if (n > SESSION_MAX_FS)
+		n = SESSION_MAX_FS;
+	if (session_locked_same(s, devs, n))
+		return false;
+	retire(s, &s->locked_a);
+	session_locked_make(s, devs, n);
+	return true;
+}
+
 static bool sources_settled(const struct session *s)
 {
 	for (size_t i = 0; i < s->n_srcs; i++)
@@ -582,6 +607,7 @@ int session_update(struct session *s)
 		mask |= SESSION_SETTLED;
 	}
 	changed |= parts_parse(s);
+	changed |= locked_refresh(s);
 	if (changed) {
 		list_rebuild(s);
 		mask |= SESSION_CHANGED_ENTRIES;
@@ -717,15 +743,8 @@ void session_print_devices(struct session *s, FILE *f)
 
 	if (n > SESSION_MAX_FS)
 		n = SESSION_MAX_FS;
-	for (size_t i = 0; i < n; i++) {
-		const struct scan_dev *d = &devs[i];
-
-		if (d->state == SCAN_DEV_MOUNTED)
-			continue;
-		fprintf(f, "device: %s %s: %s%s%s\n", d->name,
-			*d->fstype ? d->fstype : "-", scan_state_name(d->state),
-			d->reason ? ": " : "", d->reason ? d->reason : "");
-	}
+	for (size_t i = 0; i < n; i++)
+		session_device_line(f, devs, n, i);
 }
 
 /* ,"tpm":{...} for an entry a TPM would measure (boot/measure.h). */
