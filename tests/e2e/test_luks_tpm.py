@@ -32,6 +32,7 @@ import time
 sys.path.insert(0, os.path.dirname(__file__))
 from qemu import Qemu, Skip, check, need  # noqa: E402
 from disks import fill_tree, sha256  # noqa: E402
+from screen import BOOTED, ScreenGuest  # noqa: E402
 
 B = os.path.abspath(sys.argv[1])
 EFI = os.path.join(B, "bootmenu.efi")
@@ -165,35 +166,31 @@ def qemu_tpm(state, name):
                  "-device", "tpm-tis,tpmdev=tpm0"]
 
 
-def booted(q, entry):
-    got = q.expect(r"BOOTMENU-TARGET: booted entry=(\S+)", 300).group(1)
-    q.expect(r"BOOTMENU-TARGET: done", 60)
+def booted(g, entry):
+    got = g.q.expect(BOOTED, 300).group(1)
+    g.q.expect(r"BOOTMENU-TARGET: done", 60)
     if got != entry:
         raise AssertionError("booted %s, want %s" % (got, entry))
+    g.not_restarted()
 
 
-def screen_text(q):
-    """The serial output with curses' escape sequences and every space
-    taken out: a sentence wrapped in a box, or drawn in pieces, is still
-    found (compare with squeeze(sentence))."""
-    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][0-9A-B]|\x1b[=>]", "", q.output())
-    return squeeze(text)
+def words(g):
+    """The screen's words on one line: a dialog's text wraps."""
+    return re.sub(r"\s+", " ", g.show())
 
 
-def squeeze(s):
-    return re.sub(r"\s+", "", s)
-
-
-def on_screen(q, want):
-    text = screen_text(q)
-    if squeeze(want) not in text:
-        raise AssertionError("no %r on the screen: %s" % (want, q.tail(1500)))
-    return text
+def wait_words(g, want, timeout):
+    end = time.monotonic() + timeout
+    while want not in words(g):
+        if time.monotonic() > end:
+            raise AssertionError("no %r on the screen after %d s:\n%s"
+                                 % (want, timeout, g.screen.text()))
+        time.sleep(0.3)
 
 
 def tpm_case(name, event, entry, run):
     """A disk enrolled against PCR 7 = @event, booted under SeaBIOS with
-    that TPM state; @run(q, uuid) drives and checks the boot."""
+    that TPM state; @run(guest, uuid) drives and checks the boot."""
     need_tools()
     efi = need(EFI)
     os.makedirs(W, exist_ok=True)
@@ -204,12 +201,13 @@ def tpm_case(name, event, entry, run):
     enroll(state, img, event)
     before = sha256(img)
     tpm, args = qemu_tpm(state, name)
-    q = Qemu(B, name, kernel=efi, append="bootmenu.timeout=3",
-             disks=[{"file": img, "snapshot": False}], snapshot=False, extra=args)
+    g = ScreenGuest(Qemu(B, name, kernel=efi, append="bootmenu.timeout=3",
+                         disks=[{"file": img, "snapshot": False}], snapshot=False,
+                         extra=args))
     try:
-        run(q, uuid)
+        run(g, uuid)
     finally:
-        q.close()
+        g.close()
         if tpm.poll() is None:
             tpm.kill()
         tpm.wait()
@@ -218,24 +216,28 @@ def tpm_case(name, event, entry, run):
 
 
 def unlocked_by_tpm():
-    def run(q, uuid):
-        booted(q, "tpm-boot")
-        text = on_screen(q, "vda unlocked with the TPM as luks-" + uuid)
-        if "Passphrase:" in text:
+    """Nothing typed: the dialog that opens by itself (nothing else to
+    boot) has the TPM open the volume, and its entry boots."""
+    def run(g, uuid):
+        wait_words(g, "vda unlocked with the TPM as luks-" + uuid, 300)
+        if "Passphrase:" in g.q.output():
             raise AssertionError("a passphrase was asked for although the TPM unlocked it")
+        booted(g, "tpm-boot")
     tpm_case("luks-tpm-ok", SEPARATOR, "tpm-boot", run)
 
 
 def pcr7_changed_asks():
-    def run(q, uuid):
-        q.expect(r"Unlock vda \(LUKS2 'cr_root'\)", 300)
-        q.expect(r"Passphrase:", 120)
-        text = on_screen(q, "TPM: the TPM's PCR 7 is not what the key was sealed to")
-        if squeeze("unlocked with the TPM") in text:
+    """Sealed to another PCR 7: the dialog says why the TPM did not
+    open it, above the passphrase prompt; the passphrase does."""
+    def run(g, uuid):
+        wait_words(g, "Unlock vda (LUKS2 'cr_root')", 300)
+        g.wait_screen(r"Passphrase:", 120)
+        wait_words(g, "TPM: the TPM's PCR 7 is not what the key was sealed to", 10)
+        if "unlocked with the TPM" in words(g):
             raise AssertionError("the TPM unlocked a key sealed to another PCR 7")
-        q.send(PASSPHRASE + "\r")
-        booted(q, "pass-boot")
-        on_screen(q, "vda unlocked as luks-" + uuid)
+        g.keys(PASSPHRASE, "\r")
+        wait_words(g, "vda unlocked as luks-" + uuid, 120)
+        booted(g, "pass-boot")
     tpm_case("luks-tpm-pcr7", b"not what SeaBIOS measures", "pass-boot", run)
 
 
