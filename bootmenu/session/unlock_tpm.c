@@ -198,37 +198,43 @@ static int get_key(struct tpm *t, const char *devnode, const char *name,
 	return rc;
 }
 
+/* @d, the scan's device of that name: its node into @node when it is
+ * locked. */
+static int locked_node(const struct scan_dev *d, char *node, size_t cap,
+		       char *err, size_t errlen)
+{
+	if (d->state == SCAN_DEV_LOCKED && d->devnode &&
+	    snprintf(node, cap, "%s", d->devnode) < (int)cap)
+		return 0;
+	if (d->state == SCAN_DEV_LOCKED)
+		return say(err, errlen, -ENAMETOOLONG,
+			   "%s's device path is too long", d->name);
+	if (d->unlocked_as && *d->unlocked_as)
+		return say(err, errlen, -EALREADY,
+			   "%s is already unlocked as %s", d->name,
+			   d->unlocked_as);
+	return say(err, errlen, -ENOENT, "%s is not a locked LUKS device",
+		   d->name);
+}
+
 /* The scan's device @name, which must be locked; its node into @node. */
 static int find_locked(struct session *s, const char *name, char *node,
 		       size_t cap, char *err, size_t errlen)
 {
 	struct scan_dev *devs = calloc(SESSION_MAX_FS, sizeof(*devs));
-	size_t n = 0;
-	int rc = say(err, errlen, -ENOENT, "no device %s", name);
+	size_t n = 0, i = 0;
+	int rc;
 
 	if (!devs)
 		return say(err, errlen, -ENOMEM, "out of memory");
 	if (s->scan)
 		n = scan_devices(s->scan, devs, SESSION_MAX_FS);
-	for (size_t i = 0; i < n && i < SESSION_MAX_FS; i++) {
-		const struct scan_dev *d = &devs[i];
-
-		if (strcmp(d->name, name))
-			continue;
-		if (d->state == SCAN_DEV_LOCKED)
-			rc = snprintf(node, cap, "%s", d->devnode) < (int)cap
-				 ? 0
-				 : say(err, errlen, -ENAMETOOLONG,
-				       "%s's device path is too long", name);
-		else if (d->unlocked_as && *d->unlocked_as)
-			rc = say(err, errlen, -EALREADY,
-				 "%s is already unlocked as %s", name,
-				 d->unlocked_as);
-		else
-			rc = say(err, errlen, -ENOENT,
-				 "%s is not a locked LUKS device", name);
-		break;
-	}
+	while (i < n && i < SESSION_MAX_FS && strcmp(devs[i].name, name))
+		i++;
+	if (i < n && i < SESSION_MAX_FS)
+		rc = locked_node(&devs[i], node, cap, err, errlen);
+	else
+		rc = say(err, errlen, -ENOENT, "no device %s", name);
 	free(devs);
 	return rc;
 }
