@@ -17,8 +17,10 @@ sha1 3a3f780f...); sealed_pcr7() extends exactly that.
 - sealed to that PCR 7: the volume opens with no prompt, the menu says
   `vda unlocked with the TPM as luks-<uuid>`, the entry inside boots;
 - sealed to another PCR 7: the unlock dialog shows `TPM: ...` naming
-  PCR 7, the passphrase typed opens it, and the entry boots.
-Neither disk is written (sha256 before and after)."""
+  PCR 7, the passphrase typed opens it, and the entry boots;
+- enrolled with a PIN: `TPM PIN:` is asked first, the PIN opens it;
+- no TPM in the machine: the passphrase alone is asked, no word of a TPM.
+No disk is written (sha256 before and after)."""
 import hashlib
 import json
 import os
@@ -39,6 +41,7 @@ EFI = os.path.join(B, "bootmenu.efi")
 W = os.path.join(B, "e2e-luks-tpm")
 CON = "console=ttyS0,115200"
 PASSPHRASE = "correct horse"
+PIN = "4711"
 # SeaBIOS's separator event in PCR 7 (see above)
 SEPARATOR = b"\xff\xff\xff\xff"
 TOOLS = (("swtpm", "swtpm"), ("systemd-cryptenroll", "systemd"),
@@ -95,9 +98,10 @@ def sealed_pcr7(event):
                                     hashlib.sha256(event).hexdigest())
 
 
-def enroll(state, img, event):
+def enroll(state, img, event, pin=None):
     """Enroll @img's TPM2 token with systemd-cryptenroll against a swtpm
-    on @state (made when missing) whose PCR 7 holds @event, then shut
+    on @state (made when missing) whose PCR 7 holds @event (with @pin
+    when given), then shut
     that TPM down in order (an unorderly stop counts against its
     dictionary-attack limit)."""
     os.makedirs(state, exist_ok=True)
@@ -115,27 +119,31 @@ def enroll(state, img, event):
             time.sleep(0.05)
         subprocess.run(["tpm2_pcrextend", "-T", tcti, sealed_pcr7(event)], check=True)
         env = dict(os.environ, PASSWORD=PASSPHRASE)
-        out = subprocess.run(["systemd-cryptenroll", "--tpm2-device=" + tcti,
-                              "--tpm2-pcrs=7", img], env=env, capture_output=True,
-                             text=True, timeout=180)
+        args = ["systemd-cryptenroll", "--tpm2-device=" + tcti, "--tpm2-pcrs=7"]
+        if pin:
+            env["NEWPIN"] = pin
+            args.append("--tpm2-with-pin=yes")
+        out = subprocess.run(args + [img], env=env, capture_output=True, text=True,
+                             timeout=180)
         if out.returncode:
             raise AssertionError("systemd-cryptenroll: " + out.stderr[-400:])
         subprocess.run(["tpm2_shutdown", "-T", tcti, "-c"], check=True)
     finally:
         tpm.terminate()
         tpm.wait()
-    check_policy(img, event)
+    check_policy(img, event, bool(pin))
 
 
-def check_policy(img, event):
+def check_policy(img, event, pin):
     """The token's policy is PolicyPCR over PCR 7 = extend(0, H(@event))
     in its bank (TPM 2.0 Part 3 23.7: H(0^n || TPM_CC_PolicyPCR ||
-    TPML_PCR_SELECTION || H(PCR value))): the key is sealed to what the
-    test means, before any VM runs."""
+    TPML_PCR_SELECTION || H(PCR value))), then with @pin PolicyAuthValue
+    (23.18: H(that || TPM_CC_PolicyAuthValue)): the key is sealed to what
+    the test means, before any VM runs."""
     meta = json.loads(subprocess.run(["cryptsetup", "luksDump", "--dump-json-metadata", img],
                                      check=True, capture_output=True, text=True).stdout)
     toks = [t for t in meta["tokens"].values() if t.get("type") == "systemd-tpm2"]
-    if len(toks) != 1 or toks[0].get("tpm2-pcrs") != [7]:
+    if len(toks) != 1 or toks[0].get("tpm2-pcrs") != [7] or toks[0].get("tpm2-pin") != pin:
         raise AssertionError("not one systemd-tpm2 token over PCR 7: %s" % meta["tokens"])
     bank = toks[0].get("tpm2-pcr-bank", "sha256")
     alg = {"sha1": 0x0004, "sha256": 0x000B}[bank]
@@ -143,6 +151,8 @@ def check_policy(img, event):
     pcr = h(bytes(len(h(b""))) + h(event))
     sel = struct.pack(">IHB", 1, alg, 3) + bytes([0x80, 0, 0])
     want = h(bytes(len(pcr)) + struct.pack(">I", 0x17F) + sel + h(pcr))
+    if pin:
+        want = h(want + struct.pack(">I", 0x16B))
     if toks[0].get("tpm2-policy-hash") != want.hex():
         raise AssertionError("the token's policy %s is not PCR 7 = %s (%s)"
                              % (toks[0].get("tpm2-policy-hash"), pcr.hex(), bank))
@@ -188,9 +198,10 @@ def wait_words(g, want, timeout):
         time.sleep(0.3)
 
 
-def tpm_case(name, event, entry, run):
-    """A disk enrolled against PCR 7 = @event, booted under SeaBIOS with
-    that TPM state; @run(guest, uuid) drives and checks the boot."""
+def tpm_case(name, event, entry, run, pin=None, tpm=True):
+    """A disk enrolled against PCR 7 = @event (and @pin), booted under
+    SeaBIOS with that TPM state (@tpm False: with no TPM at all);
+    @run(guest, uuid) drives and checks the boot."""
     need_tools()
     efi = need(EFI)
     os.makedirs(W, exist_ok=True)
@@ -198,9 +209,9 @@ def tpm_case(name, event, entry, run):
     state = os.path.join(W, name + ".enrolled")
     shutil.rmtree(state, ignore_errors=True)
     uuid = luks_disk(img, entry)
-    enroll(state, img, event)
+    enroll(state, img, event, pin)
     before = sha256(img)
-    tpm, args = qemu_tpm(state, name)
+    tpm, args = qemu_tpm(state, name) if tpm else (None, [])
     g = ScreenGuest(Qemu(B, name, kernel=efi, append="bootmenu.timeout=3",
                          disks=[{"file": img, "snapshot": False}], snapshot=False,
                          extra=args))
@@ -208,9 +219,10 @@ def tpm_case(name, event, entry, run):
         run(g, uuid)
     finally:
         g.close()
-        if tpm.poll() is None:
+        if tpm and tpm.poll() is None:
             tpm.kill()
-        tpm.wait()
+        if tpm:
+            tpm.wait()
     if sha256(img) != before:
         raise AssertionError("the LUKS disk was written to")
 
@@ -241,6 +253,34 @@ def pcr7_changed_asks():
     tpm_case("luks-tpm-pcr7", b"not what SeaBIOS measures", "pass-boot", run)
 
 
+def pin_asked():
+    """A token enrolled with a PIN: the dialog asks `TPM PIN:` first, and
+    the PIN has the TPM open the volume."""
+    def run(g, uuid):
+        wait_words(g, "Unlock vda (LUKS2 'cr_root')", 300)
+        g.wait_screen(r"TPM PIN:", 120)
+        g.keys(PIN, "\r")
+        wait_words(g, "vda unlocked with the TPM as luks-" + uuid, 120)
+        if "Passphrase:" in g.q.output():
+            raise AssertionError("a passphrase was asked for although the TPM unlocked it")
+        booted(g, "pin-boot")
+    tpm_case("luks-tpm-pin", SEPARATOR, "pin-boot", run, pin=PIN)
+
+
+def no_tpm_asks_quietly():
+    """The same token on a machine without a TPM: just the passphrase,
+    with no word about the TPM."""
+    def run(g, uuid):
+        wait_words(g, "Unlock vda (LUKS2 'cr_root')", 300)
+        g.wait_screen(r"Passphrase:", 120)
+        if "TPM" in words(g):
+            raise AssertionError("the dialog speaks of a TPM there is not:\n" + g.screen.text())
+        g.keys(PASSPHRASE, "\r")
+        wait_words(g, "vda unlocked as luks-" + uuid, 120)
+        booted(g, "no-tpm-boot")
+    tpm_case("luks-tpm-none", SEPARATOR, "no-tpm-boot", run, tpm=False)
+
+
 def cleanup():
     if os.path.isdir(W):
         shutil.rmtree(W, ignore_errors=True)
@@ -248,7 +288,9 @@ def cleanup():
 
 ok = True
 for name, fn in (("e2e.luks_tpm.unlocked_by_tpm_no_prompt", unlocked_by_tpm),
-                 ("e2e.luks_tpm.pcr7_changed_asks_passphrase", pcr7_changed_asks)):
+                 ("e2e.luks_tpm.pcr7_changed_asks_passphrase", pcr7_changed_asks),
+                 ("e2e.luks_tpm.pin_asked_then_unlocked", pin_asked),
+                 ("e2e.luks_tpm.no_tpm_asks_passphrase_quietly", no_tpm_asks_quietly)):
     ok = check(name, fn) and ok
 cleanup()
 sys.exit(0 if ok else 1)
