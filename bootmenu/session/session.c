@@ -296,6 +296,28 @@ static void part_keep(struct session_part *p, const struct entry_list *one,
 	p->all_deps = ctx->all_deps;
 }
 
+/* Under lockdown only kexec_file_load loads a kernel, and it has no
+ * multiboot loader: Xen's entries are listed, disabled, never tried with
+ * kexec_load (which lockdown refuses anyway). Read once per session. */
+static const char *session_mb_off(void)
+{
+	struct secure_state st;
+
+	secure_state_read(&st, NULL);
+	return st.locked ? "Xen and other multiboot kernels cannot boot under "
+			   "Secure Boot: the kernel's lockdown allows only "
+			   "kexec_file_load, which has no multiboot loader"
+			 : NULL;
+}
+
+/* Disable @l's multiboot entries with s->mb_off, when set. */
+static void part_mb_off(const struct session *s, struct entry_list *l)
+{
+	for (struct entry *e = l->head; e && s->mb_off; e = e->next)
+		if (e->multiboot && !e->disabled)
+			e->disabled = s->mb_off;
+}
+
 /* Parse @p's filesystem over every present one, into a new arena. */
 static void part_parse(struct session *s, struct session_part *p)
 {
@@ -318,6 +340,7 @@ static void part_parse(struct session *s, struct session_part *p)
 		s->fw->ops->entries(s->fw, &x);
 		ctx.all_deps |= x.all_deps;
 	}
+	part_mb_off(s, &one);
 	part_keep(p, &one, &ctx);
 	p->parsed = true;
 	p->stale = false;
@@ -491,7 +514,8 @@ int session_start(struct session *s, double settle_s)
 	s->scan_opts = opts;
 	s->settle_s = settle_s;
 	entry_list_init(&s->list, &s->arena);
-	/* read once: a rescan keeps it */
+	/* read once: a rescan keeps them */
+	s->mb_off = session_mb_off();
 	s->fw = source_firmware_new(NULL, &s->fw_off);
 	if (!s->fw)
 		return -errno;
@@ -783,6 +807,7 @@ int session_open_roots(struct session *s, const char *const *roots, size_t n)
 
 	memset(s, 0, sizeof(*s));
 	entry_list_init(&s->list, &s->arena);
+	s->mb_off = session_mb_off();
 	src = source_dirs_new(roots, n < SESSION_MAX_FS ? n : SESSION_MAX_FS);
 	if (!src)
 		return 1;

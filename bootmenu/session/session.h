@@ -65,6 +65,9 @@ struct session {
 	struct source *fw;
 	/* why EFI loaders cannot boot here, or NULL (cfg_ctx.fw_off): @fw's */
 	const char *fw_off;
+	/* why multiboot kernels (Xen) cannot boot here, or NULL: under
+	 * lockdown their entries are disabled with it */
+	const char *mb_off;
 	/* the sources session_rescan() makes again (session_add_made()) */
 	struct session_maker {
 		struct source *(*make)(void *ctx);

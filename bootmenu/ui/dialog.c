@@ -315,6 +315,12 @@ static void draw_field(struct ui *u, const struct formview *v, int i, int y)
 	if (i == UI_FORM_KERNEL)
 		snprintf(label, sizeof(label), "kernel (on %s)",
 			 file_where(e, &e->kernel));
+	else if (v->f->mb)
+		snprintf(label, sizeof(label), "module %d: %s (its string)",
+			 i - UI_FORM_INITRD + 1,
+			 e->modules[i - UI_FORM_INITRD].path
+			     ? e->modules[i - UI_FORM_INITRD].path
+			     : "?");
 	else if (i == UI_FORM_INITRD)
 		snprintf(label, sizeof(label),
 			 "initrd (on %s; several: "
@@ -337,9 +343,11 @@ static void paint_form(struct ui *u, const void *arg)
 	erase();
 	ui_line(u, 0, 0, UI_R_TITLE, v->e->title);
 	ui_line(u, 1, 0, UI_R_TEXT,
-		"Edit the command line, kernel and initrd "
-		"(Tab moves between them):");
-	for (int i = 0; i < UI_FORM_FIELDS; i++)
+		v->f->mb ? "Edit the command line, kernel and modules' strings "
+			   "(Tab moves between them):"
+			 : "Edit the command line, kernel and initrd "
+			   "(Tab moves between them):");
+	for (int i = 0; i < v->f->n && 3 + 3 * i + 1 < LINES - 2; i++)
 		draw_field(u, v, i, 3 + 3 * i);
 	if (v->err)
 		ui_line(u, LINES - 2, 0, UI_R_ERROR, v->err);
