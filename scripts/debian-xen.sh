@@ -4,6 +4,8 @@
 #   BUILD/debxen/xen.gz    /boot/xen-4.17-amd64.gz of the package
 #                          xen-hypervisor-4.17-amd64 (apt-get download +
 #                          dpkg-deb -x; nothing is installed)
+#   BUILD/debxen/xen.efi   /boot/xen-4.17-amd64.efi of the same package:
+#                          Xen's EFI loader, booted through the firmware
 #   BUILD/debxen/VERSION   the package's version
 set -eu
 B=$(mkdir -p "$1" && cd "$1" && pwd)
@@ -19,5 +21,6 @@ fi
 dpkg-deb -x "$D"/"$PKG"_*.deb "$D/x"
 dpkg-deb -f "$D"/"$PKG"_*.deb Version > "$D/VERSION"
 cp "$D"/x/boot/xen-*.gz "$D/xen.gz.tmp"
+cp "$D"/x/boot/xen-*.efi "$D/xen.efi"
 rm -rf "$D/x" "$D"/*.deb
 mv "$D/xen.gz.tmp" "$D/xen.gz"

@@ -30,6 +30,9 @@ pkgs=(
 	# read the event log we hand on, systemd-stub and systemd-measure for
 	# the UKI's PCR 11 (systemd itself brings systemd-measure)
 	swtpm swtpm-tools tpm2-tools systemd-boot-efi
+	# LUKS2 TPM tokens: systemd-cryptenroll (systemd's) and tpm2-tools
+	# reach a test's swtpm through this TCTI
+	libtss2-tcti-swtpm0
 	# a real Debian 12 userspace for the Boot Loader Interface tests
 	debootstrap
 	# test drivers (openssl makes the password hashes)

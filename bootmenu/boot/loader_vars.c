@@ -94,7 +94,8 @@ static char (*lv_ids(const struct entry_list *l, const char ***ptrs,
 	*ptrs = calloc(l->count + 1, sizeof(**ptrs));
 	*n = 0;
 	for (const struct entry *e = l->head; ids && *ptrs && e; e = e->next)
-		if (*n < l->count) {
+		/* LoaderEntries lists what can boot; unlocking is no boot */
+		if (*n < l->count && e->method != ENTRY_UNLOCK) {
 			choose_loader_id(l, e, ids[*n]);
 			(*ptrs)[*n] = ids[*n];
 			(*n)++;

@@ -5,17 +5,19 @@
  * Boot Manager"; in each other \EFI\<vendor>\ its first-stage loader
  * (shimx64.efi, else grubx64.efi, systemd-bootx64.efi, refind_x64.efi,
  * else the first other *.efi in name order that is not one of shim's
- * helpers, mmx64.efi and fbx64.efi) as "<vendor> (EFI loader)";
- * \EFI\BOOT\BOOTX64.EFI unless it is bootmenu itself or a copy of a
- * loader already listed (rEFInd's DuplicatesFallback()); memtest*.efi and
- * shell*.efi in \EFI or one of its directories, and every *.efi of
- * \EFI\memtest86\. \EFI\Linux\ holds UKIs (bls.c's); a file an entry
- * of another format here already boots is not listed again. FAT ignores
- * case, so every name is compared without it. Each entry boots through
- * the firmware (ENTRY_FIRMWARE: boot/firmware.h), disabled with
- * ctx->fw_off where it cannot. The firmware's own boot options and "UEFI
- * Firmware Settings" belong to the machine, not to an ESP: they are a
- * source of entries of their own (source/firmware.c).
+ * helpers, mmx64.efi and fbx64.efi, nor a tool below) as "<vendor> (EFI
+ * loader)"; \EFI\BOOT\BOOTX64.EFI unless it is bootmenu itself or a
+ * copy of a loader already listed (rEFInd's DuplicatesFallback()); the
+ * tools: memtest*.efi, shell*.efi and xen*.efi (Xen's EFI loader, which
+ * a UEFI machine boots where a kexec'd Xen cannot) in \EFI or one of its
+ * directories, and every *.efi of \EFI\memtest86\. \EFI\Linux\ holds
+ * UKIs (bls.c's); a file an entry of another format here already boots
+ * is not listed again. FAT ignores case, so every name is compared
+ * without it. Each entry boots through the firmware (ENTRY_FIRMWARE:
+ * boot/firmware.h), disabled with ctx->fw_off where it cannot. The
+ * firmware's own boot options and "UEFI Firmware Settings" belong to the
+ * machine, not to an ESP: they are a source of entries of their own
+ * (source/firmware.c).
  */
 #include "cfg/efi_loaders.h"
 #include "cfg/cfg_text.h"
@@ -60,8 +62,9 @@ static bool efil_is_efi(const char *name)
 
 static bool efil_is_tool(const char *name)
 {
-	return efil_is_efi(name) && (!strncasecmp(name, "memtest", 7) ||
-				     !strncasecmp(name, "shell", 5));
+	return efil_is_efi(name) &&
+	       (!strncasecmp(name, "memtest", 7) ||
+		!strncasecmp(name, "shell", 5) || !strncasecmp(name, "xen", 3));
 }
 
 /* The name in dir[0..n) that is @want without case, or NULL. */
@@ -237,16 +240,17 @@ static void efil_tool(struct efil *s, const char *dir, const char *name,
 {
 	const char *path = cfg_text_path(s->ctx->a, dir, name);
 	bool memtest = memtest_dir || !strncasecmp(name, "memtest", 7);
+	const char *what = memtest			  ? "Memory test"
+			   : !strncasecmp(name, "xen", 3) ? "Xen"
+							  : "UEFI Shell";
 
 	if ((memtest_dir ? efil_is_efi(name) : efil_is_tool(name)) &&
 	    efil_usable(s, path))
 		efil_add(s, path,
-			 arena_printf(s->ctx->a, "%s (%s)",
-				      memtest ? "Memory test" : "UEFI Shell",
-				      name));
+			 arena_printf(s->ctx->a, "%s (%s)", what, name));
 }
 
-/* memtest*.efi and shell*.efi in \EFI and its directories, and every
+/* memtest*.efi, shell*.efi and xen*.efi in \EFI and its directories, and every
  * *.efi of \EFI\memtest86\. */
 static void efil_tools(struct efil *s)
 {

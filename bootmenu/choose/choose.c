@@ -38,8 +38,10 @@ struct cands {
 
 static void cand_add(struct cands *k, const struct entry *e)
 {
-	/* the firmware's setup screen is only ever chosen by a key */
-	if (!e || e->disabled || e->fw_setup || k->n == k->max)
+	/* the firmware's setup screen is only ever chosen by a key; a
+	 * locked volume's line boots nothing (entry.h ENTRY_UNLOCK) */
+	if (!e || e->disabled || e->fw_setup || e->method == ENTRY_UNLOCK ||
+	    k->n == k->max)
 		return;
 	for (size_t i = 0; i < k->n; i++)
 		if (k->v[i] == e)
@@ -50,7 +52,8 @@ static void cand_add(struct cands *k, const struct entry *e)
 static const struct entry *find_id(const struct entry_list *l, const char *id)
 {
 	for (const struct entry *e = l->head; id[0] && e; e = e->next)
-		if (!e->disabled && e->id && !strcmp(e->id, id))
+		if (!e->disabled && e->method != ENTRY_UNLOCK && e->id &&
+		    !strcmp(e->id, id))
 			return e;
 	return NULL;
 }

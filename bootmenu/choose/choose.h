@@ -19,7 +19,9 @@
  * then internal disks in device order, then removable media; else the
  * first bootable entry, in the same order, kernels before the loaders the
  * firmware boots (another OS). Disabled entries never, nor the firmware's
- * setup screen, which only a key chooses.
+ * setup screen, which only a key chooses, nor a locked LUKS volume's line
+ * (ENTRY_UNLOCK: it boots nothing), even one a saved default, a pattern or
+ * an OS's request names.
  * Candidates after the first are what an unattended boot tries, in that
  * order, when the one before it fails to load.
  * The two Boot Loader Interface variables match entries by their

@@ -84,6 +84,9 @@ const struct entry *choose_loader_find(const struct entry_list *l,
 	if (!pat[0])
 		return NULL;
 	for (const struct entry *e = l->head; e; e = e->next) {
+		/* a locked volume's line is no boot entry of the BLI's */
+		if (e->method == ENTRY_UNLOCK)
+			continue;
 		choose_loader_id(l, e, id);
 		if (!fnmatch(pat, id, 0))
 			return e;

@@ -53,7 +53,8 @@ void choose_loader_id_make(const char *prefix, const char *s,
 
 /* The first entry of @l whose identifier matches @pattern (a shell
  * pattern, fnmatch(3), compared in lower case as systemd-boot 252's
- * config_entry_find() does); NULL when none does or @pattern is "". */
+ * config_entry_find() does), never a locked volume's line (ENTRY_UNLOCK);
+ * NULL when none does or @pattern is "". */
 const struct entry *choose_loader_find(const struct entry_list *l,
 				       const char *pattern);
 

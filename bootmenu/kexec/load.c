@@ -145,10 +145,19 @@ static int mb_plan(const struct kexec_request *rq,
 	    .rsdp_len = rq->rsdp_len,
 	    .sha256 = rq->sha256,
 	};
+	uint8_t rsdp[KEXEC_RSDP_MAX];
 	int rc = kexec_machine_read(&m, rq->paths, err, errlen);
 
 	if (rc)
 		return rc;
+	if (!in.rsdp) {
+		/* the ACPI tags, when the firmware's RSDP can be read */
+		int len = kexec_machine_rsdp(
+		    &m, rq->paths ? rq->paths->devmem : NULL, rsdp);
+
+		in.rsdp = len > 0 ? rsdp : NULL;
+		in.rsdp_len = len > 0 ? (size_t)len : 0;
+	}
 	rc = kexec_mb_plan_build(&in, p, err, errlen);
 	kexec_machine_free(&m);
 	if (!rc)

@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "kexec/machine.h"
+#include "kexec/plan.h"
+#include "util/le.h"
 #include "util/file.h"
 
 static int read_hex(int dfd, const char *path, uint64_t *v)
@@ -101,6 +103,53 @@ static int read_efi(struct kexec_machine *m, const char *dir)
 	}
 	close(dfd);
 	return !rc && m->n_efi_map == 0 ? -ENOENT : rc;
+}
+
+static uint8_t sum8(const uint8_t *b, size_t n)
+{
+	uint8_t s = 0;
+
+	while (n--)
+		s = (uint8_t)(s + *b++);
+	return s;
+}
+
+/* ACPI 6.5 5.2.5.3: the RSDP structure's fields, checked. */
+static int rsdp_check(const uint8_t *b, size_t have)
+{
+	uint32_t len = 20;
+
+	if (memcmp(b, "RSD PTR ", 8) || sum8(b, 20))
+		return -EINVAL;
+	if (b[15] < 2)
+		return 20;
+	get_le32(b, have, 20, &len);
+	if (len < 36 || len > have || sum8(b, len))
+		return -EINVAL;
+	return (int)len;
+}
+
+int kexec_machine_rsdp(const struct kexec_machine *m, const char *devmem,
+		       uint8_t *out)
+{
+	uint64_t at = m->acpi_rsdp;
+	ssize_t n;
+	int fd;
+
+	if (!at && m->have_params)
+		get_le64(m->params, sizeof(m->params), BP_ACPI_RSDP, &at);
+	if (!at || at > INT64_MAX - KEXEC_RSDP_MAX)
+		return -ENOENT;
+	fd = open(devmem ? devmem : KEXEC_DEVMEM_PATH, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -EIO;
+	/* the RSDP may end less than KEXEC_RSDP_MAX bytes before what may
+	 * be read: take what comes, at least its first 20 */
+	n = pread(fd, out, KEXEC_RSDP_MAX, (off_t)at);
+	close(fd);
+	if (n < 20)
+		return -EIO;
+	return rsdp_check(out, (size_t)n);
 }
 
 /* The "@key:  N kB" line of a meminfo file in bytes, or 0. */

@@ -52,7 +52,24 @@ struct kexec_machine_paths {
 	const char *efi_dir;	 /* /sys/firmware/efi layout */
 	const char *meminfo;	 /* for MemTotal; NULL with @memmap set means
 				  * unknown, as for @iomem */
+	const char *devmem;	 /* physical memory: KEXEC_DEVMEM_PATH */
 };
+
+#define KEXEC_DEVMEM_PATH "/dev/mem"
+#define KEXEC_RSDP_MAX 64 /* bytes of an RSDP copied: ACPI 6.5 has 36 */
+
+/* The firmware's ACPI RSDP, for a multiboot2 kernel's ACPI tags: found at
+ * m->acpi_rsdp (EFI's ACPI20=/ACPI= entry) or else where the running
+ * kernel's decompressor found it (boot_params.acpi_rsdp_addr), read
+ * from @devmem (NULL: KEXEC_DEVMEM_PATH; the kernel's STRICT_DEVMEM lets
+ * firmware tables be read, lockdown nothing) into out[0..KEXEC_RSDP_MAX)
+ * and checked as ACPI 6.5 5.2.5.3 says: signature "RSD PTR ", the
+ * checksum of its first 20 bytes, and from revision 2 its length (36 ..
+ * KEXEC_RSDP_MAX) and extended checksum. Returns its length (20 for
+ * revision 0), -ENOENT (no address known), -EIO (unreadable), -EINVAL
+ * (not a valid RSDP). */
+int kexec_machine_rsdp(const struct kexec_machine *m, const char *devmem,
+		       uint8_t *out);
 
 /* Read everything; only the memory map is required. Returns 0, or -errno
  * with a sentence in @err. Missing boot_params leave zeros; no EFI (or no

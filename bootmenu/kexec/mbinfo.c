@@ -35,6 +35,86 @@ static void wbytes(struct mbw *w, size_t at, const void *s, size_t n)
 		memcpy(w->b + at, s, n);
 }
 
+/* The Linux boot protocol's screen_info at the start of boot_params
+ * (include/uapi/linux/screen_info.h): the fields read here. */
+#define SI_MODE 0x06
+#define SI_COLS 0x07
+#define SI_LINES 0x0e
+#define SI_TYPE 0x0f /* orig_video_isVGA */
+#define SI_LFB_WIDTH 0x12
+#define SI_LFB_HEIGHT 0x14
+#define SI_LFB_DEPTH 0x16
+#define SI_LFB_BASE 0x18
+#define SI_LFB_LINE 0x24
+#define SI_COLOURS 0x26 /* red size, pos, green size, pos, blue ... */
+#define SI_CAPS 0x36
+#define SI_EXT_BASE 0x3a
+#define SI_TEXT_VGA 0x01 /* the real-mode setup found a VGA (text) */
+#define SI_VGAC 0x22
+#define SI_VLFB 0x23
+#define SI_EFI 0x70
+#define SI_CAP_64BIT_BASE 2
+
+static uint8_t byte_at(const uint8_t *p, size_t len, size_t at)
+{
+	return at < len ? p[at] : 0;
+}
+
+static void screen_lfb(const uint8_t *p, size_t len, struct kexec_mb_fb *fb)
+{
+	uint32_t base = 0, ext = 0, caps = 0;
+	uint16_t w = 0, h = 0, depth = 0, line = 0;
+	const uint8_t *c = p + SI_COLOURS;
+
+	get_le16(p, len, SI_LFB_WIDTH, &w);
+	get_le16(p, len, SI_LFB_HEIGHT, &h);
+	get_le16(p, len, SI_LFB_DEPTH, &depth);
+	get_le16(p, len, SI_LFB_LINE, &line);
+	get_le32(p, len, SI_LFB_BASE, &base);
+	get_le32(p, len, SI_CAPS, &caps);
+	get_le32(p, len, SI_EXT_BASE, &ext);
+	if (!w || !h || !depth || depth > 32 || !line || !base)
+		return;
+	*fb = (struct kexec_mb_fb){
+	    .addr = (caps & SI_CAP_64BIT_BASE ? (uint64_t)ext << 32 : 0) | base,
+	    .pitch = line,
+	    .width = w,
+	    .height = h,
+	    .bpp = (uint8_t)depth,
+	    .type = MB_FB_RGB,
+	    .red_size = c[0],
+	    .red_pos = c[1],
+	    .green_size = c[2],
+	    .green_pos = c[3],
+	    .blue_size = c[4],
+	    .blue_pos = c[5]};
+}
+
+void kexec_mb_screen(const uint8_t *params, size_t len, struct kexec_mb_fb *fb)
+{
+	uint8_t type = byte_at(params, len, SI_TYPE);
+	uint8_t cols = byte_at(params, len, SI_COLS);
+	uint8_t lines = byte_at(params, len, SI_LINES);
+
+	*fb = (struct kexec_mb_fb){0};
+	if (len < SI_EXT_BASE + 4)
+		return;
+	if (type == SI_VLFB || type == SI_EFI) {
+		screen_lfb(params, len, fb);
+		return;
+	}
+	if ((type == SI_TEXT_VGA || type == SI_VGAC) && cols && lines)
+		/* mode 7 is the monochrome adapter's text, at 0xb0000 */
+		*fb = (struct kexec_mb_fb){
+		    .addr =
+			byte_at(params, len, SI_MODE) == 7 ? 0xb0000 : 0xb8000,
+		    .pitch = 2u * cols,
+		    .width = cols,
+		    .height = lines,
+		    .bpp = 16,
+		    .type = MB_FB_TEXT};
+}
+
 /* multiboot2 spec 3.6.8 and multiboot 3.3: 1 available, 3 ACPI, 4
  * preserve on hibernation, 5 defective; anything else is reserved. */
 static uint32_t mb_mmap_type(uint32_t e820)
@@ -115,6 +195,36 @@ static void mb2_acpi(struct mbw *w, const struct kexec_mb_info_in *in)
 	wbytes(w, at + 8, in->rsdp, in->rsdp_len);
 }
 
+/* The framebuffer's fields from @at: address, pitch, width, height,
+ * bpp, type, then (GRUB's layout, which kernels follow: the multiboot2
+ * text's one reserved byte is two there) the RGB colour fields. */
+static void fb_fields(struct mbw *w, size_t at, const struct kexec_mb_fb *fb,
+		      size_t colours)
+{
+	const uint8_t rgb[6] = {fb->red_pos,	fb->red_size, fb->green_pos,
+				fb->green_size, fb->blue_pos, fb->blue_size};
+	const uint8_t bt[2] = {fb->bpp, fb->type};
+
+	w64(w, at, fb->addr);
+	w32(w, at + 8, fb->pitch);
+	w32(w, at + 12, fb->width);
+	w32(w, at + 16, fb->height);
+	wbytes(w, at + 20, bt, 2);
+	if (fb->type == MB_FB_RGB)
+		wbytes(w, at + colours, rgb, 6);
+}
+
+/* 3.6.12: the screen as it is, when known. */
+static void mb2_fb(struct mbw *w, const struct kexec_mb_info_in *in)
+{
+	size_t at;
+
+	if (!in->fb.type)
+		return;
+	at = tag(w, MB2_TAG_FRAMEBUFFER, in->fb.type == MB_FB_RGB ? 38 : 32);
+	fb_fields(w, at + 8, &in->fb, 24);
+}
+
 static void mb2_module(struct mbw *w, const struct kexec_mb_mod *m)
 {
 	size_t n = strlen(m->string) + 1;
@@ -147,6 +257,7 @@ static long mb2_info(const struct kexec_mb_info_in *in, struct mbw *w)
 		w64(w, at + 8, in->efi_systab);
 	}
 	mb2_acpi(w, in);
+	mb2_fb(w, in);
 	tag(w, MB2_TAG_END, 8);
 	w32(w, 0, (uint32_t)w->pos);
 	w32(w, 4, 0);
@@ -167,7 +278,9 @@ static long mb1_info(const struct kexec_mb_info_in *in, uint64_t addr,
 	kexec_mb_meminfo(in->mm, in->n_mm, &lower, &upper);
 	w32(w, 0,
 	    MB1_INFO_MEM | MB1_INFO_CMDLINE | MB1_INFO_MODS | MB1_INFO_MMAP |
-		MB1_INFO_LOADER);
+		MB1_INFO_LOADER | (in->fb.type ? MB1_INFO_FB : 0));
+	if (in->fb.type) /* multiboot 3.3: offsets 88..115 */
+		fb_fields(w, 88, &in->fb, 22);
 	w32(w, 4, lower);
 	w32(w, 8, upper);
 	w32(w, 16, (uint32_t)(addr + str));

@@ -148,10 +148,21 @@ static int mb_info_seg(struct kexec_mb_info_in *ii, struct kexec_plan *p,
 			     "multiboot information");
 }
 
+/* The screen as the running kernel's boot_params describe it. */
+static struct kexec_mb_fb mb_fb(const struct kexec_machine *m)
+{
+	struct kexec_mb_fb fb;
+
+	kexec_mb_screen(m->params, m->have_params ? sizeof(m->params) : 0, &fb);
+	return fb;
+}
+
 /* Information tags the kernel requires that this machine may lack. */
 static int mb_wants(const struct kexec_mb_header *h,
 		    const struct kexec_mb_plan_in *in, char *err, size_t errlen)
 {
+	struct kexec_mb_fb fb = mb_fb(in->m);
+
 	if ((h->want & (1u << MB2_TAG_EFI64)) && !mb_efi_systab(in->m))
 		return say(err, errlen, -ENOEXEC, "%s",
 			   "the multiboot2 kernel requires the EFI system "
@@ -164,6 +175,15 @@ static int mb_wants(const struct kexec_mb_header *h,
 	/* Xen 4.17 under OVMF, kexec'd: its EFI entry wants the boot
 	 * services a kexec has ended, and its BIOS entry hangs before its
 	 * console starts (no RSDP, no BIOS) */
+	if (h->want_fb && fb.type != MB_FB_RGB)
+		return say(err, errlen, -ENOEXEC, "%s",
+			   "the multiboot2 kernel requires a graphics mode, "
+			   "and the screen is not a linear framebuffer here "
+			   "(bootmenu sets no mode)");
+	if ((h->want & 1u << MB2_TAG_FRAMEBUFFER) && !fb.type)
+		return say(err, errlen, -ENOEXEC, "%s",
+			   "the multiboot2 kernel requires the framebuffer's "
+			   "description, which bootmenu could not read here");
 	if (h->efi_entry && in->m->efi)
 		return say(
 		    err, errlen, -EOPNOTSUPP, "%s",
@@ -198,6 +218,7 @@ static int mb_place(const struct kexec_mb_plan_in *in,
 		h->ask & 1u << MB2_TAG_EFI64 ? mb_efi_systab(in->m) : 0,
 	    .rsdp = in->rsdp,
 	    .rsdp_len = in->rsdp_len,
+	    .fb = mb_fb(in->m),
 	};
 	int rc = mb_image_segs(in, el, p, err, errlen);
 

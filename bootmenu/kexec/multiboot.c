@@ -22,6 +22,7 @@ static bool mb2_info_known(uint32_t type)
 	case MB2_TAG_MODULE:
 	case MB2_TAG_MEMINFO:
 	case MB2_TAG_MMAP:
+	case MB2_TAG_FRAMEBUFFER:
 	case MB2_TAG_EFI64:
 	case MB2_TAG_ACPI_OLD:
 	case MB2_TAG_ACPI_NEW:
@@ -59,8 +60,6 @@ static int mb2_refuse(uint16_t type, char *err, size_t errlen)
 	const char *what =
 	    type == MB2_HT_EFI_BS ? "EFI boot services, which "
 				    "are gone after a kexec"
-	    : type == MB2_HT_FRAMEBUFFER
-		? "a graphics mode bootmenu does not set"
 	    : type == MB2_HT_ENTRY_EFI32 || type == MB2_HT_ENTRY_EFI64
 		? "an EFI entry, which needs EFI boot services"
 		: NULL;
@@ -103,6 +102,9 @@ static int mb2_tag(const void *buf, size_t len, size_t at, uint16_t type,
 		return 0;
 	case MB2_HT_MODALIGN:
 		h->mod_align = true;
+		return 0;
+	case MB2_HT_FRAMEBUFFER: /* the mode stays: the plan decides */
+		h->want_fb |= !optional;
 		return 0;
 	case MB2_HT_ENTRY_EFI32:
 	case MB2_HT_ENTRY_EFI64:

@@ -48,6 +48,7 @@
 #define MB2_TAG_MODULE 3
 #define MB2_TAG_MEMINFO 4
 #define MB2_TAG_MMAP 6
+#define MB2_TAG_FRAMEBUFFER 8
 #define MB2_TAG_EFI64 12
 #define MB2_TAG_ACPI_OLD 14
 #define MB2_TAG_ACPI_NEW 15
@@ -59,6 +60,7 @@
 #define MB1_INFO_MODS (1u << 3)
 #define MB1_INFO_MMAP (1u << 6)
 #define MB1_INFO_LOADER (1u << 9)
+#define MB1_INFO_FB (1u << 12)
 #define MB1_INFO_SIZE 120 /* through the framebuffer fields, padded */
 
 #define KEXEC_MB_LOADER_NAME "bootmenu"
@@ -76,6 +78,7 @@ struct kexec_mb_header {
 	uint32_t want;	/* v2: bit N set when info tag N is required */
 	uint32_t ask;	/* v2: bit N set when info tag N is asked for */
 	bool efi_entry; /* v2: an EFI32/EFI64 entry tag, even optional */
+	bool want_fb;	/* v2: a required framebuffer (graphics) tag */
 };
 
 /* Find and check the multiboot2 header of @buf (a kernel unpacked), or,
@@ -84,7 +87,9 @@ struct kexec_mb_header {
  * -ENOENT when there is none (not such a kernel; a sentence too), or -ENOEXEC
  * with a sentence: a bad checksum, a truncated or malformed tag, a required tag
  * or flag bootmenu cannot honour (EFI boot services, an info tag it
- * does not give, an unknown one). */
+ * does not give, an unknown one). A required framebuffer tag is noted
+ * (want_fb): the plan honours it when the screen already is a linear
+ * framebuffer, since bootmenu sets no mode. */
 int kexec_mb_header_parse(const void *buf, size_t len, int want,
 			  struct kexec_mb_header *h, char *err, size_t errlen);
 
@@ -102,6 +107,24 @@ struct kexec_mb_mod {
 	const char *string;  /* its command line: the path, then its args */
 };
 
+/* The screen as the running kernel found it (multiboot2 spec 3.6.12's
+ * framebuffer fields): @type MB_FB_RGB (a linear framebuffer: VESA or
+ * EFI GOP), MB_FB_TEXT (VGA text: @width and @height in characters,
+ * @bpp 16), or 0 when unknown (no tag is given). */
+#define MB_FB_RGB 1
+#define MB_FB_TEXT 2
+struct kexec_mb_fb {
+	uint64_t addr;
+	uint32_t pitch, width, height;
+	uint8_t bpp, type;
+	uint8_t red_pos, red_size, green_pos, green_size, blue_pos, blue_size;
+};
+
+/* What @params (a boot_params image, @len bytes) say of the screen:
+ * screen_info's linear framebuffer (VESA, EFI) or VGA text mode. @fb is
+ * zeroed (type 0) when they say neither. */
+void kexec_mb_screen(const uint8_t *params, size_t len, struct kexec_mb_fb *fb);
+
 /* What the boot information tells, every address physical and below
  * 4 GiB where the format is 32-bit. */
 struct kexec_mb_info_in {
@@ -111,10 +134,11 @@ struct kexec_mb_info_in {
 	size_t n_mods;
 	const struct kexec_range *mm; /* the firmware's memory map */
 	size_t n_mm;
-	uint32_t load_base;  /* v2: where the image's first byte is */
-	uint64_t efi_systab; /* v2: 0 when not EFI */
-	const uint8_t *rsdp; /* v2: the RSDP's bytes, or NULL */
-	size_t rsdp_len;     /* 20 (ACPI 1.0) or its length field */
+	uint32_t load_base;    /* v2: where the image's first byte is */
+	uint64_t efi_systab;   /* v2: 0 when not EFI */
+	const uint8_t *rsdp;   /* v2: the RSDP's bytes, or NULL */
+	size_t rsdp_len;       /* 20 (ACPI 1.0) or its length field */
+	struct kexec_mb_fb fb; /* the screen; type 0: not told */
 };
 
 /* Write the boot information for @in into @out[0..cap) as it will sit

@@ -16,6 +16,9 @@ struct session;
  * choice on stdin; then the unattended boot (plain_autoboot()), or the
  * entry chosen: a failed load prints the reason and asks again. Without
  * a password prompt, a menu with a password boots the default only.
+ * A locked LUKS volume's line (ENTRY_UNLOCK) chosen, or the only lines
+ * there are, asks for its passphrase on stdin (not echoed on a terminal;
+ * the TPM first, as the menu does) and waits for the volume's entries.
  * Returns only when nothing could boot, stdin closed, or after a dry
  * run printed its plan: 0 for a dry run, 1 otherwise. */
 int plain_menu(struct session *s, const struct choose *c,

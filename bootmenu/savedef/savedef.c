@@ -600,6 +600,13 @@ static int save_job(const struct session *s, const struct conf *c,
 			 e->title ? e->title : e->id, e->disabled);
 		return -EINVAL;
 	}
+	if (e->method == ENTRY_UNLOCK) { /* never a default (entry.h) */
+		snprintf(err, errlen,
+			 "%s is an encrypted volume to unlock, not a system "
+			 "to boot: not saved",
+			 e->unlock_dev ? e->unlock_dev : "this");
+		return -EINVAL;
+	}
 	fs = savedef_target(s, c, &j->envpath, err, errlen);
 	if (!fs)
 		return -ENOENT;

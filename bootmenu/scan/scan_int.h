@@ -14,11 +14,15 @@
  * The files, one concern each, top to bottom: a file calls only files
  * below it in this list (scan_event.c calls none of them):
  *	scan.c		starting, settling and freeing a scan; its views
+ *	scan_unlock.c	scan_unlock(): a LUKS device opened, its volume
+ *			mapped through dm-crypt and made a record
  *	scan_coord.c	the coordinator thread: uevents, jobs, settling
  *	scan_record.c	the device records (the volumes' too) and what a
  *			finished job means: the owner, over the leaves
  *	scan_unmount.c	unmounting one device's filesystem, or all of them
  *	scan_worker.c	the jobs: probe and mount in a worker thread
+ *	scan_luks.c	LUKS headers read (in the worker) and what they
+ *			say of the record
  *	scan_usb.c	USB storage hosts that have not reported disks yet
  *	scan_vol.c	LVM2 and md members read, their volumes planned and
  *			mapped (the records of the plan are scan_record.c's)
@@ -96,6 +100,12 @@ struct scan_job {
 	/* a volume's mapping, while the job holds it */
 	bool mapped;
 	char map_dev[PROBE_PATH_MAX];
+	/* a LUKS device's header (scan_luks_job_read()): luks_rc 0 with the
+	 * facts, or -errno with luks_why (also "in use by dm-3") */
+	bool luks;
+	int luks_rc, luks_version;
+	char luks_uuid[40], luks_label[48];
+	char luks_why[256];
 };
 
 /* What makes a record a volume's rather than a block device's. */
@@ -110,6 +120,10 @@ struct scan_recvol {
 	char skip[160];			  /* planned not to map: why */
 	char note[160];			  /* degraded: said when mounted */
 	char map_dev[PROBE_PATH_MAX]; /* the loop or dm device while mounted */
+	/* an unlocked LUKS volume (member_name is the LUKS device): map_dev
+	 * is its dm-crypt device from scan_unlock() to the record's removal
+	 * (it cannot be made again without the key), no windows */
+	bool crypt;
 };
 
 /* A member device read (an LVM2 PV or an md member), for the plan. */
@@ -236,6 +250,14 @@ void scan_rec_reap(struct scan *s, struct scan_rec *r);
  * for a probe. */
 int scan_rec_vol_update(struct scan *s, int64_t now);
 
+/* The LUKS device @dev was unlocked and mapped at @map_dev (@size bytes):
+ * the volume's record @vol_name, scheduled for a probe now, and
+ * dev->pub.unlocked_as. Returns 0, or -EEXIST (a device of that name is
+ * there: nothing changed, the caller unmaps) with a sentence. */
+int scan_rec_luks_add(struct scan *s, struct scan_rec *dev,
+		      const char *vol_name, const char *map_dev, uint64_t size,
+		      char *err, size_t errlen);
+
 /* --- scan_unmount.c */
 
 /* Unmount @r's filesystem (lazily when @lazy: the device vanished) and
@@ -265,6 +287,35 @@ void scan_job_unref(struct scan_job *j);
 
 /* Where device @name is mounted: @s's mount base, then @name. */
 void scan_target(const struct scan *s, const char *name, char target[PATH_MAX]);
+
+/* --- scan_luks.c: LUKS devices */
+
+/* pread() of the whole length from the fd *(int *)@ctx: a luks_read_fn. */
+int scan_luks_pread(void *ctx, uint64_t off, void *buf, size_t len);
+
+/* In the worker: @j's device is crypto_LUKS (the probe said so): unless
+ * something other than bootmenu holds it (sysfs holders), read its header
+ * with pread() only into j->luks_*. */
+void scan_luks_job_read(struct scan_job *j);
+
+/* @r's finished job read a LUKS header (j->luks): the record's luks_*
+ * facts, and the state it is to have into *st with its reason in
+ * why[0..len): locked ("LUKS2 'cr_root'"), failed (luks_read()'s
+ * sentence) or skipped ("in use by dm-3"). False, changing nothing, when
+ * @j did not read one. */
+bool scan_luks_take(struct scan *s, struct scan_rec *r,
+		    const struct scan_job *j, enum scan_state *st, char *why,
+		    size_t len);
+
+/* What a locked device's reason says: "LUKS2 'cr_root'", "LUKS1". */
+void scan_luks_reason(int version, const char *label, char *out, size_t len);
+
+/* The most memory an Argon2 keyslot may take: half of MemAvailable in
+ * /proc/meminfo (KiB), or of the free RAM when that cannot be read. */
+uint64_t scan_luks_mem_max_kib(void);
+
+/* MemAvailable in KiB from the text of /proc/meminfo, or 0 (pure). */
+uint64_t scan_luks_meminfo_avail(const char *text);
 
 /* --- scan_usb.c: USB storage hosts (under s->lock) */
 
@@ -341,8 +392,16 @@ void scan_vol_fill(struct scan *s, struct scan_rec *r,
 /* True when /dev/@name is a loop device the scan made for a volume. */
 bool scan_vol_owns(struct scan *s, const char *name);
 
-/* Remove @r's mapping, if it has one (after its filesystem is gone). */
+/* Remove @r's mapping, if it has one (after its filesystem is gone); an
+ * unlocked LUKS volume's stays (scan_vol_close()). */
 void scan_vol_unmap(struct scan_rec *r);
+
+/* Remove @r's mapping whatever it is: the record goes, or all do. */
+void scan_vol_close(struct scan_rec *r);
+
+/* The first holder in the sysfs holders directory @dir that is not one of
+ * bootmenu's own tables, into @out: 0, or -ENOENT when there is none. */
+int scan_vol_holder(const char *dir, char *out, size_t len);
 
 /* Free the member readings (scan_free()). */
 void scan_vol_free(struct scan *s);

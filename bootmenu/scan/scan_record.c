@@ -11,6 +11,7 @@
 #include "scan/fs.h"
 #include "scan/scan_int.h"
 #include "util/log.h"
+#include "util/say.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -35,6 +36,7 @@ struct scan_rec *scan_rec_get(struct scan *s, const char *name)
 	r->pub.disk = r->pub.name;
 	r->pub.devnode = r->pub.fstype = r->pub.uuid = r->pub.label = "";
 	r->pub.partuuid = r->pub.partlabel = r->pub.pttype = "";
+	r->pub.luks_uuid = r->pub.luks_label = r->pub.unlocked_as = "";
 	r->removed = true; /* until something schedules it */
 	for (tail = &s->recs; *tail; tail = &(*tail)->next)
 		;
@@ -122,6 +124,20 @@ static void rec_member_gone(struct scan *s, const char *name)
 	scan_rec_vol_update(s, scan_now_ms());
 }
 
+/* @r (a LUKS device) is gone or changes: the volume it was unlocked as
+ * goes, its mapping with it. */
+static void rec_luks_lock(struct scan *s, struct scan_rec *r)
+{
+	struct scan_rec *v;
+
+	if (!r->pub.unlocked_as[0])
+		return;
+	v = scan_rec_find(s, r->pub.unlocked_as);
+	r->pub.unlocked_as = "";
+	if (v && v->vol && v->vol->crypt)
+		scan_rec_remove(s, v);
+}
+
 void scan_rec_remove(struct scan *s, struct scan_rec *r)
 {
 	if (r->removed)
@@ -130,11 +146,44 @@ void scan_rec_remove(struct scan *s, struct scan_rec *r)
 	if (r->job && !r->job->abandoned)
 		scan_job_abandon(s, r->job);
 	scan_rec_drop_fs(s, r, true);
-	scan_vol_unmap(r); /* one kept unmounted: a PV on an md mirror */
+	scan_vol_close(r); /* one kept unmounted: a PV on an md mirror */
 	r->removed = true;
+	rec_luks_lock(s, r);
 	rec_member_gone(s, r->pub.name); /* its volumes go with it */
 	log_info("scan: %s removed", r->pub.name);
 	scan_ev_push(s, SCAN_EV_DEVICE, NULL, r->pub.name);
+}
+
+int scan_rec_luks_add(struct scan *s, struct scan_rec *dev,
+		      const char *vol_name, const char *map_dev, uint64_t size,
+		      char *err, size_t errlen)
+{
+	struct scan_rec *r = scan_rec_find(s, vol_name);
+
+	if (r && !r->removed)
+		return say(err, errlen, -EEXIST,
+			   "a volume %s is there already (another device "
+			   "with the same LUKS UUID?)",
+			   vol_name);
+	r = scan_rec_get(s, vol_name);
+	r->vol = arena_alloc(&s->a, sizeof(*r->vol));
+	r->vol->crypt = true;
+	snprintf(r->vol->map_dev, sizeof(r->vol->map_dev), "%s", map_dev);
+	snprintf(r->vol->member_name, sizeof(r->vol->member_name), "%s",
+		 dev->pub.name);
+	snprintf(r->sys.devnode, sizeof(r->sys.devnode), "%s", map_dev);
+	r->sys.size = size;
+	r->pub.disk = r->pub.name;
+	r->pub.devnode = arena_strdup(&s->a, map_dev);
+	r->pub.size = size;
+	r->pub.removable = dev->pub.removable;
+	dev->pub.unlocked_as = r->pub.name;
+	scan_rec_set_state(s, dev, SCAN_DEV_SKIPPED,
+			   arena_printf(&s->a, "unlocked as %s", vol_name));
+	scan_rec_schedule(r, scan_now_ms());
+	scan_ev_push(s, SCAN_EV_DEVICE, NULL, r->pub.name);
+	scan_efd_poke(s->wake_fd);
+	return 0;
 }
 
 /* --- results of a finished job */
@@ -147,6 +196,8 @@ static const char *dup0(struct scan *s, const char *v)
 static void rec_take_probe(struct scan *s, struct scan_rec *r,
 			   const struct probe_result *p)
 {
+	r->pub.luks_version = 0; /* scan_luks_take() says, when LUKS */
+	r->pub.luks_uuid = r->pub.luks_label = "";
 	r->pub.fstype = dup0(s, p->type);
 	r->pub.uuid = dup0(s, p->uuid);
 	r->pub.label = dup0(s, p->label);
@@ -219,6 +270,7 @@ void scan_rec_reap(struct scan *s, struct scan_rec *r)
 	struct scan_job *j = r->job;
 	const struct probe_result *p = &j->res;
 	char why[PROBE_DETAIL_MAX + MOUNT_DETAIL_MAX + 64];
+	enum scan_state st;
 
 	s->running--;
 	r->job = NULL;
@@ -226,7 +278,9 @@ void scan_rec_reap(struct scan *s, struct scan_rec *r)
 	rec_take_probe(s, r, p);
 	snprintf(why, sizeof(why), "%s%s%s", p->skip ? p->skip : j->detail,
 		 p->skip && p->detail[0] ? ": " : "", p->skip ? p->detail : "");
-	if (p->skip) {
+	if (scan_luks_take(s, r, j, &st, why, sizeof(why))) {
+		scan_rec_set_state(s, r, st, why); /* locked, or why not */
+	} else if (p->skip) {
 		scan_rec_set_state(
 		    s, r, p->rc < 0 ? SCAN_DEV_FAILED : SCAN_DEV_SKIPPED, why);
 	} else if (j->hidden) {
@@ -319,6 +373,7 @@ bool scan_rec_start(struct scan *s, struct scan_rec *r, int64_t now)
 	}
 	r->pending_ms = 0;
 	scan_rec_drop_fs(s, r, false); /* a change: probe again from scratch */
+	rec_luks_lock(s, r);
 	if (!r->vol && !rec_ready(s, r))
 		return true;
 	rc = scan_job_start(s, r);

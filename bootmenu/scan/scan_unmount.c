@@ -46,14 +46,16 @@ static int release_all(struct scan *s)
 		int e;
 
 		if (!r->fs) {
-			scan_vol_unmap(r); /* a PV's mapping (LVM on md) */
+			/* a PV's mapping (LVM on md), an unlocked LUKS
+			 * volume's */
+			scan_vol_close(r);
 			continue;
 		}
 		scan_target(s, r->pub.name, target);
 		e = s->o.mount_fn ? 0 : mount_release(target, false);
 		if (e < 0 && !rc)
 			rc = e;
-		scan_vol_unmap(r);
+		scan_vol_close(r);
 		r->fs = NULL;
 		r->pub.fs = NULL;
 	}

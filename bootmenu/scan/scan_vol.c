@@ -13,6 +13,11 @@
  * The mapping lives as long as the mount, or the PV on it: it goes with
  * the record, its member, and in scan_unmount_all().
  *
+ * An unlocked LUKS volume (scan_unlock.c) is a volume record too, with
+ * no windows: its dm-crypt device is made before the record and kept
+ * until the record goes (without the key it cannot be made again), so
+ * its job only probes it, and a filesystem dropped on a change keeps it.
+ *
  * This file reads, keeps and plans; the records are scan_record.c's,
  * which asks for the plan and makes, redoes or removes the volumes'
  * records itself. It calls no other scan_*.c file.
@@ -48,10 +53,7 @@ static bool dm_ours_at(const char *dir)
 	       !strncmp(dm, VOL_DM_PREFIX, strlen(VOL_DM_PREFIX));
 }
 
-/* The first entry of the sysfs holders directory @dir into @out that is
- * not one of bootmenu's own tables: 0, or -ENOENT when nothing else holds
- * the device. */
-static int first_holder(const char *dir, char *out, size_t len)
+int scan_vol_holder(const char *dir, char *out, size_t len)
 {
 	char path[PATH_MAX + NAME_MAX + 2];
 	DIR *d = opendir(dir);
@@ -91,7 +93,7 @@ void scan_vol_job_read(struct scan_job *j)
 	uint64_t size = j->dev_size;
 	int fd, rc;
 
-	if (first_holder(j->holders, holder, sizeof(holder)) == 0) {
+	if (scan_vol_holder(j->holders, holder, sizeof(holder)) == 0) {
 		snprintf(j->res.detail, sizeof(j->res.detail),
 			 "in use by %.60s", holder);
 		return;
@@ -152,9 +154,13 @@ int scan_vol_job_map(struct scan_job *j)
 
 void scan_vol_job_init(const struct scan_rec *r, struct scan_job *j)
 {
+	j->holders[0] = '\0'; /* nothing holds a mapping made for us */
+	if (r->vol->crypt) {  /* mapped by scan_unlock(): probed as it is */
+		snprintf(j->devnode, sizeof(j->devnode), "%s", r->vol->map_dev);
+		return;
+	}
 	j->is_vol = true;
 	j->devnode[0] = '\0'; /* the loop or dm device, once mapped */
-	j->holders[0] = '\0'; /* nothing holds a mapping made for us */
 	j->n_win = r->vol->n_win;
 	j->stripes = r->vol->stripes;
 	j->chunk = r->vol->chunk;
@@ -164,11 +170,18 @@ void scan_vol_job_init(const struct scan_rec *r, struct scan_job *j)
 
 void scan_vol_unmap(struct scan_rec *r)
 {
+	if (r->vol && !r->vol->crypt)
+		scan_vol_close(r);
+}
+
+void scan_vol_close(struct scan_rec *r)
+{
 	int rc;
 
 	if (!r->vol || !r->vol->map_dev[0])
 		return;
-	rc = vol_unmap(r->vol->map_dev);
+	rc = r->vol->crypt ? vol_unmap_crypt(r->vol->map_dev)
+			   : vol_unmap(r->vol->map_dev);
 	if (rc < 0)
 		log_warn("scan: %s: cannot remove the mapping %s: %s",
 			 r->pub.name, r->vol->map_dev, strerror(-rc));
@@ -213,8 +226,10 @@ void scan_vol_take_map(struct scan *s, struct scan_rec *r, struct scan_job *j)
 
 bool scan_vol_reaped(struct scan *s, struct scan_rec *r, struct scan_job *j)
 {
-	/* a mapping stays while mounted, or while it is a PV (LVM on md) */
-	if (r->vol && r->pub.state != SCAN_DEV_MOUNTED && !j->member_read)
+	/* a mapping stays while mounted, while it is a PV (LVM on md), or
+	 * while it holds a LUKS volume to unlock (LUKS on LVM) */
+	if (r->vol && r->pub.state != SCAN_DEV_MOUNTED &&
+	    r->pub.state != SCAN_DEV_LOCKED && !j->member_read)
 		scan_vol_unmap(r);
 	else if (r->vol && r->vol->note[0])
 		r->pub.reason = arena_strdup(&s->a, r->vol->note);

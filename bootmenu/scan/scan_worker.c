@@ -161,6 +161,8 @@ static void *job_main(void *arg)
 
 	if (!j->is_vol || scan_vol_job_map(j) == 0)
 		probe_path(j->devnode, 0, 0, &j->res);
+	if (!strcmp(j->res.type, "crypto_LUKS"))
+		scan_luks_job_read(j);
 	/* a volume may hold an LVM2 PV too (LVM on an md mirror) */
 	if (j->res.skip == probe_skip_lvm ||
 	    (!j->is_vol && j->res.skip == probe_skip_raid))

@@ -80,12 +80,23 @@ static void print_file(FILE *f, const struct place *col,
 	fputs(p.path ? p.path : "-", f);
 }
 
+/* An ENTRY_UNLOCK entry: no files, its device. */
+static void text_unlock(FILE *f, int n, const struct entry *e)
+{
+	fprintf(f, "%d  %s [luks] %s\n", n, e->title,
+		e->unlock_dev ? e->unlock_dev : "-");
+}
+
 void listing_text(FILE *f, const struct entry_list *l, const struct entry *def)
 {
 	struct place k, col;
 	int n = 0;
 
 	for (const struct entry *e = l->head; e; e = e->next) {
+		if (e->method == ENTRY_UNLOCK) {
+			text_unlock(f, n++, e);
+			continue;
+		}
 		place_of(&k, e->kernel.fs, e->kernel.path);
 		place_column(&col, e, &k);
 		fprintf(f, "%d%s %s%s%s [%s] ", n++, e == def ? "*" : " ",
@@ -191,30 +202,47 @@ static void json_signer(FILE *f, const struct entry *e,
 	json_str(f, rc > 0 ? who : NULL);
 }
 
+static const char *method_name(enum entry_method m)
+{
+	switch (m) {
+	case ENTRY_KEXEC:
+		break;
+	case ENTRY_FIRMWARE:
+		return "firmware";
+	case ENTRY_UNLOCK:
+		return "unlock";
+	}
+	return "kexec";
+}
+
 static void json_entry(FILE *f, const struct entry_list *l,
 		       const struct entry *e, bool def,
 		       const struct listing_extra *x)
 {
 	char loader_id[CHOOSE_LOADER_ID_MAX];
+	bool unlock = e->method == ENTRY_UNLOCK;
 	const char *const head[][2] = {
 	    {"title", e->title},
 	    {"group", e->group},
-	    {"format", entry_format_name(e->format)},
-	    {"method", e->method == ENTRY_FIRMWARE ? "firmware" : "kexec"},
+	    {"format", unlock ? "luks" : entry_format_name(e->format)},
+	    {"method", method_name(e->method)},
 	    {"kernel", e->kernel.path},
 	};
 	const char *const tail[][2] = {
-	    {"cmdline", e->cmdline}, {"devicetree", e->devicetree},
-	    {"version", e->version}, {"device", fs_name(e->fs)},
+	    {"cmdline", e->cmdline},
+	    {"devicetree", e->devicetree},
+	    {"version", e->version},
+	    {"device", unlock ? e->unlock_dev : fs_name(e->fs)},
 	    {"source", e->source},
 	};
 
 	fputs("{\"id\":", f);
 	json_str(f, e->id);
-	/* what systemd's Boot Loader Interface calls it (LoaderEntries) */
+	/* what systemd's Boot Loader Interface calls it (LoaderEntries);
+	 * a locked volume's line is none of its entries */
 	choose_loader_id(l, e, loader_id);
 	fputs(",\"loader_id\":", f);
-	json_str(f, loader_id);
+	json_str(f, unlock ? NULL : loader_id);
 	json_pairs(f, head, sizeof(head) / sizeof(head[0]));
 	fputs(",\"kernel_file\":", f);
 	json_file(f, e, &e->kernel);

@@ -11,9 +11,10 @@ struct entry_list;
 
 /* One line per entry: "N* title [format] device:kernel initrds -- cmdline",
  * '*' marking @def (the policy's default, choose.h; may be NULL), then the
- * warnings. On btrfs the device is "name[subvolume]" when the kernel is in
- * a subvolume, its path then from the subvolume's root; a file elsewhere
- * is "name:path" or "name[subvolume]:path". */
+ * warnings. A locked LUKS volume's line (ENTRY_UNLOCK) is "N  title [luks]
+ * vda3": its device, no files. On btrfs the device is "name[subvolume]" when
+ * the kernel is in a subvolume, its path then from the subvolume's root; a file
+ * elsewhere is "name:path" or "name[subvolume]:path". */
 void listing_text(FILE *f, const struct entry_list *l, const struct entry *def);
 /* What --list --json says beside the configs' entries; every field may
  * be NULL (left out). */
@@ -34,7 +35,9 @@ struct listing_extra {
  * source, default, disabled, kernel_file and initrd_files (path, device,
  * subvolume, spec), and, for kernels booted by kexec when @x->signer is set,
  * "signed" (true, false or null: unreadable) and "signer"), and "warnings"
- * (device, file, line, message, count). @x may be NULL. */
+ * (device, file, line, message, count). A locked LUKS volume's entry has
+ * "method": "unlock", "format": "luks", "device": the locked device
+ * ("vda3") and no loader_id (null). @x may be NULL. */
 void listing_json(FILE *f, const struct entry_list *l, const struct entry *def,
 		  const struct listing_extra *x);
 

@@ -24,6 +24,7 @@
  */
 #include "session/session.h"
 #include "session/listing.h"
+#include "session/locked.h"
 #include "cfg/cfg.h"
 #include "cfg/resolve.h"
 #include "scan/fs.h"
@@ -296,6 +297,28 @@ static void part_keep(struct session_part *p, const struct entry_list *one,
 	p->all_deps = ctx->all_deps;
 }
 
+/* Under lockdown only kexec_file_load loads a kernel, and it has no
+ * multiboot loader: Xen's entries are listed, disabled, never tried with
+ * kexec_load (which lockdown refuses anyway). Read once per session. */
+static const char *session_mb_off(void)
+{
+	struct secure_state st;
+
+	secure_state_read(&st, NULL);
+	return st.locked ? "Xen and other multiboot kernels cannot boot under "
+			   "Secure Boot: the kernel's lockdown allows only "
+			   "kexec_file_load, which has no multiboot loader"
+			 : NULL;
+}
+
+/* Disable @l's multiboot entries with s->mb_off, when set. */
+static void part_mb_off(const struct session *s, struct entry_list *l)
+{
+	for (struct entry *e = l->head; e && s->mb_off; e = e->next)
+		if (e->multiboot && !e->disabled)
+			e->disabled = s->mb_off;
+}
+
 /* Parse @p's filesystem over every present one, into a new arena. */
 static void part_parse(struct session *s, struct session_part *p)
 {
@@ -318,6 +341,7 @@ static void part_parse(struct session *s, struct session_part *p)
 		s->fw->ops->entries(s->fw, &x);
 		ctx.all_deps |= x.all_deps;
 	}
+	part_mb_off(s, &one);
 	part_keep(p, &one, &ctx);
 	p->parsed = true;
 	p->stale = false;
@@ -373,6 +397,8 @@ static void list_rebuild(struct session *s)
 	l->fs_timeout_ds = s->timeouts_ds;
 	l->n_fs_timeout_ds = s->n_fss;
 	cfg_finish(l, s->fss, s->n_fss);
+	/* the locked volumes' lines last (session.h) */
+	session_locked_link(s, l);
 }
 
 /* Every part and retired arena freed; no filesystem left. */
@@ -382,6 +408,9 @@ static void parts_free(struct session *s)
 		part_free(s, s->parts[i]);
 	s->n_fss = 0;
 	retired_free(s);
+	arena_free(&s->locked_a);
+	s->locked = NULL;
+	s->n_locked = 0;
 	entry_list_init(&s->list, &s->arena);
 }
 
@@ -392,7 +421,7 @@ void session_release(struct session *s)
 
 size_t session_arena_bytes(const struct session *s)
 {
-	size_t n = s->arena.used;
+	size_t n = s->arena.used + s->locked_a.used;
 
 	for (size_t i = 0; i < s->n_fss; i++)
 		n += s->parts[i]->a.used;
@@ -491,7 +520,8 @@ int session_start(struct session *s, double settle_s)
 	s->scan_opts = opts;
 	s->settle_s = settle_s;
 	entry_list_init(&s->list, &s->arena);
-	/* read once: a rescan keeps it */
+	/* read once: a rescan keeps them */
+	s->mb_off = session_mb_off();
 	s->fw = source_firmware_new(NULL, &s->fw_off);
 	if (!s->fw)
 		return -errno;
@@ -536,6 +566,25 @@ static int take_event(struct session *s, size_t i,
 	return 0;
 }
 
+/* The ENTRY_UNLOCK entries again when the scan's locked devices are not
+ * those they stand for: a device found locked, unlocked or gone. */
+static bool locked_refresh(struct session *s)
+{
+	struct scan_dev devs[SESSION_MAX_FS];
+	size_t n;
+
+	if (!s->scan)
+		return false;
+	n = scan_devices(s->scan, devs, SESSION_MAX_FS);
+	if (n > SESSION_MAX_FS)
+		n = SESSION_MAX_FS;
+	if (session_locked_same(s, devs, n))
+		return false;
+	retire(s, &s->locked_a);
+	session_locked_make(s, devs, n);
+	return true;
+}
+
 static bool sources_settled(const struct session *s)
 {
 	for (size_t i = 0; i < s->n_srcs; i++)
@@ -558,6 +607,7 @@ int session_update(struct session *s)
 		mask |= SESSION_SETTLED;
 	}
 	changed |= parts_parse(s);
+	changed |= locked_refresh(s);
 	if (changed) {
 		list_rebuild(s);
 		mask |= SESSION_CHANGED_ENTRIES;
@@ -693,15 +743,8 @@ void session_print_devices(struct session *s, FILE *f)
 
 	if (n > SESSION_MAX_FS)
 		n = SESSION_MAX_FS;
-	for (size_t i = 0; i < n; i++) {
-		const struct scan_dev *d = &devs[i];
-
-		if (d->state == SCAN_DEV_MOUNTED)
-			continue;
-		fprintf(f, "device: %s %s: %s%s%s\n", d->name,
-			*d->fstype ? d->fstype : "-", scan_state_name(d->state),
-			d->reason ? ": " : "", d->reason ? d->reason : "");
-	}
+	for (size_t i = 0; i < n; i++)
+		session_device_line(f, devs, n, i);
 }
 
 /* ,"tpm":{...} for an entry a TPM would measure (boot/measure.h). */
@@ -783,6 +826,7 @@ int session_open_roots(struct session *s, const char *const *roots, size_t n)
 
 	memset(s, 0, sizeof(*s));
 	entry_list_init(&s->list, &s->arena);
+	s->mb_off = session_mb_off();
 	src = source_dirs_new(roots, n < SESSION_MAX_FS ? n : SESSION_MAX_FS);
 	if (!src)
 		return 1;

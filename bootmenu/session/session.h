@@ -65,12 +65,21 @@ struct session {
 	struct source *fw;
 	/* why EFI loaders cannot boot here, or NULL (cfg_ctx.fw_off): @fw's */
 	const char *fw_off;
+	/* why multiboot kernels (Xen) cannot boot here, or NULL: under
+	 * lockdown their entries are disabled with it */
+	const char *mb_off;
 	/* the sources session_rescan() makes again (session_add_made()) */
 	struct session_maker {
 		struct source *(*make)(void *ctx);
 		void *ctx;
 	} makers[SESSION_SOURCES_MAX];
 	size_t n_makers;
+	/* The ENTRY_UNLOCK entries (session/locked.h), one per locked LUKS
+	 * device, linked at the end of @list; in an arena of their own,
+	 * retired when the set changes. */
+	struct arena locked_a;
+	struct entry **locked;
+	size_t n_locked;
 };
 
 /* Scan every block device (waiting at most @settle_s for them), mount
@@ -84,7 +93,10 @@ int session_scan_devices(struct session *s, double settle_s);
  * that draw nothing (--list, a timeout of 0, the plain chooser). */
 void session_wait_settled(struct session *s, double settle_s);
 /* One line per device that was not mounted, with the scan's reason
- * ("device: vdb3 crypto_LUKS: skipped: encrypted, not opened"). */
+ * ("device: vdb2 LVM2_member: skipped: ..."); a LUKS device is "device:
+ * vda3 crypto_LUKS: locked: LUKS2 'cr_root' (luks-<uuid>)", then "...:
+ * unlocked as luks-<uuid>", and that volume has its line even mounted
+ * (session_device_line(), session/locked.h). */
 void session_print_devices(struct session *s, FILE *f);
 /* --list: @s's entries as text (with the devices not mounted) or JSON,
  * @def marked as the default; in JSON, with a TPM that @bo (may be
@@ -163,6 +175,12 @@ int session_rescan(struct session *s);
  * "Encrypted: vda3, LUKS1 - Enter to unlock"), id "luks-<uuid>"; it
  * goes once the device is unlocked, and its contents come as any
  * volume's do (SESSION_CHANGED_ENTRIES). */
+
+/* What locked LUKS device @name is, for the unlock dialog's title:
+ * "LUKS2 'cr_root'" or "LUKS1" into buf[0..len). 0, or -ENOENT when no
+ * ENTRY_UNLOCK entry of @s stands for @name. */
+int session_unlock_what(struct session *s, const char *name, char *buf,
+			size_t len);
 
 /* Open LUKS device @name with a typed passphrase (scan_unlock(), same
  * returns and sentence); @progress as there. */

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 
 #define PASS_TRIES 3
-#define PASS_MAX 256
+#define PASS_MAX UI_PASS_MAX
 #define REPAINT_MS 1000 /* follow resizes of consoles that send no signal */
 
 int ui_wait_key(struct ui *u, ui_paint_fn fn, const void *arg)
@@ -218,35 +218,30 @@ void ui_help(struct ui *u)
 	ui_wait_key(u, paint_help, NULL);
 }
 
-struct prompt {
-	const char *why;
-	char note[128];
-	size_t len; /* typed bytes: only their number is shown */
-};
-
 static void paint_prompt(struct ui *u, const void *arg)
 {
-	const struct prompt *p = arg;
-	char stars[64], text[256];
+	const struct ui_prompt *p = arg;
+	char stars[64], text[512];
 	size_t n = p->len < sizeof(stars) - 1 ? p->len : sizeof(stars) - 1;
 
-	memset(stars, '*', n);
-	stars[n] = '\0';
-	snprintf(text, sizeof(text), "%s%sPassword: %s", p->note,
-		 p->note[0] ? " " : "", stars);
+	memset(stars, '*', p->stars ? n : 0);
+	stars[p->stars ? n : 0] = '\0';
+	snprintf(text, sizeof(text), "%s%s%s %s", p->note,
+		 p->note[0] ? " " : "", p->label, stars);
 	ui_draw_menu(u, NULL);
-	ui_draw_box(u, UI_R_DIALOG, p->why, text, "Enter check  Esc cancel");
+	ui_draw_box(u, UI_R_DIALOG, p->title, text, "Enter check  Esc cancel");
 }
 
-/* One try: the typed text into @buf. False on Esc or no terminal. */
-static bool read_password(struct ui *u, struct prompt *p, char *buf)
+bool ui_prompt_read(struct ui *u, struct ui_prompt *p, char *buf)
 {
 	p->len = 0;
 	for (;;) {
 		int k = ui_wait_key(u, paint_prompt, p);
 
-		if (k == UI_TERM_GONE || k == UI_KEY_ESC)
+		if (k == UI_TERM_GONE || k == UI_KEY_ESC) {
+			explicit_bzero(buf, PASS_MAX);
 			return false;
+		}
 		if (k == UI_KEY_ENTER)
 			break;
 		if (k == UI_KEY_BACKSPACE && p->len)
@@ -263,12 +258,13 @@ static bool read_password(struct ui *u, struct prompt *p, char *buf)
 
 bool ui_password(struct ui *u, const char *why)
 {
-	struct prompt p = {.why = why};
+	struct ui_prompt p = {
+	    .title = why, .label = "Password:", .stars = true};
 	char buf[PASS_MAX];
 	bool ok = false;
 
 	for (int i = 0; i < PASS_TRIES && !ok; i++) {
-		if (!read_password(u, &p, buf)) {
+		if (!ui_prompt_read(u, &p, buf)) {
 			snprintf(u->msg, sizeof(u->msg), "Cancelled");
 			u->msg_role = UI_R_TEXT;
 			break;
@@ -315,6 +311,12 @@ static void draw_field(struct ui *u, const struct formview *v, int i, int y)
 	if (i == UI_FORM_KERNEL)
 		snprintf(label, sizeof(label), "kernel (on %s)",
 			 file_where(e, &e->kernel));
+	else if (v->f->mb)
+		snprintf(label, sizeof(label), "module %d: %s (its string)",
+			 i - UI_FORM_INITRD + 1,
+			 e->modules[i - UI_FORM_INITRD].path
+			     ? e->modules[i - UI_FORM_INITRD].path
+			     : "?");
 	else if (i == UI_FORM_INITRD)
 		snprintf(label, sizeof(label),
 			 "initrd (on %s; several: "
@@ -337,9 +339,11 @@ static void paint_form(struct ui *u, const void *arg)
 	erase();
 	ui_line(u, 0, 0, UI_R_TITLE, v->e->title);
 	ui_line(u, 1, 0, UI_R_TEXT,
-		"Edit the command line, kernel and initrd "
-		"(Tab moves between them):");
-	for (int i = 0; i < UI_FORM_FIELDS; i++)
+		v->f->mb ? "Edit the command line, kernel and modules' strings "
+			   "(Tab moves between them):"
+			 : "Edit the command line, kernel and initrd "
+			   "(Tab moves between them):");
+	for (int i = 0; i < v->f->n && 3 + 3 * i + 1 < LINES - 2; i++)
 		draw_field(u, v, i, 3 + 3 * i);
 	if (v->err)
 		ui_line(u, LINES - 2, 0, UI_R_ERROR, v->err);

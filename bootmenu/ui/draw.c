@@ -60,6 +60,10 @@ static void draw_fs(struct ui *u, int y, const struct ui_row *r)
 {
 	char buf[1024];
 
+	if (!r->fs) { /* the locked volumes' header (model.c) */
+		ui_line(u, y, 0, UI_R_FS, "Encrypted volumes");
+		return;
+	}
 	snprintf(buf, sizeof(buf), "%s  %s  %s%s%s", r->fs->name,
 		 r->fs->fstype ? r->fs->fstype : "?",
 		 r->fs->label ? r->fs->label : "", r->configs ? "  " : "",
@@ -121,7 +125,8 @@ static void draw_count(struct ui *u)
 
 	if (left >= 0 && u->m.def) {
 		/* a note said before the countdown stays in sight */
-		snprintf(buf, sizeof(buf), "%.300s%sBooting %s in %d s",
+		snprintf(buf, sizeof(buf), "%.150s%s%.200s%sBooting %s in %d s",
+			 u->unlock_said, u->unlock_said[0] ? " -- " : "",
 			 u->note, u->note[0] ? " -- " : "", u->m.def->title,
 			 left);
 		ui_line(u, LINES - 2, 0, UI_R_COUNT, buf);
@@ -135,14 +140,18 @@ void ui_draw_menu(struct ui *u, const void *arg)
 {
 	char buf[600];
 	int h = LINES - 4 > 1 ? LINES - 4 : 1;
+	const struct entry *sel = ui_model_selected(&u->m);
+	/* a locked volume's line is no boot entry */
+	size_t n = u->s->list.count > u->s->n_locked
+		       ? u->s->list.count - u->s->n_locked
+		       : 0;
 
 	erase();
 	curs_set(0);
 	snprintf(buf, sizeof(buf),
 		 "bootmenu %s - %zu entries on %zu filesystems%s%s%s%s",
-		 BOOTMENU_VERSION, u->s->list.count, u->s->n_fss,
-		 u->sb_note[0] ? " - " : "", u->sb_note,
-		 u->tpm_note[0] ? " - " : "", u->tpm_note);
+		 BOOTMENU_VERSION, n, u->s->n_fss, u->sb_note[0] ? " - " : "",
+		 u->sb_note, u->tpm_note[0] ? " - " : "", u->tpm_note);
 	ui_line(u, 0, 0, UI_R_TITLE, buf);
 	ui_model_scroll(&u->m, h);
 	for (int i = 0; i < h && u->m.top + i < u->m.n_rows; i++)
@@ -154,8 +163,10 @@ void ui_draw_menu(struct ui *u, const void *arg)
 		ui_line(u, LINES - 3, 0, UI_R_STATUS, buf);
 	draw_count(u);
 	ui_line(u, LINES - 1, 0, UI_R_KEYS,
-		"Enter boot  e edit  i info  "
-		"d default  r rescan  s shell  ? help");
+		sel && sel->method == ENTRY_UNLOCK
+		    ? "Enter unlock  r rescan  s shell  ? help"
+		    : "Enter boot  e edit  i info  "
+		      "d default  r rescan  s shell  ? help");
 }
 
 /* The next line of @text that fits @w bytes, cut at a space when one is

@@ -30,13 +30,33 @@ static void initrd_text(char *buf, size_t len, const struct entry *e)
 							 : "");
 }
 
+/* A multiboot entry's module strings, one field each. */
+static void module_fields(struct ui_form *f, const struct entry *e)
+{
+	size_t n =
+	    e->n_modules < UI_FORM_MODULES ? e->n_modules : UI_FORM_MODULES;
+
+	for (size_t i = 0; i < n; i++)
+		ui_edit_init(&f->f[UI_FORM_INITRD + i],
+			     e->module_args && e->module_args[i]
+				 ? e->module_args[i]
+				 : "");
+	f->n = UI_FORM_INITRD + (int)n;
+}
+
 void ui_form_init(struct ui_form *f, const struct entry *e)
 {
 	ui_edit_init(&f->f[UI_FORM_CMDLINE], e->cmdline ? e->cmdline : "");
 	ui_edit_init(&f->f[UI_FORM_KERNEL],
 		     e->kernel.path ? e->kernel.path : "");
-	initrd_text(f->words, sizeof(f->words), e);
-	ui_edit_init(&f->f[UI_FORM_INITRD], f->words);
+	f->mb = e->multiboot != 0;
+	f->n = UI_FORM_FIELDS;
+	if (f->mb) {
+		module_fields(f, e);
+	} else {
+		initrd_text(f->words, sizeof(f->words), e);
+		ui_edit_init(&f->f[UI_FORM_INITRD], f->words);
+	}
 	f->cur = UI_FORM_CMDLINE;
 }
 
@@ -45,12 +65,12 @@ enum ui_edit_rc ui_form_key(struct ui_form *f, int key)
 	switch (key) {
 	case '\t':
 	case UI_KEY_DOWN:
-		f->cur = (f->cur + 1) % UI_FORM_FIELDS;
+		f->cur = (f->cur + 1) % f->n;
 		return UI_EDIT_MORE;
 	case UI_KEY_UP:
 	case UI_KEY_BACKTAB:
 	case UI_KEY_CTRL('p'):
-		f->cur = (f->cur + UI_FORM_FIELDS - 1) % UI_FORM_FIELDS;
+		f->cur = (f->cur + f->n - 1) % f->n;
 		return UI_EDIT_MORE;
 	}
 	return ui_edit_key(&f->f[f->cur], key);
@@ -96,6 +116,27 @@ static int split_initrds(char *text, const struct entry *e,
 	return 0;
 }
 
+/* A multiboot entry: the modules keep their files and get the strings of
+ * their fields. */
+static int apply_modules(struct ui_form *f, const struct entry *e,
+			 struct entry *out, char *err, size_t errlen)
+{
+	if (e->n_modules > UI_FORM_MODULES) {
+		snprintf(err, errlen,
+			 "this entry has %zu modules; the editor takes at "
+			 "most %d: edit its config instead",
+			 e->n_modules, UI_FORM_MODULES);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < e->n_modules; i++)
+		f->margs[i] = f->f[UI_FORM_INITRD + i].buf;
+	*out = *e;
+	out->cmdline = f->f[UI_FORM_CMDLINE].buf;
+	out->kernel.path = f->f[UI_FORM_KERNEL].buf;
+	out->module_args = e->n_modules ? f->margs : NULL;
+	return 0;
+}
+
 int ui_form_apply(struct ui_form *f, const struct entry *e, struct entry *out,
 		  struct entry_file *files, char *err, size_t errlen)
 {
@@ -112,6 +153,8 @@ int ui_form_apply(struct ui_form *f, const struct entry *e, struct entry *out,
 			 kernel);
 		return -EINVAL;
 	}
+	if (f->mb)
+		return apply_modules(f, e, out, err, errlen);
 	memcpy(f->words, f->f[UI_FORM_INITRD].buf, sizeof(f->words));
 	rc = split_initrds(f->words, e, files, &n, err, errlen);
 	if (rc)

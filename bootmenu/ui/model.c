@@ -183,7 +183,7 @@ static int add_fs_rows(struct ui_model *m, const struct entry_list *l,
 		struct ui_row *r;
 		int vis;
 
-		if (e->fs != fs)
+		if (e->fs != fs || e->method == ENTRY_UNLOCK)
 			continue;
 		vis = add_groups(m, fs, prev, g);
 		prev = g;
@@ -254,6 +254,28 @@ static void open_groups_of(struct ui_model *m, const struct entry *e)
 	set_open(m, e->fs, g, true);
 }
 
+/* The locked volumes' lines (ENTRY_UNLOCK: no filesystem) under one
+ * header of their own (fs NULL). */
+static int add_locked_rows(struct ui_model *m, const struct entry_list *l)
+{
+	bool head = false;
+
+	for (const struct entry *e = l->head; e; e = e->next) {
+		struct ui_row *r;
+
+		if (e->method != ENTRY_UNLOCK)
+			continue;
+		if (!head && !add_row(m, UI_ROW_FS, NULL, 0))
+			return -ENOMEM;
+		head = true;
+		r = add_row(m, UI_ROW_ENTRY, NULL, 0);
+		if (!r)
+			return -ENOMEM;
+		r->e = e;
+	}
+	return 0;
+}
+
 static int build_rows(struct ui_model *m, const struct entry_list *l)
 {
 	const struct fs_root *done[256];
@@ -264,6 +286,8 @@ static int build_rows(struct ui_model *m, const struct entry_list *l)
 		bool seen = false;
 		int rc;
 
+		if (e->method == ENTRY_UNLOCK)
+			continue;
 		for (size_t i = 0; i < n_done; i++)
 			seen |= done[i] == e->fs;
 		if (seen)
@@ -274,7 +298,7 @@ static int build_rows(struct ui_model *m, const struct entry_list *l)
 		if (rc)
 			return rc;
 	}
-	return 0;
+	return add_locked_rows(m, l);
 }
 
 static void select_first(struct ui_model *m)

@@ -328,8 +328,19 @@ static void rebuild(struct ui *u)
 		ui_model_select(&u->m, &u->s->list, def);
 }
 
+/* Is every entry of @l a locked volume's line (and there is one)? */
+static bool only_locked(const struct entry_list *l)
+{
+	for (const struct entry *e = l->head; e; e = e->next)
+		if (e->method != ENTRY_UNLOCK)
+			return false;
+	return l->head != NULL;
+}
+
 /* Start-up probing is over: the saved default counts now, and so does
- * the countdown (unless a key came first). */
+ * the countdown (unless a key came first). With nothing but locked
+ * volumes (/boot inside LUKS) the first one's dialog opens by itself, as
+ * GRUB's cryptodisk asks at once. */
 static void settle(struct ui *u)
 {
 	const struct ui_opts *uo = u->uo;
@@ -343,6 +354,8 @@ static void settle(struct ui *u)
 	rebuild(u);
 	if (choose_loader_note(c, &u->s->list, u->note, sizeof(u->note)))
 		say(u, UI_R_STATUS, "%s", u->note);
+	if (!u->touched && !u->asked_unlock && only_locked(&u->s->list))
+		u->ask_unlock = true;
 	if (u->touched || !u->m.def)
 		return;
 	t = choose_timeout(c, &u->s->list);
@@ -388,8 +401,41 @@ static void rescan(struct ui *u)
 		settle(u);
 }
 
+/* Enter on a locked volume's line. Once it is open its entries come as
+ * a hot-plugged disk's do: the default is chosen again over them and the
+ * countdown starts (now when there is a default, else when entries come:
+ * ui_session_event() settles again, as nothing has been counted since). */
+static void unlock(struct ui *u, const struct entry *e)
+{
+	u->touched = true; /* the user is here: no countdown meanwhile */
+	if (ui_unlock(u, e) < 0)
+		return;
+	u->touched = false;
+	u->counted = false;
+	snprintf(u->unlock_said, sizeof(u->unlock_said), "%.150s", u->msg);
+	if (u->settled)
+		settle(u);
+	else
+		rebuild(u);
+}
+
+/* A key that means nothing on a locked volume's line: say what does. */
+static bool locked_line(struct ui *u, const struct entry *e)
+{
+	if (!e || e->method != ENTRY_UNLOCK)
+		return false;
+	say(u, UI_R_STATUS, "%s is encrypted: Enter unlocks it", e->unlock_dev);
+	return true;
+}
+
 static int on_action(struct ui *u, int k, const struct entry *e)
 {
+	if (e && e->method == ENTRY_UNLOCK && (k == UI_KEY_ENTER || k == ' ')) {
+		unlock(u, e);
+		return -1;
+	}
+	if ((k == 'e' || k == 'i' || k == 'd') && locked_line(u, e))
+		return -1;
 	switch (k) {
 	case UI_KEY_ENTER:
 	case ' ':
@@ -508,11 +554,30 @@ static int autoboot(struct ui *u)
 	return rc;
 }
 
+/* The disks settled with only locked volumes: the first one's dialog. */
+static void ask_unlock(struct ui *u)
+{
+	const struct entry *e = u->s->list.head;
+
+	u->ask_unlock = false;
+	u->asked_unlock = true;
+	while (e && e->method != ENTRY_UNLOCK)
+		e = e->next;
+	if (!e)
+		return;
+	ui_model_select(&u->m, &u->s->list, e);
+	unlock(u, e);
+}
+
 static int loop(struct ui *u)
 {
 	for (;;) {
 		int k, rc;
 
+		if (u->ask_unlock) {
+			ask_unlock(u);
+			continue;
+		}
 		if (ui_count_expired(&u->m, ui_now_ms())) {
 			if (autoboot(u) == 0)
 				return 0;
@@ -531,6 +596,7 @@ static int loop(struct ui *u)
 		u->touched = true;
 		ui_count_stop(&u->m);
 		u->msg[0] = '\0';
+		u->unlock_said[0] = '\0';
 		rc = on_key(u, k);
 		if (rc >= 0)
 			return rc;

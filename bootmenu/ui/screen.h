@@ -36,6 +36,12 @@ struct ui {
 	bool unlocked;		  /* the password was given */
 	char sb_note[64];  /* "Secure Boot: on" for the title line, or "" */
 	char tpm_note[64]; /* "TPM 2.0: measuring" for the title line, or "" */
+	/* the disks settled with only locked volumes' lines: open the first
+	 * one's dialog by itself (once, from the loop) */
+	bool ask_unlock, asked_unlock;
+	/* "vda3 unlocked as luks-..." kept in sight during the countdown
+	 * that follows an unlock, until a key; "" none */
+	char unlock_said[200];
 };
 
 typedef void (*ui_paint_fn)(struct ui *u, const void *arg);
@@ -72,6 +78,28 @@ void ui_help(struct ui *u);
 /* The masked password prompt, three tries. True when it matched; else
  * u->msg says why. */
 bool ui_password(struct ui *u, const char *why);
+
+#define UI_PASS_MAX 256 /* bytes a typed secret may have, with its NUL */
+
+/* A secret typed in a box over the menu: @title, @note (may be "") then
+ * "@label " and a star per byte typed, or nothing (@stars false: not even
+ * the length shows). */
+struct ui_prompt {
+	const char *title, *label;
+	bool stars;
+	char note[300];
+	size_t len; /* typed bytes */
+};
+/* One try: the typed text into buf[UI_PASS_MAX], NUL-terminated. False
+ * on Esc or when no terminal is left (buf is then wiped). The caller
+ * wipes @buf after use. */
+bool ui_prompt_read(struct ui *u, struct ui_prompt *p, char *buf);
+
+/* --- unlock.c: a locked LUKS volume's line (ENTRY_UNLOCK) */
+/* The TPM first, then the passphrase dialog, three tries (issue #33);
+ * u->msg says how it ended. 0 when @e's device was unlocked, else
+ * -errno (-ECANCELED: Esc). */
+int ui_unlock(struct ui *u, const struct entry *e);
 /* The editor form over @e; true with *out (using @f's text and @files)
  * when Enter was pressed and the fields were good, false on Esc. */
 bool ui_edit_form(struct ui *u, const struct entry *e, struct ui_form *f,

@@ -3,9 +3,12 @@
  * one after another, or the stripes of one striped target. */
 #include "vol/dm.h"
 
+#include "util/say.h"
+
 #include <errno.h>
 #include <linux/dm-ioctl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define DM_ALIGN 8u /* what the kernel expects of each target spec */
@@ -99,6 +102,23 @@ static long put_striped(unsigned char *buf, size_t len, size_t at,
 	return used < 0 ? used : (long)(at + (size_t)used);
 }
 
+/* The header of a request of @end bytes whose table starts at @start. */
+static void put_header(unsigned char *out, const char *name, size_t start,
+		       long end, uint32_t targets, uint32_t flags)
+{
+	struct dm_ioctl io;
+
+	memset(&io, 0, sizeof(io));
+	io.version[0] = DM_VERSION_MAJOR;
+	io.data_size = (uint32_t)end;
+	io.data_start = (uint32_t)start;
+	io.target_count = targets;
+	io.flags = flags;
+	memcpy(io.name, name, strlen(name));
+	memset(out, 0, start);
+	memcpy(out, &io, sizeof(io));
+}
+
 long vol_dm_table(void *buf, size_t len, const char *name,
 		  const struct vol_dm_run *runs, size_t n, uint64_t chunk)
 {
@@ -117,14 +137,82 @@ long vol_dm_table(void *buf, size_t len, const char *name,
 		    : put_linear(out, len, start, runs, n);
 	if (end < 0)
 		return end;
-	memset(&io, 0, sizeof(io));
-	io.version[0] = DM_VERSION_MAJOR;
-	io.data_size = (uint32_t)end;
-	io.data_start = (uint32_t)start;
-	io.target_count = chunk ? 1 : (uint32_t)n;
-	io.flags = DM_READONLY_FLAG;
-	memcpy(io.name, name, strlen(name));
-	memset(out, 0, start);
-	memcpy(out, &io, sizeof(io));
+	put_header(out, name, start, end, chunk ? 1 : (uint32_t)n,
+		   DM_READONLY_FLAG);
 	return end;
+}
+
+/* --- dm-crypt */
+
+/* "<start> <length> crypt " at the head of @line: the numbers, and where
+ * the parameters begin (dm-crypt.rst: the table line's fields). */
+static const char *crypt_head(const char *line, uint64_t *start,
+			      uint64_t *length)
+{
+	char *end;
+
+	if (*line < '0' || *line > '9')
+		return NULL;
+	*start = strtoull(line, &end, 10);
+	if (*end != ' ' || end[1] < '0' || end[1] > '9')
+		return NULL;
+	*length = strtoull(end + 1, &end, 10);
+	if (strncmp(end, " crypt ", 7) || !*length || !end[7])
+		return NULL;
+	return end + 7;
+}
+
+long vol_dm_crypt_table(void *buf, size_t len, const char *name,
+			const char *line)
+{
+	unsigned char *out = buf;
+	size_t start = align_up(sizeof(struct dm_ioctl));
+	uint64_t first = 0, length = 0;
+	const char *params = crypt_head(line, &first, &length);
+	long used;
+
+	if (!params || first || strchr(params, '\n'))
+		return -EINVAL;
+	if (strlen(name) >= sizeof(((struct dm_ioctl *)0)->name))
+		return -ENAMETOOLONG;
+	if (start > len)
+		return -ENOSPC;
+	used = put_target(out, len, start, "crypt", 0, length, params);
+	if (used < 0)
+		return used;
+	put_header(out, name, start, (long)start + used, 1,
+		   DM_READONLY_FLAG | DM_SECURE_DATA_FLAG);
+	return (long)start + used;
+}
+
+/* What the crypto options of kernel/bootmenu.config give dm-crypt: AES
+ * (CRYPTO_AES) in XTS, CBC or ECB; IVs plain, plain64 (dm-crypt's own)
+ * and ESSIV over SHA-256 (CRYPTO_ESSIV, CRYPTO_SHA256). */
+const char *const vol_dm_crypt_specs[] = {
+    "aes-xts-plain64",
+    "aes-xts-plain",
+    "aes-cbc-essiv:sha256",
+    "aes-cbc-plain64",
+    "aes-cbc-plain",
+    "aes-ecb",
+    NULL,
+};
+
+int vol_dm_crypt_check(const char *cipher, const char *mode, char *err,
+		       size_t errlen)
+{
+	char spec[2 * 64 + 2], have[256];
+	size_t at = 0;
+
+	snprintf(spec, sizeof(spec), "%s-%s", cipher, mode);
+	for (size_t i = 0; vol_dm_crypt_specs[i]; i++)
+		if (!strcmp(spec, vol_dm_crypt_specs[i]))
+			return 0;
+	have[0] = '\0';
+	for (size_t i = 0; vol_dm_crypt_specs[i] && at < sizeof(have); i++)
+		at += (size_t)snprintf(have + at, sizeof(have) - at, "%s%s",
+				       i ? ", " : "", vol_dm_crypt_specs[i]);
+	return say(err, errlen, -ENOTSUP,
+		   "cipher %s is not in bootmenu's kernel (it has %s)", spec,
+		   have);
 }

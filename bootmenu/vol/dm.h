@@ -43,4 +43,21 @@ struct vol_dm_run {
 long vol_dm_table(void *buf, size_t len, const char *name,
 		  const struct vol_dm_run *runs, size_t n, uint64_t chunk);
 
+/* The DM_TABLE_LOAD request for device @name with the one target of a
+ * dm-crypt table line @line ("<start> <length> crypt <params>", as
+ * luks_dm_table() writes it), read-only, with DM_SECURE_DATA_FLAG so the
+ * kernel wipes its copies of the key. Same returns as vol_dm_table(), and
+ * -EINVAL for a line that is not one crypt target. The request holds the
+ * key: the caller wipes buf[0..len) after use. */
+long vol_dm_crypt_table(void *buf, size_t len, const char *name,
+			const char *line);
+
+/* The dm-crypt cipher specs bootmenu's kernel has (kernel/bootmenu.config),
+ * "<cipher>-<mode>" as a LUKS header names them. vol_dm_crypt_check()
+ * returns 0 when @cipher-@mode is one of them, else -ENOTSUP with a
+ * sentence naming it and the ones there are. */
+extern const char *const vol_dm_crypt_specs[];
+int vol_dm_crypt_check(const char *cipher, const char *mode, char *err,
+		       size_t errlen);
+
 #endif

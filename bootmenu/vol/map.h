@@ -38,4 +38,19 @@ int vol_map(const char *name, const struct vol_window *w, size_t n,
  * device still mounted goes when it is unmounted. Returns 0 or -errno. */
 int vol_unmap(const char *dev);
 
+/* Map an unlocked LUKS volume @name ("luks-<uuid>") read-only through
+ * dm-crypt as the table VOL_DM_PREFIX @name, from the table line @line
+ * (luks_dm_table()'s; it holds the key, which the kernel is asked to wipe
+ * from its own copies). The device's path ("/dev/dm-1") into
+ * dev[0..devlen). Every buffer that held the key is wiped; the caller
+ * wipes @line. Returns 0, or -errno with a sentence in err (-EEXIST: a
+ * table of that name is there); nothing stays mapped on failure.
+ * vol/map_crypt.c: a test puts its own in place at link time. */
+int vol_map_crypt(const char *name, const char *line, char *dev, size_t devlen,
+		  char *err, size_t errlen);
+
+/* Remove the mapping @dev made by vol_map_crypt() (when its last user
+ * closes it, if still open). Returns 0 or -errno. */
+int vol_unmap_crypt(const char *dev);
+
 #endif

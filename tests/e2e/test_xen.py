@@ -16,11 +16,13 @@ Under TCG, Debian's PV dom0 needs a CPU model such as qemu64 (issue #35:
 it crashes early under -cpu max).
 """
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 from disks import ext4_image  # noqa: E402
 from qemu import Qemu, check, need  # noqa: E402
+from screen import ScreenGuest  # noqa: E402
 
 B = os.path.abspath(sys.argv[1])
 W = os.path.join(B, "e2e-xen")
@@ -29,6 +31,8 @@ W = os.path.join(B, "e2e-xen")
 KERNEL = os.path.join(B, "kernel", "bzImage")
 INITRAMFS = os.path.join(B, "initramfs.cpio.gz")
 XEN = os.path.join(B, "debxen", "xen.gz")
+XEN_EFI = os.path.join(B, "debxen", "xen.efi")
+EFI = os.path.join(B, "bootmenu.efi")
 DEBKERNEL = os.path.join(B, "debkernel", "vmlinuz")
 TARGET_INITRD = os.path.join(B, "target-initrd.cpio.gz")
 
@@ -180,8 +184,82 @@ def xen_refused_under_ovmf():
         q.close()
 
 
+# Xen's own EFI configuration (docs/misc/efi.pandoc): beside xen.efi,
+# named as it is, dom0's kernel and initrd in the same directory
+XEN_EFI_CFG = """[global]
+default=xen
+
+[xen]
+options=%s
+kernel=vmlinuz %s
+ramdisk=initrd.img
+""" % (XEN_ARGS, DOM0_ARGS.replace("demo.entry=xen", "demo.entry=xenefi"))
+
+
+def xen_esp_disk():
+    """BUILD/e2e-xen/esp.img: a GPT disk whose ESP holds bootmenu.efi as
+    the fallback loader and Debian's xen.efi with its xen.cfg, dom0's
+    kernel and the target initrd in \\EFI\\xen\\ (built without a
+    mount: mtools)."""
+    if not os.path.exists(XEN_EFI):
+        from qemu import Skip
+        raise Skip("missing %s (run scripts/debian-xen.sh %s)" % (XEN_EFI, B))
+    os.makedirs(W, exist_ok=True)
+    part, img = os.path.join(W, "esp-part.img"), os.path.join(W, "esp.img")
+    for f in (part, img):
+        if os.path.exists(f):
+            os.unlink(f)
+    subprocess.run(["mkfs.vfat", "-C", "-n", "XENESP", part, str(40 * 1024)],
+                   check=True, stdout=subprocess.DEVNULL)
+    cfg = os.path.join(W, "xen.cfg")
+    with open(cfg, "w") as f:
+        f.write(XEN_EFI_CFG)
+    run = lambda *a: subprocess.run(["mcopy", "-i", part] + list(a),  # noqa: E731
+                                    check=True)
+    subprocess.run(["mmd", "-i", part, "::/EFI", "::/EFI/BOOT", "::/EFI/xen"],
+                   check=True)
+    run(need(EFI), "::/EFI/BOOT/BOOTX64.EFI")
+    run(XEN_EFI, "::/EFI/xen/xen.efi")
+    run(cfg, "::/EFI/xen/xen.cfg")
+    run(need(DEBKERNEL), "::/EFI/xen/vmlinuz")
+    run(need(TARGET_INITRD), "::/EFI/xen/initrd.img")
+    with open(img, "wb") as f:
+        f.truncate((40 + 2) * 1024 * 1024)
+    subprocess.run(["sfdisk", "-q", img], check=True, input=b"label: gpt\n"
+                   b"start=2048, type=C12A7328-F81F-11D2-BA4B-00A0C93EC93B\n")
+    subprocess.run(["dd", "if=" + part, "of=" + img, "bs=1M", "seek=1",
+                    "conv=notrunc", "status=none"], check=True)
+    os.unlink(part)
+    return img
+
+
+def xen_efi_through_firmware():
+    """What works under UEFI: bootmenu lists Debian's xen.efi on the ESP
+    as "Xen (xen.efi)"; choosing it sets BootNext and restarts, and the
+    firmware starts Xen with its boot services, which boots dom0 from
+    xen.cfg to the target's /init."""
+    import test_menu_faults as mf
+    q = Qemu(B, "xen-efi", disks=[xen_esp_disk()], mem=1536, uefi=True,
+             reboot=True, extra=["-cpu", "qemu64", "-nic", "none"])
+    g = ScreenGuest(q)
+    g.selected = lambda: mf.Guest.selected(g)
+    try:
+        g.wait_screen(r"Xen \(xen\.efi\)", 240)
+        mf.Guest.select(g, "Xen (xen.efi)")
+        g.keys("\r")
+        q.expect(r"\(XEN\) Xen version 4\.17", 300)
+        q.expect(r"\(XEN\) \*\*\* Building a PV Dom0 \*\*\*", 180)
+        q.expect(r"Hypervisor detected: Xen PV", 120)
+        m = q.expect(r"BOOTMENU-TARGET: booted entry=(\S+)", 240)
+        if m.group(1) != "xenefi":
+            raise AssertionError("dom0 booted with entry=%s" % m.group(1))
+    finally:
+        g.close()
+
+
 ok = True
 ok &= check("e2e.xen.dom0_bios", xen_dom0_bios)
 ok &= check("e2e.xen.mboot_multiboot1_bios", xen_mboot_multiboot1_bios)
 ok &= check("e2e.xen.refused_under_ovmf", xen_refused_under_ovmf)
+ok &= check("e2e.xen.efi_through_firmware", xen_efi_through_firmware)
 sys.exit(0 if ok else 1)

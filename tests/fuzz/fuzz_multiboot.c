@@ -3,7 +3,8 @@
  * fixed 512 MiB machine with two modules, whose invariants must hold
  * (every refusal says why; segments page-aligned, disjoint, in RAM; the
  * modules and the boot information below 4 GiB; the info's size what
- * its first field says). */
+ * its first field says). The same bytes stand for the running kernel's
+ * boot_params too, whose screen_info becomes the framebuffer tag. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 
 	m.mm = (struct kexec_memmap){ram, sizeof(ram) / sizeof(ram[0])};
+	memset(m.params, 0, sizeof(m.params));
+	memcpy(m.params, data,
+	       size < sizeof(m.params) ? size : sizeof(m.params));
+	m.have_params = size & 2;
 	err[0] = '\0';
 	if (kexec_mb_plan_build(&in, &p, err, sizeof(err)) != 0) {
 		if (!err[0])

@@ -433,9 +433,16 @@ TEST(loader_vars_step)
 	struct entry_list l;
 	struct conf cf;
 	struct choose c;
+	struct entry *u;
 	char err[256];
 
 	fill(&l, &a);
+	/* a locked LUKS volume's line (issue #33) is no boot entry */
+	u = entry_new(&l, FMT_BARE, NULL);
+	u->method = ENTRY_UNLOCK;
+	u->id = u->title = "luks-1234";
+	u->unlock_dev = "vda3";
+	entry_add(&l, u);
 	conf_init(&cf);
 	choose_init(&c, &cf,
 		    "bootmenu.from=PARTUUID=0AB1C2D3-0000-4000-8000-"

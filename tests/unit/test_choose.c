@@ -278,6 +278,57 @@ TEST(firmware_entries_last)
 	arena_free(&a);
 }
 
+static int unlock_boot_calls;
+
+static int unlock_boot(void *ctx, const struct entry *e, char *err, size_t len)
+{
+	unlock_boot_calls++;
+	snprintf(err, len, "booted %s", e->id);
+	return -EIO;
+}
+
+/* A locked LUKS volume's line (ENTRY_UNLOCK, no filesystem, as the
+ * session makes it) is never a candidate: not alone, not named by the
+ * saved default, bootmenu.conf's pattern or the OS's variables, not even
+ * marked as a config default. */
+TEST(unlock_entry_never_chosen)
+{
+	struct arena a = ARENA_INIT;
+	struct entry_list l;
+	struct conf cf;
+	struct choose c;
+	struct choose_ops ops = {.boot = unlock_boot};
+	struct entry *u;
+	char note[256];
+
+	entry_list_init(&l, &a);
+	u = add(&l, NULL, "luks-1234", true, 1, NULL);
+	u->method = ENTRY_UNLOCK;
+	u->unlock_dev = "vda3";
+	conf_init(&cf);
+	choose_init(&c, &cf, "", -2);
+	CHECK_STR(tchoose_order(&c, &l), "");
+	CHECK(choose_default(&c, &l) == NULL);
+	strcpy(c.saved_id, "luks-1234");
+	strcpy(cf.default_pat, "luks*");
+	strcpy(c.loader_oneshot, "luks-*");
+	strcpy(c.loader_default, "*");
+	CHECK(choose_default(&c, &l) == NULL);
+	CHECK_INT(choose_autoboot(&c, &l, true, &ops), -ENOENT);
+	CHECK_INT(unlock_boot_calls, 0);
+	/* the OS's request names no boot entry: the menu says so */
+	CHECK(choose_loader_find(&l, "luks-*") == NULL);
+	CHECK(choose_loader_note(&c, &l, note, sizeof(note)));
+	CHECK(strstr(note, "LoaderEntryOneShot \"luks-*\" names no entry"));
+	/* with a kernel beside it, the kernel, whatever names the line */
+	add(&l, &disk2, "b0", false, 0, NULL);
+	CHECK_STR(tchoose_order(&c, &l), "b0");
+	CHECK_INT(choose_autoboot(&c, &l, true, &ops), -EIO);
+	CHECK_INT(unlock_boot_calls, 1);
+	arena_free(&a);
+}
+
 TEST_MAIN("test_choose", default_rule_table, timeout_precedence,
 	  timeout_across_filesystems, next_entry_consumed,
-	  firmware_entries_last, autoboot_falls_back_in_order, front_ends_agree)
+	  firmware_entries_last, autoboot_falls_back_in_order, front_ends_agree,
+	  unlock_entry_never_chosen)

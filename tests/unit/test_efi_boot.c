@@ -69,6 +69,10 @@ static void esp_fill(struct tfs *t)
 	tfs_write(t, "/EFI/shimonly/fbx64.efi", "MZ fallback helper");
 	tfs_write(t, "/EFI/zz/b.efi", "MZ b");
 	tfs_write(t, "/EFI/zz/a.EFI", "MZ a");
+	/* Xen's EFI loader beside a distribution's shim, and alone */
+	tfs_write(t, "/EFI/debian/xen-4.17-amd64.efi", "MZ xen");
+	tfs_write(t, "/EFI/debian/xen-4.17-amd64.cfg", "[global]");
+	tfs_write(t, "/EFI/xen/xen.efi", "MZ xen alone");
 }
 
 static struct entry *by_title(struct tfs *t, const char *title)
@@ -109,9 +113,11 @@ TEST(esp_entries)
 		  "refind (EFI loader)=/EFI/refind/refind_x64.efi|"
 		  "zz (EFI loader)=/EFI/zz/a.EFI|"
 		  "EFI fallback loader (BOOTX64.EFI)=" FALLBACK "|"
+		  "Xen (xen-4.17-amd64.efi)=/EFI/debian/xen-4.17-amd64.efi|"
 		  "Memory test (memtest86+x64.efi)="
 		  "/EFI/memtest86/memtest86+x64.efi|"
-		  "UEFI Shell (shellx64.efi)=/EFI/tools/shellx64.efi|");
+		  "UEFI Shell (shellx64.efi)=/EFI/tools/shellx64.efi|"
+		  "Xen (xen.efi)=/EFI/xen/xen.efi|");
 	CHECK_INT(n_warn(&t), 0);
 	CHECK(nth(&t, 0) == by_title(&t, "Windows Boot Manager"));
 	CHECK(!t.ctx.all_deps);

@@ -68,9 +68,12 @@ static void syn_make(void)
 static int machine(struct kexec_machine *m, const char *memmap,
 		   const char *params, const char *efi, const char *iomem)
 {
-	struct kexec_machine_paths p = {memmap, iomem,
+	struct kexec_machine_paths p = {memmap,
+					iomem,
 					params ? params : FIX "absent",
-					efi ? efi : FIX "absent", NULL};
+					efi ? efi : FIX "absent",
+					NULL,
+					FIX "absent"};
 	char err[256] = "";
 	int rc = kexec_machine_read(m, &p, err, sizeof(err));
 
@@ -1314,8 +1317,9 @@ TEST(kexload_real_refusal_as_nobody)
 TEST(failed_plan_makes_no_syscall)
 {
 	static char junk[8192];
-	struct kexec_machine_paths paths = {FIX "bios-small", NULL,
-					    FIX "absent", FIX "absent", NULL};
+	struct kexec_machine_paths paths = {
+	    FIX "bios-small", NULL, FIX "absent",
+	    FIX "absent",     NULL, FIX "absent"};
 	struct kexec_request rq = {.kernel = {junk, sizeof(junk)},
 				   .cmdline = "x",
 				   .syscall = KEXEC_SYSCALL_AUTO,
@@ -1359,9 +1363,9 @@ static long long file_size(const char *path)
 TEST(half_of_memory_refused_before_the_syscall)
 {
 	static char out[65536];
-	struct kexec_machine_paths paths = {FIX "bios-small", NULL,
-					    FIX "absent", FIX "absent",
-					    FIX "meminfo-208m"};
+	struct kexec_machine_paths paths = {FIX "bios-small",	NULL,
+					    FIX "absent",	FIX "absent",
+					    FIX "meminfo-208m", FIX "absent"};
 	struct kexec_request rq = {.initrd = {NULL, 40 * MIB},
 				   .cmdline = "",
 				   .syscall = KEXEC_SYSCALL_AUTO,
@@ -1543,7 +1547,8 @@ TEST(compressed_kernels)
 	gz = test_slurp("/tmp/test_kexec.gz", &glen);
 	if (gz) {
 		struct kexec_machine_paths paths = {
-		    FIX "bios-small", NULL, FIX "absent", FIX "absent", NULL};
+		    FIX "bios-small", NULL, FIX "absent",
+		    FIX "absent",     NULL, FIX "absent"};
 		struct kexec_request rq = {.kernel = {gz, glen},
 					   .cmdline = "",
 					   .syscall = KEXEC_SYSCALL_FILE,

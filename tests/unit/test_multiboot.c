@@ -169,9 +169,9 @@ TEST(header_refusals)
 		   "the multiboot2 kernel requires EFI boot services, which "
 		   "are gone after a kexec");
 	refuse_tag(MB2_HT_EFI_BS, 1, 8, 0, 0, NULL); /* optional: fine */
-	refuse_tag(MB2_HT_FRAMEBUFFER, 0, 20, 0, -ENOEXEC,
-		   "the multiboot2 kernel requires a graphics mode bootmenu "
-		   "does not set");
+	/* a required graphics mode is the plan's question (the screen) */
+	refuse_tag(MB2_HT_FRAMEBUFFER, 0, 20, 0, 0, NULL);
+	refuse_tag(MB2_HT_FRAMEBUFFER, 1, 20, 0, 0, NULL);
 	refuse_tag(MB2_HT_ENTRY_EFI64, 0, 12, 0, -ENOEXEC,
 		   "the multiboot2 kernel requires an EFI entry, which needs "
 		   "EFI boot services");
@@ -392,6 +392,132 @@ TEST(mb1_info_bytes)
 	CHECK_INT(got[274] | got[279], 0);
 }
 
+/* boot_params' screen_info (the Linux boot protocol's): a VESA or EFI
+ * linear framebuffer, VGA text (colour and monochrome), or nothing. */
+TEST(screen_from_boot_params)
+{
+	static uint8_t bp[4096];
+	struct kexec_mb_fb fb;
+
+	memset(bp, 0, sizeof(bp));
+	kexec_mb_screen(bp, sizeof(bp), &fb);
+	CHECK_INT(fb.type, 0);
+	/* SeaBIOS's text mode 3 */
+	bp[0x06] = 3, bp[0x07] = 80, bp[0x0e] = 25, bp[0x0f] = 1;
+	kexec_mb_screen(bp, sizeof(bp), &fb);
+	CHECK_INT(fb.type, MB_FB_TEXT);
+	CHECK_INT(fb.addr, 0xb8000);
+	CHECK_INT(fb.width, 80);
+	CHECK_INT(fb.height, 25);
+	CHECK_INT(fb.pitch, 160);
+	CHECK_INT(fb.bpp, 16);
+	bp[0x06] = 7;
+	kexec_mb_screen(bp, sizeof(bp), &fb);
+	CHECK_INT(fb.addr, 0xb0000);
+	/* OVMF's GOP: 1280x800x32 at 0x80000000, BGRX */
+	memset(bp, 0, 64);
+	bp[0x0f] = 0x70;
+	put_le16(bp, sizeof(bp), 0x12, 1280);
+	put_le16(bp, sizeof(bp), 0x14, 800);
+	put_le16(bp, sizeof(bp), 0x16, 32);
+	put_le32(bp, sizeof(bp), 0x18, 0x80000000u);
+	put_le16(bp, sizeof(bp), 0x24, 5120);
+	memcpy(bp + 0x26, "\x08\x10\x08\x08\x08\x00\x08\x18", 8);
+	kexec_mb_screen(bp, sizeof(bp), &fb);
+	CHECK_INT(fb.type, MB_FB_RGB);
+	CHECK_INT(fb.addr, 0x80000000u);
+	CHECK_INT(fb.pitch, 5120);
+	CHECK_INT(fb.width * 1000 + fb.height, 1280800);
+	CHECK_INT(fb.bpp, 32);
+	CHECK_INT(fb.red_pos * 100 + fb.green_pos * 10 + fb.blue_pos,
+		  16 * 100 + 8 * 10 + 0);
+	CHECK_INT(fb.red_size + fb.green_size + fb.blue_size, 24);
+	/* a 64-bit base only when the capability says so */
+	put_le32(bp, sizeof(bp), 0x3a, 0x40);
+	kexec_mb_screen(bp, sizeof(bp), &fb);
+	CHECK_INT(fb.addr, 0x80000000u);
+	put_le32(bp, sizeof(bp), 0x36, 2);
+	kexec_mb_screen(bp, sizeof(bp), &fb);
+	CHECK_INT(fb.addr, 0x4080000000ull);
+	/* half a framebuffer is none; so are too few bytes */
+	put_le16(bp, sizeof(bp), 0x24, 0);
+	kexec_mb_screen(bp, sizeof(bp), &fb);
+	CHECK_INT(fb.type, 0);
+	kexec_mb_screen(bp, 0x20, &fb);
+	CHECK_INT(fb.type, 0);
+}
+
+/* 3.6.12 (with GRUB's two reserved bytes) and multiboot 3.3's
+ * framebuffer fields, after everything else. */
+TEST(framebuffer_info_bytes)
+{
+	struct kexec_mb_info_in in;
+	static uint8_t got[512];
+	uint64_t q = 0;
+	uint32_t v = 0;
+
+	info_in(&in, 2);
+	in.fb = (struct kexec_mb_fb){.addr = 0x80000000u,
+				     .pitch = 5120,
+				     .width = 1280,
+				     .height = 800,
+				     .bpp = 32,
+				     .type = MB_FB_RGB,
+				     .red_pos = 16,
+				     .red_size = 8,
+				     .green_pos = 8,
+				     .green_size = 8,
+				     .blue_pos = 0,
+				     .blue_size = 8};
+	/* after the 344 bytes of mb2_info_bytes: one tag of 38 (40) */
+	CHECK_INT(kexec_mb_info(&in, 0x1000, got, sizeof(got)), 352 + 40);
+	get_le32(got, sizeof(got), 344, &v);
+	CHECK_INT(v, 8);
+	get_le32(got, sizeof(got), 348, &v);
+	CHECK_INT(v, 38);
+	get_le64(got, sizeof(got), 352, &q);
+	CHECK_INT(q, 0x80000000u);
+	get_le32(got, sizeof(got), 360, &v);
+	CHECK_INT(v, 5120);
+	get_le32(got, sizeof(got), 364, &v);
+	CHECK_INT(v, 1280);
+	get_le32(got, sizeof(got), 368, &v);
+	CHECK_INT(v, 800);
+	CHECK(
+	    !memcmp(got + 372, "\x20\x01\x00\x00\x10\x08\x08\x08\x00\x08", 10));
+	get_le32(got, sizeof(got), 384, &v);
+	CHECK_INT(v, 0); /* the end tag */
+	/* text: no colour fields */
+	in.fb = (struct kexec_mb_fb){.addr = 0xb8000,
+				     .pitch = 160,
+				     .width = 80,
+				     .height = 25,
+				     .bpp = 16,
+				     .type = MB_FB_TEXT};
+	CHECK_INT(kexec_mb_info(&in, 0x1000, got, sizeof(got)), 352 + 32);
+	get_le32(got, sizeof(got), 348, &v);
+	CHECK_INT(v, 32);
+	CHECK(!memcmp(got + 372, "\x10\x02\x00\x00", 4));
+	/* v1: flag 12 and the fields at 88 */
+	info_in(&in, 1);
+	in.fb = (struct kexec_mb_fb){.addr = 0x80000000u,
+				     .pitch = 5120,
+				     .width = 1280,
+				     .height = 800,
+				     .bpp = 32,
+				     .type = MB_FB_RGB,
+				     .red_pos = 16,
+				     .red_size = 8};
+	CHECK_INT(kexec_mb_info(&in, 0x10000, got, sizeof(got)), 280);
+	get_le32(got, sizeof(got), 0, &v);
+	CHECK_INT(v, 0x24d | 1u << 12);
+	get_le64(got, sizeof(got), 88, &q);
+	CHECK_INT(q, 0x80000000u);
+	get_le32(got, sizeof(got), 104, &v);
+	CHECK_INT(v, 800);
+	CHECK(!memcmp(got + 108, "\x20\x01\x10\x08", 4));
+}
+
 /* The offset of the @nth (0-based) info tag of @type, or 0. */
 static size_t info_tag(const struct kexec_plan *p, uint32_t type, int nth)
 {
@@ -411,7 +537,7 @@ static size_t info_tag(const struct kexec_plan *p, uint32_t type, int nth)
 static int machine(struct kexec_machine *m)
 {
 	struct kexec_machine_paths p = {FIX "bios-small", NULL, FIX "absent",
-					FIX "absent", NULL};
+					FIX "absent",	  NULL, FIX "absent"};
 	char err[256] = "";
 
 	return kexec_machine_read(m, &p, err, sizeof(err));
@@ -499,9 +625,9 @@ TEST(plan_places_and_enters_32bit)
 TEST(plan_efi_tag_only_when_asked)
 {
 	struct kexec_machine m;
-	struct kexec_machine_paths paths = {FIX "efi-server-64g", NULL,
-					    FIX "efi-server-64g.boot_params",
-					    FIX "efi-server-64g.efi", NULL};
+	struct kexec_machine_paths paths = {
+	    FIX "efi-server-64g",     NULL, FIX "efi-server-64g.boot_params",
+	    FIX "efi-server-64g.efi", NULL, FIX "absent"};
 	struct kexec_plan p;
 	struct kexec_mb_plan_in in = {.cmdline = "", .m = &m};
 	char err[256] = "";
@@ -604,6 +730,25 @@ TEST(plan_refusals)
 		CHECK_STR(err, "the multiboot2 kernel requires the ACPI RSDP, "
 			       "which bootmenu could not read here");
 	}
+	/* a graphics mode required; this machine's screen is unknown */
+	{
+		uint8_t t[24];
+		size_t n = tag8(t, MB2_HT_FRAMEBUFFER, 0, 20, 0);
+
+		in.image = (struct kexec_blob){img, mk_mb2(t, n)};
+		CHECK_INT(kexec_mb_plan_build(&in, &p, err, sizeof(err)),
+			  -ENOEXEC);
+		CHECK_STR(err, "the multiboot2 kernel requires a graphics "
+			       "mode, and the screen is not a linear "
+			       "framebuffer here (bootmenu sets no mode)");
+		n = tag8(t, MB2_HT_INFO_REQ, 0, 12, MB2_TAG_FRAMEBUFFER);
+		in.image = (struct kexec_blob){img, mk_mb2(t, n)};
+		CHECK_INT(kexec_mb_plan_build(&in, &p, err, sizeof(err)),
+			  -ENOEXEC);
+		CHECK_STR(err, "the multiboot2 kernel requires the "
+			       "framebuffer's description, which bootmenu "
+			       "could not read here");
+	}
 	kexec_machine_free(&m);
 }
 
@@ -639,8 +784,9 @@ TEST(load_request_and_lockdown)
 	struct kexec_sys_ops ops = {.load = rec_load,
 				    .file_load = rec_file,
 				    .lockdown_path = FIX "lockdown-none"};
-	struct kexec_machine_paths paths = {FIX "bios-small", NULL,
-					    FIX "absent", FIX "absent", NULL};
+	struct kexec_machine_paths paths = {
+	    FIX "bios-small", NULL, FIX "absent",
+	    FIX "absent",     NULL, FIX "absent"};
 	static uint8_t m1[3000];
 	struct kexec_mb_module mods[1] = {{{m1, sizeof(m1)}, "vmlinuz"}};
 	struct kexec_request rq = {.cmdline = "placeholder",
@@ -680,8 +826,9 @@ TEST(gzip_modules_unpacked_unless_nounzip)
 	struct kexec_sys_ops ops = {.load = rec_load,
 				    .file_load = rec_file,
 				    .lockdown_path = FIX "lockdown-none"};
-	struct kexec_machine_paths paths = {FIX "bios-small", NULL,
-					    FIX "absent", FIX "absent", NULL};
+	struct kexec_machine_paths paths = {
+	    FIX "bios-small", NULL, FIX "absent",
+	    FIX "absent",     NULL, FIX "absent"};
 	size_t glen = 0;
 	char *gz = test_slurp("build/target-initrd.cpio.gz", &glen), err[256];
 	struct kexec_mb_module mods[1];
@@ -716,8 +863,9 @@ TEST(gzip_modules_unpacked_unless_nounzip)
 	free(gz);
 }
 
-TEST_MAIN("test_multiboot", xen_headers, hand_made_header_and_image,
-	  header_refusals, mb1_header_flags, mb2_info_bytes, mb1_info_bytes,
+TEST_MAIN("test_multiboot", screen_from_boot_params, framebuffer_info_bytes,
+	  xen_headers, hand_made_header_and_image, header_refusals,
+	  mb1_header_flags, mb2_info_bytes, mb1_info_bytes,
 	  plan_places_and_enters_32bit, plan_efi_tag_only_when_asked,
 	  plan_refusals, load_request_and_lockdown,
 	  gzip_modules_unpacked_unless_nounzip)

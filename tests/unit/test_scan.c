@@ -328,9 +328,15 @@ TEST(test_scan_start)
 		free(buf);
 	}
 	d = find_dev(devs, n, "vdb");
-	CHECK(d && d->state == SCAN_DEV_SKIPPED);
-	CHECK_STR(d ? d->reason : NULL, "encrypted, not opened");
+	/* its LUKS2 header read (#33): locked, with the facts */
+	CHECK(d && d->state == SCAN_DEV_LOCKED);
+	CHECK_STR(d ? d->reason : NULL, "LUKS2");
 	CHECK_STR(d ? d->fstype : NULL, "crypto_LUKS");
+	CHECK_INT(d ? d->luks_version : -1, 2);
+	CHECK_STR(d ? d->luks_uuid : NULL,
+		  "1c1c1c1c-2222-4333-8444-555566667777");
+	CHECK_STR(d ? d->luks_label : NULL, "");
+	CHECK_STR(d ? d->unlocked_as : NULL, "");
 	d = find_dev(devs, n, "vdc");
 	CHECK_STR(d ? d->reason : NULL, "swap space");
 	d = find_dev(devs, n, "vdd");

@@ -167,6 +167,52 @@ TEST(bad_paths_refused_and_nothing_changes)
 	arena_free(&a);
 }
 
-TEST_MAIN("test_ui_form", fields_from_the_entry,
+/* A Xen entry: its command line, xen.gz, then one field per module's
+ * string (dom0's command line first); the files stay. */
+TEST(multiboot_modules_edited)
+{
+	static const char *args[] = {"root=/dev/vda1 ro", ""};
+	static const bool nounzip[] = {false, true};
+	struct arena a = {0};
+	struct entry_list l;
+	struct entry *e = sample(&l, &a, 0), out;
+	struct entry_file files[UI_FORM_INITRDS],
+	    mods[2] = {{.path = "/boot/vmlinuz"}, {.path = "/boot/initrd.img"}};
+	char err[128];
+
+	e->multiboot = 2;
+	e->cmdline = "dom0_mem=1024M";
+	e->kernel.path = "/boot/xen.gz";
+	e->modules = mods;
+	e->n_modules = 2;
+	e->module_args = args;
+	e->module_nounzip = nounzip;
+	ui_form_init(&f, e);
+	CHECK_INT(f.n, 4);
+	CHECK_STR(f.f[UI_FORM_INITRD].buf, "root=/dev/vda1 ro");
+	CHECK_STR(f.f[UI_FORM_INITRD + 1].buf, "");
+	type(&f, " loglvl=all");
+	ui_form_key(&f, '\t');
+	ui_form_key(&f, '\t');
+	CHECK_INT(f.cur, UI_FORM_INITRD);
+	type(&f, " single");
+	ui_form_key(&f, UI_KEY_UP);
+	ui_form_key(&f, UI_KEY_UP);
+	ui_form_key(&f, UI_KEY_UP); /* wraps to the last module */
+	CHECK_INT(f.cur, UI_FORM_INITRD + 1);
+	CHECK_INT(ui_form_apply(&f, e, &out, files, err, sizeof(err)), 0);
+	CHECK_STR(out.cmdline, "dom0_mem=1024M loglvl=all");
+	CHECK_STR(out.kernel.path, "/boot/xen.gz");
+	CHECK_INT(out.n_modules, 2);
+	CHECK(out.modules == mods);
+	CHECK(out.module_nounzip == nounzip);
+	CHECK_STR(out.module_args[0], "root=/dev/vda1 ro single");
+	CHECK_STR(out.module_args[1], "");
+	CHECK_INT(out.n_initrds, 0);
+	CHECK_STR(args[0], "root=/dev/vda1 ro"); /* the entry's own stay */
+	arena_free(&a);
+}
+
+TEST_MAIN("test_ui_form", multiboot_modules_edited, fields_from_the_entry,
 	  tab_and_arrows_move_between_fields, apply_builds_the_edited_entry,
 	  empty_initrd_field_means_none, bad_paths_refused_and_nothing_changes)

@@ -238,6 +238,50 @@ TEST(countdown)
 	CHECK(!ui_count_expired(&m, 10000));
 }
 
+/* Locked volumes' lines (ENTRY_UNLOCK, no filesystem) come last under a
+ * header of their own, wherever they are in the list; they are never
+ * the default, but a key selects them. */
+TEST(locked_lines_last)
+{
+	struct arena a = ARENA_INIT;
+	struct entry_list l;
+	struct ui_model m = {0};
+	struct entry *u;
+	char buf[64] = "";
+
+	entry_list_init(&l, &a);
+	u = add(&l, NULL, "luks-1", NULL, true, NULL);
+	u->method = ENTRY_UNLOCK;
+	u->unlock_dev = "vda3";
+	add(&l, &fs_a, "a", NULL, false, NULL);
+	CHECK(pick(&l, "luks-1", "luks*")->id[0] == 'a');
+	CHECK_INT(ui_model_build(&m, &l, pick(&l, NULL, NULL)), 0);
+	CHECK_INT(m.n_rows, 4);
+	for (size_t i = 0; i < m.n_rows && i < 4; i++)
+		buf[i] = m.rows[i].kind == UI_ROW_FS ? 'F' : 'E';
+	CHECK_STR(buf, "FEFE");
+	CHECK(m.rows[2].fs == NULL && m.rows[3].e == u);
+	CHECK_STR(sel_id(&m), "a");
+	ui_model_move(&m, 1);
+	CHECK_STR(sel_id(&m), "luks-1");
+	ui_model_home(&m);
+	CHECK_STR(sel_id(&m), "a");
+	ui_model_end(&m);
+	CHECK_STR(sel_id(&m), "luks-1");
+	/* only the line: it is the selection, not the default */
+	entry_list_init(&l, &a);
+	l.head = u;
+	u->next = NULL;
+	l.count = 1;
+	CHECK(pick(&l, "luks-1", NULL) == NULL);
+	CHECK_INT(ui_model_build(&m, &l, NULL), 0);
+	CHECK_INT(m.n_rows, 2);
+	CHECK_STR(sel_id(&m), "luks-1");
+	ui_model_free(&m);
+	arena_free(&a);
+}
+
 TEST_MAIN("test_ui_model", default_choice, grouping_and_headers,
 	  default_inside_a_group_is_shown, movement_skips_headers_and_clamps,
-	  rebuild_keeps_selection, stick_comes_and_goes, countdown)
+	  rebuild_keeps_selection, stick_comes_and_goes, countdown,
+	  locked_lines_last)

@@ -4,7 +4,7 @@
 # primary (they describe one partition "evil" over the whole disk):
 #   p1 ext4 whose superblock is random but for its magic
 #   p2 random bytes
-#   p3 a LUKS1 container ("encrypted, not opened")
+#   p3 a LUKS1 container (locked: offered for unlocking, never mounted)
 #   p4 vfat with a 100 MB /boot/grub/grub.cfg
 set -eu
 OUT=$1; B=$(cd "$2" && pwd)
