@@ -1,6 +1,7 @@
 """tests/e2e/disks.py - disk images the e2e tests make and check."""
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 
@@ -221,3 +222,151 @@ def md_member(path, image, version, index, uuid, name="e2e:boot",
         f.seek(sb_at)
         f.write(sb)
     put_at(path, image, doff * 512)
+
+
+def _run(*cmd, data=None):
+    r = subprocess.run(list(cmd), input=data, capture_output=True)
+    if r.returncode != 0:
+        raise AssertionError("%s failed: %s" % (cmd[0], r.stderr.decode(errors="replace").strip()))
+    return r.stdout.decode(errors="replace")
+
+
+def luks_volume(path, payload, passphrase, version=2, kdf="argon2id", label=None,
+                mem_kib=32768, reserve_mib=8):
+    """A LUKS volume at @path whose data is the bytes of file @payload,
+    encrypted offline by Debian's cryptsetup with no device-mapper: the
+    payload with @reserve_mib MiB more, `cryptsetup reencrypt --encrypt
+    --reduce-device-size` (which moves the data past a new header), and
+    for @version 1 `cryptsetup convert --type luks1` of a LUKS2 volume with
+    one PBKDF2 keyslot (cryptsetup cannot encrypt LUKS1 offline here).
+    @kdf: "argon2id" (its time cost 4 and @mem_kib KiB, small for the test
+    VM) or "pbkdf2" (sha256, 1000 iterations). aes-xts-plain64, 512-bit
+    key. Returns the volume's UUID."""
+    if os.path.exists(path):
+        os.unlink(path)
+    shutil.copy(payload, path)
+    with open(path, "r+b") as f:
+        f.truncate(os.path.getsize(payload) + (reserve_mib << 20))
+    cmd = ["cryptsetup", "reencrypt", "--encrypt", "--type", "luks2", "-q",
+           "--batch-mode", "--key-file", "-", "--cipher", "aes-xts-plain64",
+           "--key-size", "512", "--reduce-device-size", "%dM" % reserve_mib,
+           "--sector-size", "512"]
+    if kdf == "pbkdf2" or version == 1:
+        cmd += ["--pbkdf", "pbkdf2", "--hash", "sha256", "--pbkdf-force-iterations", "1000"]
+    else:
+        cmd += ["--pbkdf", kdf, "--pbkdf-memory", str(mem_kib),
+                "--pbkdf-force-iterations", "4", "--pbkdf-parallel", "1"]
+    if label and version == 2:
+        cmd += ["--label", label]
+    _run(*(cmd + [path]), data=passphrase.encode())
+    if version == 1:
+        _run("cryptsetup", "convert", "--type", "luks1", "-q", path)
+    return _run("cryptsetup", "luksUUID", path).strip()
+
+
+def luks_plain(path, passphrase, off, n):
+    """@n bytes at byte @off of the decrypted data of LUKS volume @path
+    (aes-xts-plain64), read with the volume key cryptsetup gives for
+    @passphrase: a check that a volume built here holds what was meant,
+    before any guest reads it. dm-crypt's plain64 IV counts 512-byte
+    sectors whatever the encryption sector size (dm-crypt.rst,
+    iv_large_sectors unset)."""
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+    import tempfile
+    dump = _run("cryptsetup", "luksDump", path)
+    if re.search(r"^Version:\s+1\s*$", dump, re.M):
+        start, ss = int(dump.split("Payload offset:")[1].split()[0]) * 512, 512
+    else:
+        seg = dump.split("Data segments:")[1]
+        start = int(seg.split("offset:")[1].split()[0])
+        ss = int(seg.split("sector:")[1].split()[0])
+    with tempfile.TemporaryDirectory() as d:
+        kf = os.path.join(d, "vk")
+        _run("cryptsetup", "luksDump", "--dump-volume-key", "-q", "--key-file", "-",
+             "--volume-key-file", kf, path, data=passphrase.encode())
+        with open(kf, "rb") as f:
+            key = f.read()
+    out = b""
+    first, last = off // ss, (off + n - 1) // ss
+    with open(path, "rb") as f:
+        for sec in range(first, last + 1):
+            f.seek(start + sec * ss)
+            tweak = (sec * ss // 512).to_bytes(16, "little")
+            dec = Cipher(algorithms.AES(key), modes.XTS(tweak)).decryptor()
+            out += dec.update(f.read(ss)) + dec.finalize()
+    return out[off - first * ss:off - first * ss + n]
+
+
+def gpt_disk(path, parts, size_mib):
+    """A GPT disk of @size_mib MiB at @path made by sfdisk on the file:
+    @parts [(MiB, GPT type, image file or None, name)], each image copied
+    in at its partition's first byte. Returns the partitions' byte
+    offsets."""
+    if os.path.exists(path):
+        os.unlink(path)
+    with open(path, "wb") as f:
+        f.truncate(size_mib << 20)
+    script = "label: gpt\n" + "".join(
+        "size=%dMiB, type=%s, name=%s\n" % (mib, kind, name)
+        for mib, kind, _, name in parts)
+    _run("sfdisk", "-q", "--no-reread", "--no-tell-kernel", path, data=script.encode())
+    import json
+    table = json.loads(_run("sfdisk", "-J", path))["partitiontable"]
+    offs = [p["start"] * table.get("sectorsize", 512) for p in table["partitions"]]
+    for (mib, _, image, _), off in zip(parts, offs):
+        if image:
+            if os.path.getsize(image) > mib << 20:
+                raise AssertionError("%s does not fit in %d MiB" % (image, mib))
+            put_at(path, image, off)
+    return offs
+
+
+# LUKS2 binary header (LUKS2 On-Disk Format 2.1): magic 0, version 6,
+# hdr_size 8 (binary header and JSON area), seqid 16, csum_alg 72, csum 448
+# (64 bytes); the JSON area follows at 4096, the secondary copy at hdr_size.
+L2_BIN = 4096
+L2_CSUM = 448
+
+
+def luks2_copies(path):
+    """[(byte offset, hdr_size)] of the primary and secondary LUKS2 headers
+    of @path, the size from the secondary's own field."""
+    with open(path, "rb") as f:
+        b = f.read(L2_BIN)
+        if b[:6] != b"LUKS\xba\xbe" or b[6:8] != b"\x00\x02":
+            raise AssertionError("%s: no LUKS2 primary header" % path)
+        size = int.from_bytes(b[8:16], "big")
+        return [(0, size), (size, size)]
+
+
+def luks2_rewrite(path, edit):
+    """Rewrite both JSON areas of the LUKS2 volume @path with @edit(metadata
+    dict), which returns the new dict (written as JSON) or bytes (written as
+    they are), then both binary headers' SHA-256 checksums made right again
+    (LUKS2 2.1: over the whole header area, the csum field zeroed), so the
+    header is valid as a header and only what @edit wrote is odd."""
+    import json
+    for off, size in luks2_copies(path):
+        with open(path, "r+b") as f:
+            f.seek(off)
+            hdr = bytearray(f.read(size))
+            if hdr[72:80].rstrip(b"\0") != b"sha256":
+                raise AssertionError("checksum %r, not sha256" % bytes(hdr[72:104]))
+            meta = json.loads(hdr[L2_BIN:].split(b"\0", 1)[0])
+            new = edit(meta)
+            if not isinstance(new, bytes):
+                new = json.dumps(new, separators=(",", ":")).encode()
+            if len(new) > size - L2_BIN:
+                raise AssertionError("the new JSON does not fit the area")
+            hdr[L2_BIN:] = new + bytes(size - L2_BIN - len(new))
+            hdr[L2_CSUM:L2_CSUM + 64] = bytes(64)
+            hdr[L2_CSUM:L2_CSUM + 32] = hashlib.sha256(hdr).digest()
+            f.seek(off)
+            f.write(hdr)
+
+
+def luks2_zero_primary(path):
+    """The primary LUKS2 binary header zeroed (its JSON area stays): only
+    the secondary copy says anything."""
+    with open(path, "r+b") as f:
+        f.write(bytes(L2_BIN))
