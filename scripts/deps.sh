@@ -37,6 +37,9 @@ pkgs=(
 	debootstrap
 	# test drivers (openssl makes the password hashes)
 	python3 tmux openssl
+	# the LUKS tests decrypt a volume's first bytes on the host before a
+	# guest sees it (python3-cryptography's AES-XTS)
+	python3-cryptography
 	# the committed .clang-format, checked by make test
 	clang-format
 )
