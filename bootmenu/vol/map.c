@@ -188,19 +188,11 @@ static void dm_plain(struct dm_ioctl *io, const char *name, uint32_t flags)
 	snprintf(io->name, sizeof(io->name), "%s", name);
 }
 
-/* Create @name, load runs[0..n) read-only (striped by @chunk sectors
- * when not 0), resume it; its device number into *devno. On failure the
- * half-made device is removed. */
-static int dm_make(int ctl, const char *name, const struct vol_dm_run *runs,
-		   size_t n, uint64_t chunk, dev_t *devno)
+int vol_dm_load(int ctl, const char *name, void *req, dev_t *devno)
 {
-	_Alignas(8) unsigned char req[DM_REQ_MAX];
 	struct dm_ioctl io;
-	long used = vol_dm_table(req, sizeof(req), name, runs, n, chunk);
 	int rc;
 
-	if (used < 0)
-		return (int)used;
 	dm_plain(&io, name, DM_READONLY_FLAG);
 	rc = dm_call(ctl, DM_DEV_CREATE, &io);
 	if (rc < 0)
@@ -216,6 +208,17 @@ static int dm_make(int ctl, const char *name, const struct vol_dm_run *runs,
 		dm_call(ctl, DM_DEV_REMOVE, &io);
 	}
 	return rc;
+}
+
+/* Load runs[0..n) (striped by @chunk sectors when not 0) as @name:
+ * vol_dm_load() of vol_dm_table()'s request. */
+static int dm_make(int ctl, const char *name, const struct vol_dm_run *runs,
+		   size_t n, uint64_t chunk, dev_t *devno)
+{
+	_Alignas(8) unsigned char req[DM_REQ_MAX];
+	long used = vol_dm_table(req, sizeof(req), name, runs, n, chunk);
+
+	return used < 0 ? (int)used : vol_dm_load(ctl, name, req, devno);
 }
 
 static int map_dm(const char *name, const struct vol_window *w, size_t n,

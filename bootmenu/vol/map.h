@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* Map @w of the device or image file @member as a read-only loop device;
  * its path ("/dev/loop3") into dev[0..devlen). The window must lie inside
@@ -33,6 +34,13 @@ int vol_map_window(const char *member, const struct vol_window *w, char *dev,
 int vol_map(const char *name, const struct vol_window *w, size_t n,
 	    unsigned stripes, uint64_t chunk, const char *const *members,
 	    char *dev, size_t devlen, char *err, size_t errlen);
+
+/* The device-mapper step every table of ours takes, on the control
+ * device @ctl: create @name read-only, load the DM_TABLE_LOAD request
+ * @req (vol/dm.h makes them), resume it; its device number into *devno.
+ * Returns 0 or the failed ioctl's -errno; a half-made device is removed
+ * again. */
+int vol_dm_load(int ctl, const char *name, void *req, dev_t *devno);
 
 /* Remove the mapping @dev made by vol_map() or vol_map_window(); a
  * device still mounted goes when it is unmounted. Returns 0 or -errno. */

@@ -11,53 +11,12 @@
 #include <linux/dm-ioctl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #define DM_CONTROL "/dev/mapper/control"
 #define CRYPT_REQ_MAX 2048 /* a table line with a 512-bit key in hex fits */
-
-/* A request with no table: the version, its size and @name. */
-static void crypt_plain(struct dm_ioctl *io, const char *name, uint32_t flags)
-{
-	memset(io, 0, sizeof(*io));
-	io->version[0] = DM_VERSION_MAJOR;
-	io->data_size = sizeof(*io);
-	io->data_start = sizeof(*io);
-	io->flags = flags;
-	snprintf(io->name, sizeof(io->name), "%s", name);
-}
-
-static int crypt_call(int ctl, unsigned long req, struct dm_ioctl *io)
-{
-	return ioctl(ctl, req, io) < 0 ? -errno : 0;
-}
-
-/* Create @name, load the request @req, resume; the device number into
- * *devno. On failure the half-made device is removed. */
-static int crypt_make(int ctl, const char *name, void *req, dev_t *devno)
-{
-	struct dm_ioctl io;
-	int rc;
-
-	crypt_plain(&io, name, DM_READONLY_FLAG);
-	rc = crypt_call(ctl, DM_DEV_CREATE, &io);
-	if (rc < 0)
-		return rc == -EBUSY ? -EEXIST : rc;
-	*devno = (dev_t)io.dev;
-	rc = crypt_call(ctl, DM_TABLE_LOAD, req);
-	if (rc == 0) {
-		crypt_plain(&io, name, 0); /* no DM_SUSPEND_FLAG: resume */
-		rc = crypt_call(ctl, DM_DEV_SUSPEND, &io);
-	}
-	if (rc < 0) {
-		crypt_plain(&io, name, 0);
-		crypt_call(ctl, DM_DEV_REMOVE, &io);
-	}
-	return rc;
-}
 
 /* Why a mapping failed, in words. */
 static const char *crypt_why(int rc)
@@ -88,7 +47,9 @@ int vol_map_crypt(const char *name, const char *line, char *dev, size_t devlen,
 			   strerror((int)-used));
 	}
 	ctl = open(DM_CONTROL, O_RDWR | O_CLOEXEC);
-	rc = ctl < 0 ? -errno : crypt_make(ctl, dmname, req, &devno);
+	rc = ctl < 0 ? -errno : vol_dm_load(ctl, dmname, req, &devno);
+	if (rc == -EBUSY) /* DM_DEV_CREATE: the name is taken */
+		rc = -EEXIST;
 	explicit_bzero(req, sizeof(req));
 	if (ctl < 0)
 		return say(err, errlen, rc,
