@@ -158,7 +158,9 @@ static int unlock_open(struct unlock_dev *d, const struct scan_unlock *u,
 		rc = unlock_key(h, fd, u, key, sizeof(key), &key_len, err,
 				errlen);
 	close(fd);
-	snprintf(v->name, sizeof(v->name), "luks-%s", h->uuid);
+	/* no usable UUID (luks.h): the device's name stands in */
+	snprintf(v->name, sizeof(v->name), "luks-%s",
+		 h->uuid[0] ? h->uuid : d->name);
 	if (rc == 0)
 		rc = unlock_map(h, d, key, key_len, v, err, errlen);
 	explicit_bzero(key, sizeof(key));

@@ -38,6 +38,20 @@ static int get_text(const uint8_t *buf, size_t len, size_t off, size_t n,
 	return 0;
 }
 
+/* A UUID names the volume's device-mapper table and the scan's record
+ * ("luks-<uuid>"): one of other bytes than cryptsetup writes (hex and
+ * dashes; letters and digits kept) is dropped, and the volume is then
+ * named by its device. */
+static void uuid_clean(char *u)
+{
+	for (const char *p = u; *p; p++)
+		if (!(*p == '-' || (*p >= '0' && *p <= '9') ||
+		      (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z'))) {
+			u[0] = '\0';
+			return;
+		}
+}
+
 void luks_free(struct luks_hdr *h)
 {
 	arena_free(&h->a);
@@ -114,6 +128,7 @@ static int luks1_fields(const uint8_t *buf, size_t len, struct luks_hdr *h)
 	    get_be32(buf, len, L1_KEY_BYTES, &kb) ||
 	    get_be32(buf, len, L1_MK_ITER, &g->iter))
 		return -EINVAL;
+	uuid_clean(h->uuid);
 	if (!kb || kb > LUKS_KEY_MAX || !g->iter ||
 	    g->iter > LUKS_PBKDF2_ITER_MAX)
 		return -EINVAL;
@@ -222,6 +237,7 @@ static int luks2_bin(const uint8_t *b, uint64_t off, struct luks_hdr *h,
 		     sizeof(h->subsystem)) ||
 	    get_text(b, LUKS2_BIN_SIZE, L2_UUID, 40, h->uuid, sizeof(h->uuid)))
 		return say(err, errlen, -EINVAL, "a name is not terminated");
+	uuid_clean(h->uuid);
 	return 0;
 }
 

@@ -90,8 +90,8 @@ struct luks_token {
 };
 
 struct luks_hdr {
-	int version; /* 1 or 2 */
-	char uuid[40];
+	int version;   /* 1 or 2 */
+	char uuid[40]; /* "" when none, or of other bytes than hex and dashes */
 	char label[48], subsystem[48]; /* LUKS2 */
 	uint64_t seqid, hdr_size;      /* LUKS2 */
 	bool secondary;		       /* LUKS2: read from the secondary copy */

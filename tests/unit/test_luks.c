@@ -730,6 +730,15 @@ TEST(t_luks1_hostile)
 	put_be32(m.b + 108, 0); /* key bytes */
 	CHECK_INT(read_img(&m, err, sizeof(err)), -EINVAL);
 	put_be32(m.b + 108, 32);
+	/* a UUID that is no UUID names nothing: dropped, the rest read */
+	memcpy(m.b + 168, "../../x\033[2J", 12);
+	CHECK_INT(read_img(&m, err, sizeof(err)), 0);
+	CHECK_STR(hdr.uuid, "");
+	luks_free(&hdr);
+	memcpy(m.b + 168, "3f2a-Bc09", 10);
+	CHECK_INT(read_img(&m, err, sizeof(err)), 0);
+	CHECK_STR(hdr.uuid, "3f2a-Bc09");
+	luks_free(&hdr);
 	memset(m.b + 8, 'a', 32); /* cipher name not terminated */
 	CHECK_INT(read_img(&m, err, sizeof(err)), -EINVAL);
 	m.b[7] = 3;
