@@ -159,10 +159,9 @@ static struct kexec_mb_fb mb_fb(const struct kexec_machine *m)
 
 /* Information tags the kernel requires that this machine may lack. */
 static int mb_wants(const struct kexec_mb_header *h,
-		    const struct kexec_mb_plan_in *in, char *err, size_t errlen)
+		    const struct kexec_mb_plan_in *in,
+		    const struct kexec_mb_fb *fb, char *err, size_t errlen)
 {
-	struct kexec_mb_fb fb = mb_fb(in->m);
-
 	if ((h->want & (1u << MB2_TAG_EFI64)) && !mb_efi_systab(in->m))
 		return say(err, errlen, -ENOEXEC, "%s",
 			   "the multiboot2 kernel requires the EFI system "
@@ -175,12 +174,12 @@ static int mb_wants(const struct kexec_mb_header *h,
 	/* Xen 4.17 under OVMF, kexec'd: its EFI entry wants the boot
 	 * services a kexec has ended, and its BIOS entry hangs before its
 	 * console starts (no RSDP, no BIOS) */
-	if (h->want_fb && fb.type != MB_FB_RGB)
+	if (h->want_fb && fb->type != MB_FB_RGB)
 		return say(err, errlen, -ENOEXEC, "%s",
 			   "the multiboot2 kernel requires a graphics mode, "
 			   "and the screen is not a linear framebuffer here "
 			   "(bootmenu sets no mode)");
-	if ((h->want & 1u << MB2_TAG_FRAMEBUFFER) && !fb.type)
+	if ((h->want & 1u << MB2_TAG_FRAMEBUFFER) && !fb->type)
 		return say(err, errlen, -ENOEXEC, "%s",
 			   "the multiboot2 kernel requires the framebuffer's "
 			   "description, which bootmenu could not read here");
@@ -201,7 +200,8 @@ static int mb_wants(const struct kexec_mb_header *h,
 
 static int mb_place(const struct kexec_mb_plan_in *in,
 		    const struct kexec_mb_header *h, const struct kexec_elf *el,
-		    struct kexec_plan *p, char *err, size_t errlen)
+		    const struct kexec_mb_fb *fb, struct kexec_plan *p,
+		    char *err, size_t errlen)
 {
 	struct kexec_place pl = {in->m->mm.r, in->m->mm.n, p};
 	struct kexec_mb_mod mods[KEXEC_MB_MODULES_MAX];
@@ -218,7 +218,7 @@ static int mb_place(const struct kexec_mb_plan_in *in,
 		h->ask & 1u << MB2_TAG_EFI64 ? mb_efi_systab(in->m) : 0,
 	    .rsdp = in->rsdp,
 	    .rsdp_len = in->rsdp_len,
-	    .fb = mb_fb(in->m),
+	    .fb = *fb,
 	};
 	int rc = mb_image_segs(in, el, p, err, errlen);
 
@@ -238,6 +238,7 @@ int kexec_mb_plan_build(const struct kexec_mb_plan_in *in, struct kexec_plan *p,
 	const struct kexec_blob none = {NULL, 0};
 	struct kexec_mb_header h;
 	struct kexec_elf el;
+	struct kexec_mb_fb fb = mb_fb(in->m);
 	int rc;
 
 	kexec_plan_files(p, &in->image, &none, in->cmdline, false);
@@ -247,14 +248,14 @@ int kexec_mb_plan_build(const struct kexec_mb_plan_in *in, struct kexec_plan *p,
 		rc = kexec_mb_image(in->image.buf, in->image.len, &h, &el, err,
 				    errlen);
 	if (!rc)
-		rc = mb_wants(&h, in, err, errlen);
+		rc = mb_wants(&h, in, &fb, err, errlen);
 	if (rc)
 		return rc;
 	p->sha256 = in->sha256;
 	p->mem_total = in->m->mem_total;
 	p->multiboot = h.version;
 	p->n_mods = in->n_mods;
-	rc = mb_place(in, &h, &el, p, err, errlen);
+	rc = mb_place(in, &h, &el, &fb, p, err, errlen);
 	if (rc) {
 		if (rc == -ENOMEM || rc == -E2BIG)
 			say(err, errlen, rc, "%s",

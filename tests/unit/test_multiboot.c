@@ -451,24 +451,26 @@ TEST(screen_from_boot_params)
  * framebuffer fields, after everything else. */
 TEST(framebuffer_info_bytes)
 {
+	/* OVMF's GOP: 1280x800x32 at 0x80000000, BGRX */
+	static const struct kexec_mb_fb gop = {.addr = 0x80000000u,
+					       .pitch = 5120,
+					       .width = 1280,
+					       .height = 800,
+					       .bpp = 32,
+					       .type = MB_FB_RGB,
+					       .red_pos = 16,
+					       .red_size = 8,
+					       .green_pos = 8,
+					       .green_size = 8,
+					       .blue_pos = 0,
+					       .blue_size = 8};
 	struct kexec_mb_info_in in;
 	static uint8_t got[512];
 	uint64_t q = 0;
 	uint32_t v = 0;
 
 	info_in(&in, 2);
-	in.fb = (struct kexec_mb_fb){.addr = 0x80000000u,
-				     .pitch = 5120,
-				     .width = 1280,
-				     .height = 800,
-				     .bpp = 32,
-				     .type = MB_FB_RGB,
-				     .red_pos = 16,
-				     .red_size = 8,
-				     .green_pos = 8,
-				     .green_size = 8,
-				     .blue_pos = 0,
-				     .blue_size = 8};
+	in.fb = gop;
 	/* after the 344 bytes of mb2_info_bytes: one tag of 38 (40) */
 	CHECK_INT(kexec_mb_info(&in, 0x1000, got, sizeof(got)), 352 + 40);
 	get_le32(got, sizeof(got), 344, &v);
@@ -500,14 +502,7 @@ TEST(framebuffer_info_bytes)
 	CHECK(!memcmp(got + 372, "\x10\x02\x00\x00", 4));
 	/* v1: flag 12 and the fields at 88 */
 	info_in(&in, 1);
-	in.fb = (struct kexec_mb_fb){.addr = 0x80000000u,
-				     .pitch = 5120,
-				     .width = 1280,
-				     .height = 800,
-				     .bpp = 32,
-				     .type = MB_FB_RGB,
-				     .red_pos = 16,
-				     .red_size = 8};
+	in.fb = gop;
 	CHECK_INT(kexec_mb_info(&in, 0x10000, got, sizeof(got)), 280);
 	get_le32(got, sizeof(got), 0, &v);
 	CHECK_INT(v, 0x24d | 1u << 12);
