@@ -290,9 +290,6 @@ void scan_target(const struct scan *s, const char *name, char target[PATH_MAX]);
 
 /* --- scan_luks.c: LUKS devices */
 
-/* pread() of the whole length from the fd *(int *)@ctx: a luks_read_fn. */
-int scan_luks_pread(void *ctx, uint64_t off, void *buf, size_t len);
-
 /* In the worker: @j's device is crypto_LUKS (the probe said so): unless
  * something other than bootmenu holds it (sysfs holders), read its header
  * with pread() only into j->luks_*. */

@@ -21,28 +21,6 @@
 
 #define MEMINFO "/proc/meminfo"
 
-int scan_luks_pread(void *ctx, uint64_t off, void *buf, size_t len)
-{
-	int fd = *(const int *)ctx;
-	size_t got = 0;
-
-	if (off > INT64_MAX || len > INT64_MAX - off)
-		return -EINVAL;
-	while (got < len) {
-		ssize_t n =
-		    pread(fd, (char *)buf + got, len - got, (off_t)(off + got));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO; /* luks.h: a short read is an error */
-		got += (size_t)n;
-	}
-	return 0;
-}
-
 /* The header of the open device @fd of @size bytes into j->luks_*. */
 static void job_read_hdr(struct scan_job *j, int fd, uint64_t size)
 {
@@ -54,7 +32,7 @@ static void job_read_hdr(struct scan_job *j, int fd, uint64_t size)
 			 "out of memory for its LUKS header");
 		return;
 	}
-	j->luks_rc = luks_read(scan_luks_pread, &fd, size, h, j->luks_why,
+	j->luks_rc = luks_read(luks_fd_read, &fd, size, h, j->luks_why,
 			       sizeof(j->luks_why));
 	if (j->luks_rc == 0) {
 		j->luks_version = h->version;

@@ -87,8 +87,8 @@ static int unlock_key(const struct luks_hdr *h, int fd,
 	    .progress_ctx = u->progress_ctx,
 	};
 
-	return luks_unlock(h, scan_luks_pread, &fd, &lu, key, cap, len, NULL,
-			   err, errlen);
+	return luks_unlock(h, luks_fd_read, &fd, &lu, key, cap, len, NULL, err,
+			   errlen);
 }
 
 /* The key made the dm-crypt table line, mapped as @v. */
@@ -151,7 +151,7 @@ static int unlock_open(struct unlock_dev *d, const struct scan_unlock *u,
 		return say(err, errlen, -errno, "cannot open %s: %s",
 			   d->devnode, strerror(errno));
 	unlock_facts(fd, d);
-	rc = luks_read(scan_luks_pread, &fd, d->size, h, err, errlen);
+	rc = luks_read(luks_fd_read, &fd, d->size, h, err, errlen);
 	if (rc == 0)
 		rc = vol_dm_crypt_check(h->cipher, h->mode, err, errlen);
 	if (rc == 0)

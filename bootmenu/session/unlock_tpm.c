@@ -30,16 +30,6 @@ struct tpm_key {
 	int slot;
 };
 
-static int dev_read(void *ctx, uint64_t off, void *buf, size_t len)
-{
-	const int *fd = ctx;
-	ssize_t n = pread(*fd, buf, len, (off_t)off);
-
-	if (n < 0)
-		return -errno;
-	return (size_t)n == len ? 0 : -EIO;
-}
-
 static int read_header(const char *devnode, struct luks_hdr *h, char *err,
 		       size_t errlen)
 {
@@ -54,7 +44,8 @@ static int read_header(const char *devnode, struct luks_hdr *h, char *err,
 		rc = say(err, errlen, -errno, "cannot size %s: %s", devnode,
 			 strerror(errno));
 	else
-		rc = luks_read(dev_read, &fd, (uint64_t)size, h, err, errlen);
+		rc = luks_read(luks_fd_read, &fd, (uint64_t)size, h, err,
+			       errlen);
 	close(fd);
 	return rc;
 }

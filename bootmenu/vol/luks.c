@@ -5,6 +5,7 @@
 
 #include "util/argon2.h"
 #include "util/hash.h"
+#include "util/file.h"
 #include "util/hex.h"
 #include "util/le.h"
 #include "util/say.h"
@@ -50,6 +51,18 @@ static void uuid_clean(char *u)
 			u[0] = '\0';
 			return;
 		}
+}
+
+int luks_fd_read(void *ctx, uint64_t off, void *buf, size_t len)
+{
+	ssize_t n;
+
+	if (off > INT64_MAX || len > INT64_MAX - off)
+		return -EINVAL;
+	n = util_pread_full(*(const int *)ctx, buf, len, off);
+	if (n < 0)
+		return (int)n;
+	return (size_t)n == len ? 0 : -EIO; /* luks.h: short is an error */
 }
 
 void luks_free(struct luks_hdr *h)

@@ -116,6 +116,10 @@ struct luks_hdr {
  * short read is an error: -EIO). */
 typedef int (*luks_read_fn)(void *ctx, uint64_t off, void *buf, size_t len);
 
+/* The luks_read_fn of an open device or image: @ctx points to its file
+ * descriptor (an int); pread() until @len bytes, EINTR retried. */
+int luks_fd_read(void *ctx, uint64_t off, void *buf, size_t len);
+
 /* Read and check the header of a device of @dev_size bytes through @rd.
  * Returns 0 with @h filled (free with luks_free()); -ENOENT when neither
  * LUKS magic is there (not LUKS; a sentence anyway), -ENOTSUP (a version
