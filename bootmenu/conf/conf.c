@@ -88,16 +88,16 @@ static int set_spec(char *dst, size_t len, const char *val)
 	return set_string(dst, len, val);
 }
 
-static int set_hide(struct conf *c, const char *val)
+/* A list of patterns: several lines of the key add up. */
+static int set_patterns(char *dst, size_t size, const char *val)
 {
-	size_t n = strlen(c->hide);
+	size_t n = strlen(dst);
 
-	/* several hide lines add up */
-	if (n + 1 + strlen(val) >= sizeof(c->hide))
+	if (n + 1 + strlen(val) >= size)
 		return -ENAMETOOLONG;
 	if (n && *val)
-		c->hide[n++] = ' ';
-	strcpy(c->hide + n, val);
+		dst[n++] = ' ';
+	strcpy(dst + n, val);
 	return 0;
 }
 
@@ -133,7 +133,10 @@ static int set_key(struct conf *c, const char *key, const char *val)
 	if (!strcmp(key, "save_default_on"))
 		return set_spec(c->save_on, sizeof(c->save_on), val);
 	if (!strcmp(key, "hide"))
-		return set_hide(c, val);
+		return set_patterns(c->hide, sizeof(c->hide), val);
+	if (!strcmp(key, "unlock_at_start"))
+		return set_patterns(c->unlock_at_start,
+				    sizeof(c->unlock_at_start), val);
 	if (!strcmp(key, "network"))
 		return set_spec(c->network, sizeof(c->network), val);
 	if (!strcmp(key, "colour") || !strcmp(key, "color"))

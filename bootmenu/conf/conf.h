@@ -54,6 +54,13 @@ struct conf {
 	 * measured (required, for machines that seal secrets to the PCRs);
 	 * or never touch the TPM (off). */
 	enum conf_tpm { CONF_TPM_AUTO, CONF_TPM_REQUIRED, CONF_TPM_OFF } tpm;
+	/* unlock_at_start = PATTERN...: locked LUKS devices whose passphrase
+	 * dialog opens when the disks settle, even with other entries to
+	 * boot: fnmatch(3) patterns matched against the device name, LABEL=
+	 * (the LUKS2 label) and UUID= (the LUKS UUID), as hide's; several
+	 * lines add up. Nobody typing by the end of the countdown boots the
+	 * default as usual. "" none (only a menu of locked volumes asks). */
+	char unlock_at_start[512];
 };
 
 /* Defaults: nothing set. */

@@ -94,8 +94,9 @@ struct entry {
 	 * a filesystem bootmenu reads, else empty */
 	bool fw_option;
 	uint16_t fw_num;
-	/* ENTRY_UNLOCK: the scan's name of the locked device ("vda3") */
-	const char *unlock_dev;
+	/* ENTRY_UNLOCK: the scan's name of the locked device ("vda3"), its
+	 * LUKS UUID and LUKS2 label ("" when none), for unlock_at_start */
+	const char *unlock_dev, *unlock_uuid, *unlock_label;
 };
 
 struct warning {

@@ -78,6 +78,8 @@ static struct entry *locked_entry(struct arena *a, const struct scan_dev *d)
 	locked_id(d, buf, sizeof(buf));
 	e->id = arena_strdup(a, buf);
 	e->unlock_dev = arena_strdup(a, d->name);
+	e->unlock_uuid = arena_strdup(a, str_or(d->luks_uuid, ""));
+	e->unlock_label = arena_strdup(a, str_or(d->luks_label, ""));
 	return e;
 }
 
@@ -107,6 +109,14 @@ void session_locked_link(struct session *s, struct entry_list *l)
 		l->tail = &e->next;
 		l->count++;
 	}
+}
+
+bool session_unlock_at_start(const struct entry *e, const char *pats)
+{
+	if (!e || e->method != ENTRY_UNLOCK || !pats || !*pats)
+		return false;
+	return session_spec_match(pats, e->unlock_dev, e->unlock_uuid,
+				  e->unlock_label);
 }
 
 /* Is @devs[i] the volume another device of the list was unlocked as? */

@@ -49,4 +49,11 @@ void session_locked_link(struct session *s, struct entry_list *l);
 void session_device_line(FILE *f, const struct scan_dev *devs, size_t n,
 			 size_t i);
 
+/* Whether one of the fnmatch(3) patterns @pats (separated by spaces)
+ * matches the device @name, "LABEL=@label" or "UUID=@uuid" (case
+ * ignored); @uuid and @label may be NULL or "". hide's rule
+ * (session.c). */
+bool session_spec_match(const char *pats, const char *name, const char *uuid,
+			const char *label);
+
 #endif

@@ -99,25 +99,32 @@ static bool hide_match(const char *pats, const char *subject, int flags)
 	return false;
 }
 
+bool session_spec_match(const char *pats, const char *name, const char *uuid,
+			const char *label)
+{
+	char spec[SESSION_PATTERN_MAX];
+
+	if (hide_match(pats, name, 0))
+		return true;
+	if (label && *label) {
+		snprintf(spec, sizeof(spec), "LABEL=%s", label);
+		if (hide_match(pats, spec, 0))
+			return true;
+	}
+	if (uuid && *uuid) { /* blkid prints them lower case; users may not */
+		snprintf(spec, sizeof(spec), "UUID=%s", uuid);
+		if (hide_match(pats, spec, FNM_CASEFOLD))
+			return true;
+	}
+	return false;
+}
+
 /* The scan's filter_fn: @ctx is the session's copy of the patterns. */
 static const char *session_filter(void *ctx, const char *name, const char *uuid,
 				  const char *label)
 {
-	char spec[SESSION_PATTERN_MAX];
-
-	if (hide_match(ctx, name, 0))
-		return SESSION_HIDDEN;
-	if (label && *label) {
-		snprintf(spec, sizeof(spec), "LABEL=%s", label);
-		if (hide_match(ctx, spec, 0))
-			return SESSION_HIDDEN;
-	}
-	if (uuid && *uuid) { /* blkid prints them lower case; users may not */
-		snprintf(spec, sizeof(spec), "UUID=%s", uuid);
-		if (hide_match(ctx, spec, FNM_CASEFOLD))
-			return SESSION_HIDDEN;
-	}
-	return NULL;
+	return session_spec_match(ctx, name, uuid, label) ? SESSION_HIDDEN
+							  : NULL;
 }
 
 /* --- parts: one parsed filesystem each, in device order */

@@ -176,6 +176,12 @@ int session_rescan(struct session *s);
  * goes once the device is unlocked, and its contents come as any
  * volume's do (SESSION_CHANGED_ENTRIES). */
 
+/* Whether the locked volume's line @e is one bootmenu.conf's
+ * unlock_at_start patterns @pats name (by device name, LABEL= of its LUKS2
+ * label, UUID= of its LUKS UUID): its dialog then opens when the disks
+ * settle. False for any other entry, or @pats NULL or "". */
+bool session_unlock_at_start(const struct entry *e, const char *pats);
+
 /* What locked LUKS device @name is, for the unlock dialog's title:
  * "LUKS2 'cr_root'" or "LUKS1" into buf[0..len). 0, or -ENOENT when no
  * ENTRY_UNLOCK entry of @s stands for @name. */

@@ -21,19 +21,30 @@
 #define PASS_MAX UI_PASS_MAX
 #define REPAINT_MS 1000 /* follow resizes of consoles that send no signal */
 
-int ui_wait_key(struct ui *u, ui_paint_fn fn, const void *arg)
+int ui_wait_key_until(struct ui *u, ui_paint_fn fn, const void *arg,
+		      long long end_ms)
 {
 	for (;;) {
+		long long left = end_ms ? end_ms - ui_now_ms() : REPAINT_MS;
 		int k;
 
+		if (left <= 0)
+			return UI_KEY_NONE;
 		ui_paint(u, fn, arg);
 		/* devices come and go while a box is open, too */
-		k = ui_terms_key(&u->ts, REPAINT_MS, session_fd(u->s));
+		k = ui_terms_key(&u->ts,
+				 left < REPAINT_MS ? (int)left : REPAINT_MS,
+				 session_fd(u->s));
 		if (k == UI_TERM_EVENT)
 			ui_session_event(u);
 		else if (k != UI_KEY_NONE)
 			return k;
 	}
+}
+
+int ui_wait_key(struct ui *u, ui_paint_fn fn, const void *arg)
+{
+	return ui_wait_key_until(u, fn, arg, 0);
 }
 
 struct box {
@@ -53,23 +64,9 @@ int ui_timed_box(struct ui *u, const char *title, const char *text,
 		 const char *footer, int ms)
 {
 	struct box b = {UI_R_ERROR, title, text, footer};
-	long long end = ui_now_ms() + ms;
 
-	for (;;) {
-		long long left = end - ui_now_ms();
-		int k;
-
-		if (left <= 0)
-			return UI_KEY_NONE;
-		ui_paint(u, paint_box, &b);
-		k = ui_terms_key(&u->ts,
-				 left < REPAINT_MS ? (int)left : REPAINT_MS,
-				 session_fd(u->s));
-		if (k == UI_TERM_EVENT)
-			ui_session_event(u);
-		else if (k != UI_KEY_NONE)
-			return k;
-	}
+	return ui_wait_key_until(u, paint_box, &b,
+				 ui_now_ms() + (ms > 0 ? ms : 1));
 }
 
 void ui_dialog(struct ui *u, enum ui_role role, const char *title,
@@ -235,9 +232,18 @@ static void paint_prompt(struct ui *u, const void *arg)
 bool ui_prompt_read(struct ui *u, struct ui_prompt *p, char *buf)
 {
 	p->len = 0;
+	p->expired = false;
 	for (;;) {
-		int k = ui_wait_key(u, paint_prompt, p);
+		/* the deadline holds only until the first key */
+		int k = ui_wait_key_until(u, paint_prompt, p, p->deadline_ms);
 
+		if (k == UI_KEY_NONE) {
+			p->expired = true;
+			k = UI_KEY_ESC;
+		} else {
+			p->deadline_ms = 0;
+			p->touched = true;
+		}
 		if (k == UI_TERM_GONE || k == UI_KEY_ESC) {
 			explicit_bzero(buf, PASS_MAX);
 			return false;

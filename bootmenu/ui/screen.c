@@ -337,10 +337,23 @@ static bool only_locked(const struct entry_list *l)
 	return l->head != NULL;
 }
 
+/* The locked volume whose dialog opens by itself when the disks settle:
+ * the first one unlock_at_start names, else, with nothing but locked
+ * volumes (/boot inside LUKS), the first one, as GRUB's cryptodisk asks
+ * at once; NULL: none. */
+static const struct entry *unlock_first(const struct ui *u)
+{
+	const struct entry_list *l = &u->s->list;
+
+	for (const struct entry *e = l->head; e; e = e->next)
+		if (session_unlock_at_start(e, u->uo->conf->unlock_at_start))
+			return e;
+	return only_locked(l) ? l->head : NULL;
+}
+
 /* Start-up probing is over: the saved default counts now, and so does
- * the countdown (unless a key came first). With nothing but locked
- * volumes (/boot inside LUKS) the first one's dialog opens by itself, as
- * GRUB's cryptodisk asks at once. */
+ * the countdown (unless a key came first). Then maybe unlock_first()'s
+ * dialog, from the loop. */
 static void settle(struct ui *u)
 {
 	const struct ui_opts *uo = u->uo;
@@ -354,7 +367,7 @@ static void settle(struct ui *u)
 	rebuild(u);
 	if (choose_loader_note(c, &u->s->list, u->note, sizeof(u->note)))
 		say(u, UI_R_STATUS, "%s", u->note);
-	if (!u->touched && !u->asked_unlock && only_locked(&u->s->list))
+	if (!u->touched && !u->asked_unlock && unlock_first(u))
 		u->ask_unlock = true;
 	if (u->touched || !u->m.def)
 		return;
@@ -407,8 +420,16 @@ static void rescan(struct ui *u)
  * ui_session_event() settles again, as nothing has been counted since). */
 static void unlock(struct ui *u, const struct entry *e)
 {
+	int rc;
+
 	u->touched = true; /* the user is here: no countdown meanwhile */
-	if (ui_unlock(u, e) < 0)
+	rc = ui_unlock(u, e);
+	u->unlock_deadline_ms = 0;
+	if (rc == -ETIMEDOUT) { /* opened by itself, nobody came: count on */
+		u->touched = false;
+		rebuild(u);
+	}
+	if (rc < 0)
 		return;
 	u->touched = false;
 	u->counted = false;
@@ -554,18 +575,19 @@ static int autoboot(struct ui *u)
 	return rc;
 }
 
-/* The disks settled with only locked volumes: the first one's dialog. */
+/* The disks settled: unlock_first()'s dialog. While the countdown runs
+ * (other entries to boot), a first key must come before it ends, or the
+ * dialog closes and the default boots: an unattended machine boots. */
 static void ask_unlock(struct ui *u)
 {
-	const struct entry *e = u->s->list.head;
+	const struct entry *e = unlock_first(u);
 
 	u->ask_unlock = false;
 	u->asked_unlock = true;
-	while (e && e->method != ENTRY_UNLOCK)
-		e = e->next;
 	if (!e)
 		return;
 	ui_model_select(&u->m, &u->s->list, e);
+	u->unlock_deadline_ms = u->m.counting ? u->m.deadline_ms : 0;
 	unlock(u, e);
 }
 

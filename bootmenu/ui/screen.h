@@ -36,9 +36,13 @@ struct ui {
 	bool unlocked;		  /* the password was given */
 	char sb_note[64];  /* "Secure Boot: on" for the title line, or "" */
 	char tpm_note[64]; /* "TPM 2.0: measuring" for the title line, or "" */
-	/* the disks settled with only locked volumes' lines: open the first
-	 * one's dialog by itself (once, from the loop) */
+	/* the disks settled with only locked volumes' lines, or with one
+	 * bootmenu.conf's unlock_at_start names: open its dialog by itself
+	 * (once, from the loop) */
 	bool ask_unlock, asked_unlock;
+	/* while that dialog is open: the countdown's end, by which a first
+	 * key must come or the default boots (0: no countdown, it waits) */
+	long long unlock_deadline_ms;
 	/* "vda3 unlocked as luks-..." kept in sight during the countdown
 	 * that follows an unlock, until a key; "" none */
 	char unlock_said[200];
@@ -89,10 +93,16 @@ struct ui_prompt {
 	bool stars;
 	char note[300];
 	size_t len; /* typed bytes */
+	/* ui_now_ms() by which a first key must come, 0: none (the
+	 * countdown's end, for a dialog opened by itself) */
+	long long deadline_ms;
+	bool expired; /* the deadline passed with no key */
+	bool touched; /* a key came */
 };
 /* One try: the typed text into buf[UI_PASS_MAX], NUL-terminated. False
- * on Esc or when no terminal is left (buf is then wiped). The caller
- * wipes @buf after use. */
+ * on Esc, when no terminal is left, or when p->deadline_ms passed before
+ * any key (p->expired; buf is then wiped). The caller wipes @buf after
+ * use. */
 bool ui_prompt_read(struct ui *u, struct ui_prompt *p, char *buf);
 
 /* --- unlock.c: a locked LUKS volume's line (ENTRY_UNLOCK) */
@@ -107,5 +117,9 @@ bool ui_edit_form(struct ui *u, const struct entry *e, struct ui_form *f,
 /* Paint @fn on every terminal until a key comes from one of them; the
  * key, or UI_TERM_GONE (which ends every wait). */
 int ui_wait_key(struct ui *u, ui_paint_fn fn, const void *arg);
+/* ui_wait_key() until ui_now_ms() reaches @end_ms (0: no end), then
+ * UI_KEY_NONE. */
+int ui_wait_key_until(struct ui *u, ui_paint_fn fn, const void *arg,
+		      long long end_ms);
 
 #endif

@@ -122,9 +122,14 @@ static int unlock_ask(struct unlock *x, const char *tpm_note)
 	int rc = -EACCES;
 
 	snprintf(p.note, sizeof(p.note), "%s", tpm_note);
+	p.deadline_ms = x->u->unlock_deadline_ms;
 	for (int i = 0; i < UNLOCK_TRIES && rc == -EACCES; i++) {
-		if (!ui_prompt_read(x->u, &p, pass)) {
-			rc = -ECANCELED;
+		bool typed = ui_prompt_read(x->u, &p, pass);
+
+		if (p.touched) /* the user is here: the countdown stops */
+			ui_count_stop(&x->u->m);
+		if (!typed) {
+			rc = p.expired ? -ETIMEDOUT : -ECANCELED;
 			break;
 		}
 		rc = unlock_try(x, pass, p.len, err, sizeof(err));
@@ -139,6 +144,9 @@ static int unlock_ask(struct unlock *x, const char *tpm_note)
 		unlock_say(x->u, UI_R_STATUS, text);
 	} else if (rc == -ECANCELED) {
 		unlock_say(x->u, UI_R_TEXT, "Cancelled");
+	} else if (rc == -ETIMEDOUT) {
+		snprintf(text, sizeof(text), "No key: %s stays locked", x->dev);
+		unlock_say(x->u, UI_R_TEXT, text);
 	} else if (rc == -EACCES) {
 		snprintf(text, sizeof(text),
 			 "Wrong passphrase %d times: %s stays locked",
@@ -158,7 +166,8 @@ int ui_unlock(struct ui *u, const struct entry *e)
 
 	if (!e || e->method != ENTRY_UNLOCK || !e->unlock_dev)
 		return -EINVAL;
-	ui_count_stop(&u->m); /* the user is here */
+	if (!u->unlock_deadline_ms)
+		ui_count_stop(&u->m); /* the user is here */
 	snprintf(x.dev, sizeof(x.dev), "%s", e->unlock_dev);
 	snprintf(x.vol, sizeof(x.vol), "%s", e->id ? e->id : e->unlock_dev);
 	session_unlock_what(u->s, x.dev, what, sizeof(what));

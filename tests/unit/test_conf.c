@@ -189,6 +189,14 @@ TEST(hide_lines_add_up)
 		      err, sizeof(err)),
 		  0);
 	CHECK_STR(c.hide, "sdb* LABEL=backup UUID=12*");
+	/* unlock_at_start adds up the same way */
+	CHECK_INT(conf_parse(&c,
+			     "unlock_at_start = vda3\n"
+			     "unlock_at_start = LABEL=cr_root UUID=4f*\n",
+			     err, sizeof(err)),
+		  0);
+	CHECK_STR(c.unlock_at_start, "vda3 LABEL=cr_root UUID=4f*");
+	CHECK_STR(c.hide, "sdb* LABEL=backup UUID=12*");
 }
 
 TEST(shipped_file)

@@ -132,6 +132,7 @@ static int child(const char *tree, bool plain)
 	struct choose c;
 	struct boot_opts bo = {.dry_run = true};
 	struct ui_opts uo = {.conf = &cf, .choose = &c};
+	char cerr[160];
 	int rc;
 
 	child_log = fopen(getenv("BM_UI_UNLOCK_LOG"), "w");
@@ -141,7 +142,10 @@ static int child(const char *tree, bool plain)
 	session_locked_make(&s, &vda3, 1);
 	session_locked_link(&s, &s.list);
 	conf_init(&cf);
-	choose_init(&c, &cf, "", 30);
+	if (getenv("BM_UI_UNLOCK_CONF"))
+		conf_parse(&cf, getenv("BM_UI_UNLOCK_CONF"), cerr,
+			   sizeof(cerr));
+	choose_init(&c, &cf, "", getenv("BM_UI_UNLOCK_CONF") ? -2 : 30);
 	rc = plain ? plain_menu(&s, &c, &bo) : ui_menu(&s, &uo, &bo);
 	fprintf(child_log, "exit %d\n", rc);
 	fclose(child_log);
@@ -245,7 +249,7 @@ static bool setup(void);
 
 /* The menu in tmux over @tree, the TPM as @tpm says; false (a skip or
  * a failure said) when it cannot start. */
-static bool start(const char *tree, const char *tpm)
+static bool start_conf(const char *tree, const char *tpm, const char *conf)
 {
 	char args[PATH_MAX * 2];
 
@@ -257,13 +261,18 @@ static bool start(const char *tree, const char *tpm)
 	    args, sizeof(args),
 	    "new-session -d -s %s -x 80 -y 24 "
 	    "\"env TERM=xterm BM_UI_UNLOCK_CHILD=%s/%s BM_UI_UNLOCK_TPM=%s "
-	    "BM_UI_UNLOCK_LOG=%s %s; sleep 60\"",
-	    name, dir, tree, tpm, logpath, self);
+	    "BM_UI_UNLOCK_CONF='%s' BM_UI_UNLOCK_LOG=%s %s; sleep 60\"",
+	    name, dir, tree, tpm, conf, logpath, self);
 	if (tmux(args) == 0)
 		return true;
 	printf("  tmux new-session failed\n");
 	test_failures++;
 	return false;
+}
+
+static bool start(const char *tree, const char *tpm)
+{
+	return start_conf(tree, tpm, "");
 }
 
 static void stop(void)
@@ -430,6 +439,72 @@ TEST(beside_an_entry)
 	CHECK_INT(system(cmd), 0);
 }
 
+/* Wait up to 10 s for the child's log to hold @text. */
+static bool log_wait(const char *text)
+{
+	for (int i = 0; i < 200; i++) {
+		if (strstr(log_text(), text))
+			return true;
+		usleep(50 * 1000);
+	}
+	return false;
+}
+
+/* unlock_at_start names the volume (by its LUKS2 label) beside a
+ * bootable entry: its dialog opens by itself; nobody types, so when the
+ * countdown ends the dialog closes and the default is booted (an
+ * unattended machine still boots; here its dry-run load fails, which
+ * shows it was tried). */
+TEST(at_start_nobody_types)
+{
+	if (!start_conf("sys", "none",
+			"timeout = 2\nunlock_at_start = UUID=bbbb* "
+			"LABEL=cr_*\n"))
+		return;
+	WAIT("Unlock vda3 (LUKS2 'cr_root')");
+	WAIT("Passphrase:");
+	/* the default's (dry-run) load: its kernel here is not a bzImage */
+	WAIT("The default cannot boot");
+	CHECK(!strstr(screen(), "Passphrase:"));
+	keys("x");
+	keys("p");
+	CHECK(log_wait("exit 0\n"));
+	CHECK_STR(log_text(), "tpm vda3 -\nexit 0\n");
+	stop();
+}
+
+/* Named by its device name: a key in the dialog stops the countdown
+ * (nothing boots while the user types); Esc goes back to the menu,
+ * which then waits. A pattern that names nothing opens no dialog. */
+TEST(at_start_key_stops_countdown)
+{
+	if (!start_conf("sys", "none", "timeout = 1\nunlock_at_start = vd?3\n"))
+		return;
+	WAIT("Passphrase:");
+	keys("x");
+	usleep(2500 * 1000);
+	CHECK(!strstr(log_text(), "exit"));
+	CHECK(strstr(screen(), "Passphrase:") != NULL);
+	keys("Escape");
+	WAIT("Cancelled");
+	usleep(1500 * 1000);
+	CHECK(!strstr(log_text(), "exit"));
+	CHECK(!strstr(screen(), "Booting"));
+	keys("p");
+	CHECK(log_wait("exit 0\n"));
+	CHECK_STR(log_text(), "tpm vda3 -\nexit 0\n");
+	if (!start_conf("sys", "none", "timeout = 1\nunlock_at_start = vdb*\n"))
+		return;
+	WAIT("Booting Plain system in");
+	CHECK(!strstr(screen(), "Passphrase:"));
+	WAIT("The default cannot boot");
+	keys("x");
+	keys("p");
+	CHECK(log_wait("exit 0\n"));
+	CHECK_STR(log_text(), "exit 0\n");
+	stop();
+}
+
 /* The plain chooser (stdin not a terminal): nothing but the locked line,
  * so its passphrase is asked at once; the volume's entry then counts
  * down. */
@@ -466,4 +541,5 @@ TEST(plain_chooser)
 }
 
 TEST_MAIN("test_ui_unlock", asks_at_once_then_unlocks, tpm_note_cancel_errors,
-	  tpm_pin, plain_chooser, beside_an_entry)
+	  tpm_pin, plain_chooser, at_start_nobody_types,
+	  at_start_key_stops_countdown, beside_an_entry)
