@@ -129,6 +129,10 @@ $(B)/target/obj/%.c.o: %.c $(HDRS) $(SYSROOT_STAMP)
 $(B)/target/obj/%.S.o: %.S $(SYSROOT_STAMP)
 	@mkdir -p $(@D)
 	$(Q)$(TARGET_CC) $(CPPFLAGS_COMMON) -c $< -o $@
+# the key derivations a LUKS passphrase waits on, for speed rather than
+# size: Argon2 about 20% faster for 2.2 KiB more (make bench, 11)
+TARGET_FAST := argon2 blake2b sha256 sha512 sha_md hash
+$(foreach f,$(TARGET_FAST),$(B)/target/obj/bootmenu/util/$(f).c.o): TARGET_CFLAGS += -O2
 $(B)/target/libbootmenu.a: $(call host_obj,target,$(LIB_SRCS) $(LIB_ASM))
 	$(Q)rm -f $@ && ar rcs $@ $^
 $(B)/target/bootmenu: $(B)/target/obj/bootmenu/main.c.o $(B)/target/libbootmenu.a

@@ -1,8 +1,10 @@
-/* argon2.c - RFC 9106 Argon2 (version 0x13), one thread, lanes in turn. */
+/* argon2.c - RFC 9106 Argon2 (version 0x13), a slice's lanes in threads. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "util/argon2.h"
 #include "util/blake2b.h"
@@ -10,6 +12,7 @@
 #define A2_VERSION 0x13
 #define A2_WORDS 128 /* 64-bit words in a 1024-byte block */
 #define A2_SLICES 4  /* RFC 9106 3.2: SL */
+#define A2_THREADS_MAX 16
 
 struct a2_block {
 	uint64_t v[A2_WORDS];
@@ -285,17 +288,73 @@ static void a2_first_blocks(const struct a2_run *run, const uint8_t h0[64])
 	explicit_bzero(bytes, sizeof(bytes));
 }
 
-/* Every pass, slice by slice, each slice lane by lane. */
+/* One thread's share of a slice: lanes @first, @first + @step, ... */
+struct a2_share {
+	const struct a2_run *run;
+	struct a2_pos at;
+	uint32_t first, step;
+	pthread_t thread;
+	bool started;
+};
+
+static void *a2_share_run(void *arg)
+{
+	struct a2_share *w = arg;
+
+	for (w->at.lane = w->first; w->at.lane < w->run->p->lanes;
+	     w->at.lane += w->step)
+		a2_segment(w->run, &w->at);
+	return NULL;
+}
+
+/* One slice, its lanes shared among @n threads, this one among them:
+ * 3.4.1 keeps every segment of a slice from referring to another lane's
+ * segment of the same slice, so they may run at once, and the joins are
+ * the synchronisation points between slices. A thread that cannot be
+ * started has its share done here. */
+static void a2_slice(const struct a2_run *run, const struct a2_pos *at,
+		     struct a2_share *w, uint32_t n)
+{
+	for (uint32_t k = 0; k < n; k++)
+		w[k] = (struct a2_share){
+		    .run = run, .at = *at, .first = k, .step = n};
+	for (uint32_t k = 1; k < n; k++)
+		w[k].started =
+		    !pthread_create(&w[k].thread, NULL, a2_share_run, &w[k]);
+	a2_share_run(&w[0]);
+	for (uint32_t k = 1; k < n; k++) {
+		if (w[k].started)
+			pthread_join(w[k].thread, NULL);
+		else
+			a2_share_run(&w[k]);
+	}
+}
+
+/* How many threads: p->threads, or the CPUs online; at most the lanes
+ * and A2_THREADS_MAX. */
+static uint32_t a2_threads(const struct argon2_params *p)
+{
+	long cpus =
+	    p->threads ? (long)p->threads : sysconf(_SC_NPROCESSORS_ONLN);
+	uint32_t n =
+	    cpus > 0 ? (uint32_t)(cpus < A2_THREADS_MAX ? cpus : A2_THREADS_MAX)
+		     : 1;
+
+	return n < p->lanes ? n : p->lanes;
+}
+
+/* Every pass, slice by slice. */
 static int a2_passes(const struct a2_run *run)
 {
 	const struct argon2_params *p = run->p;
 	unsigned total = p->t_cost * A2_SLICES, done = 0;
-	struct a2_pos at;
+	struct a2_share w[A2_THREADS_MAX];
+	uint32_t n = a2_threads(p);
+	struct a2_pos at = {0};
 
 	for (at.pass = 0; at.pass < p->t_cost; at.pass++) {
 		for (at.slice = 0; at.slice < A2_SLICES; at.slice++) {
-			for (at.lane = 0; at.lane < p->lanes; at.lane++)
-				a2_segment(run, &at);
+			a2_slice(run, &at, w, n);
 			done++;
 			if (p->progress && p->progress(p->ctx, done, total))
 				return -ECANCELED;

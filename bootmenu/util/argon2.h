@@ -1,9 +1,9 @@
 /* argon2.h - Argon2d, Argon2i and Argon2id (RFC 9106, version 0x13), the
  * memory-hard key derivation of LUKS2 keyslots.
  *
- * Lanes are computed one after another, not in threads: RFC 9106 3.4.1
- * lets no segment refer to another lane's segment of the same slice, so
- * the result is the same as a parallel run. The memory (m_kib KiB) is
+ * The lanes of a slice are computed in threads, one per CPU online (RFC
+ * 9106 3.4.1 lets no segment refer to another lane's segment of the same
+ * slice, so the result does not depend on how many). The memory (m_kib KiB) is
  * mmap'd for the call, wiped and unmapped before it returns; nothing else
  * is allocated. The mapping may be granted and its pages fail later
  * (memory overcommit): a caller compares m_kib with the memory it can
@@ -21,7 +21,10 @@ struct argon2_params {
 	enum argon2_type type;
 	uint32_t t_cost; /* passes, >= 1 */
 	uint32_t m_kib;	 /* memory in KiB, >= 8 * lanes */
-	uint32_t lanes; /* >= 1; computed one after another here: same result */
+	uint32_t lanes;	 /* >= 1 */
+	/* threads to share a slice's lanes among: 0, one per CPU online;
+	 * never more than @lanes (or 16). The result is the same. */
+	uint32_t threads;
 	/* called after each slice of each pass (done of total); nonzero stops
 	 * the hash: -ECANCELED. May be NULL. */
 	int (*progress)(void *ctx, unsigned done, unsigned total);

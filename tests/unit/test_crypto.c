@@ -669,10 +669,18 @@ static void check_rfc9106(enum argon2_type type, const char *want)
 	memset(salt, 2, sizeof(salt));
 	memset(key, 3, sizeof(key));
 	memset(ad, 4, sizeof(ad));
-	CHECK_INT(
-	    argon2_hash_keyed(&p, pw, 32, salt, 16, key, 8, ad, 12, out, 32),
-	    0);
-	CHECK(test_hex_eq(out, want));
+	/* one thread, two, three (lanes shared unevenly), one per CPU */
+	for (p.threads = 1; p.threads <= 4; p.threads++) {
+		if (p.threads == 4)
+			p.threads = 0;
+		memset(out, 0, sizeof(out));
+		CHECK_INT(argon2_hash_keyed(&p, pw, 32, salt, 16, key, 8, ad,
+					    12, out, 32),
+			  0);
+		CHECK(test_hex_eq(out, want));
+		if (!p.threads)
+			break;
+	}
 }
 
 /* RFC 9106 sections 5.1, 5.2 and 5.3: 32 KiB, 3 passes, 4 lanes, a
@@ -696,9 +704,14 @@ static void check_argon2_cli(enum argon2_type type, uint32_t t, uint32_t m,
 	uint8_t out[128];
 	size_t n = strlen(want) / 2;
 
-	CHECK_INT(argon2_hash(&p, pw, strlen(pw), salt, strlen(salt), out, n),
-		  0);
-	CHECK(test_hex_eq(out, want));
+	/* the same tag from one thread and from one per lane */
+	for (p.threads = 1; p.threads <= lanes; p.threads++) {
+		memset(out, 0, sizeof(out));
+		CHECK_INT(
+		    argon2_hash(&p, pw, strlen(pw), salt, strlen(salt), out, n),
+		    0);
+		CHECK(test_hex_eq(out, want));
+	}
 }
 
 /* Larger memory than the RFC's (several address blocks per segment,
