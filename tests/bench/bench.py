@@ -1232,6 +1232,90 @@ def m9_session():
     progress("9. %s bytes after 1 cycle, %s after 500" % m.groups())
 
 
+# -------------------------------------------------- 11. one LUKS keyslot
+KEYSLOT_PASS = "bench pass 11"
+
+
+def luks_headers():
+    """Two volumes formatted by Debian's cryptsetup with its own defaults,
+    calibrated on this machine as a user's installer would (LUKS2:
+    Argon2id, 2 s, up to 1 GiB and 4 threads; LUKS1: PBKDF2-SHA256, 2 s);
+    only their headers matter, so 20 MiB each."""
+    out = {}
+    for typ in ("luks2", "luks1"):
+        img = os.path.join(O, "keyslot-%s.img" % typ)
+        with open(img, "wb") as f:
+            f.truncate(20 << 20)
+        subprocess.run(["cryptsetup", "luksFormat", "-q", "--type", typ, img, "-"],
+                       input=KEYSLOT_PASS.encode(), check=True)
+        out[typ] = img
+    return out
+
+
+def keyslot_line(text):
+    m = re.search(r"KEYSLOT (.*)", text)
+    if not m:
+        return None
+    d = dict(kv.split("=", 1) for kv in m.group(1).split())
+    return {k: (float(v) if k.endswith("_ms") else v) for k, v in d.items()}
+
+
+def m11_keyslot():
+    key = "11_luks_keyslot"
+    progress("11. one LUKS keyslot: bootmenu's code on the host, in a TCG guest; cryptsetup")
+    ks = os.path.join(O, "keyslot")
+    if not shutil.which("cryptsetup") or not os.access(ks, os.X_OK):
+        RESULTS["measurements"][key] = {"skipped": "no cryptsetup or no %s" % ks}
+        return
+    imgs = luks_headers()
+    out = {"volumes": {}, "guest_mem": 4096}
+    for typ, img in imgs.items():
+        v = {"host": [], "cryptsetup": [], "guest": []}
+        for r in range(RUNS):
+            p = subprocess.run([ks, img, KEYSLOT_PASS, "4096"], stdout=subprocess.PIPE, text=True)
+            k = keyslot_line(p.stdout)
+            if k and k.get("rc") == "0":
+                v["host"].append(k["wall_ms"] / 1000.0)
+                v["params"] = {n: k[n] for n in ("kdf", "hash", "iter", "mem_kib", "lanes")}
+            t0 = time.monotonic()
+            subprocess.run(["cryptsetup", "open", "--test-passphrase", img, "-"],
+                           input=KEYSLOT_PASS.encode(), check=True)
+            v["cryptsetup"].append(time.monotonic() - t0)
+        # TCG: once (an Argon2 keyslot of 1 GiB takes minutes there)
+        q = TimedQemu(O, "bench-keyslot", kernel=KERNEL, initrd=GUEST_CPIO,
+                      append="bootmenu.shell", disks=[img], mem=out["guest_mem"])
+        try:
+            q.wait(r"rescue shell", 180)
+            time.sleep(0.5)
+            q.send("keyslot /dev/vda '%s' 4096; echo BENCH-KS$((1))\n" % KEYSLOT_PASS)
+            q.wait(r"BENCH-KS1", 1800)
+            k = keyslot_line(q.tail(600))
+            if k and k.get("rc") == "0":
+                v["guest"].append(k["wall_ms"] / 1000.0)
+            else:
+                v["guest_skipped"] = last_lines(q.tail(600), 3)
+        except Timeout as e:
+            v["guest_skipped"] = str(e).splitlines()[0]
+        finally:
+            q.close()
+        row = {"params": v.get("params")}
+        for n in ("host", "cryptsetup", "guest"):
+            if v[n]:
+                row[n] = stats(v[n])
+        if v.get("guest_skipped"):
+            row["guest_skipped"] = v["guest_skipped"]
+        row["host / cryptsetup"] = ratio(med_of(row, "host"), med_of(row, "cryptsetup"))
+        out["volumes"][typ] = row
+        progress("11. %s %s: host %s, cryptsetup %s, TCG guest %s" % (
+            typ, v.get("params"), fmt_stats(row.get("host", {})),
+            fmt_stats(row.get("cryptsetup", {})), fmt_stats(row.get("guest", {}))))
+    RESULTS["measurements"][key] = out
+
+
+def med_of(row, n):
+    return (row.get(n) or {}).get("median")
+
+
 # ------------------------------------------------------------ the report
 def machine():
     cpu = "?"
@@ -1263,11 +1347,12 @@ def main():
     chain_ok = None  # unknown until measurement 2 has run
     steps = [(1, m1_menu), (2, m2_boot), (3, m3_kexec), (4, m4_scan), (5, m5_size),
              (6, None), (7, m7_parse), (8, m8_hotplug), (9, m9_session),
-             (10, m10_network)]
+             (10, m10_network), (11, m11_keyslot)]
     for num, fn in steps:
         names = {1: "1_power_on_to_menu", 2: "2_power_on_to_target", 3: "3_load_and_jump",
                  4: "4_scan_scale", 5: "5_size", 6: "6_memory", 7: "7_parser_throughput",
-                 8: "8_hotplug", 9: "9_session_memory", 10: "10_network"}
+                 8: "8_hotplug", 9: "9_session_memory", 10: "10_network",
+                 11: "11_luks_keyslot"}
         if not want(num):
             skipped(names[num], "not asked for (BENCH_ONLY=%s)" % ",".join(sorted(ONLY)))
             continue

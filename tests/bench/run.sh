@@ -66,6 +66,12 @@ musl-gcc -Os -static -s -o "$O/peakrss.guest" "$H/peakrss.c"
 gcc -O2 -I"$H/../../bootmenu" -D_GNU_SOURCE -o "$O/probecost" "$H/probecost.c" \
 	"$B/host/libbootmenu.a" -lblkid -lncursesw -ltinfo -lpthread
 
+# --- keyslot: one LUKS keyslot tried by bootmenu's own code (the shipped
+# target objects, static), run on the host and inside a TCG guest
+musl-gcc -Os -static -isystem "$B/sysroot/uapi" -I"$B/sysroot/include" -I"$H/../../bootmenu" \
+	-D_GNU_SOURCE -s -o "$O/keyslot" "$H/keyslot.c" "$B/target/libbootmenu.a" \
+	-L"$B/sysroot/lib" -lblkid -lncursesw -lpthread
+
 # --- the guest initrd: our initramfs + the freshly built kexload, peakrss,
 # and Debian's kexec-tools (dynamically linked: /usr/sbin/kexec with every
 # library ldd names, at the same paths, so it runs as it is)
@@ -74,6 +80,7 @@ rm -rf "$G"; mkdir -p "$G/bin"
 cp "$B/target/kexload" "$G/bin/kexload" 2>/dev/null || echo "bench: no $B/target/kexload"
 [ -x "$B/target/bootmenu" ] && cp "$B/target/bootmenu" "$G/bin/bootmenu"
 cp "$O/peakrss.guest" "$G/bin/peakrss"
+cp "$O/keyslot" "$G/bin/keyslot"
 if [ -x /usr/sbin/kexec ]; then
 	cp /usr/sbin/kexec "$G/bin/kexec"  # /sbin is a link to bin there
 	for lib in $(ldd /usr/sbin/kexec | grep -o '/[^ ]*'); do
