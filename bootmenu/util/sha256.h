@@ -10,6 +10,7 @@
 #ifndef BM_SHA256_H
 #define BM_SHA256_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,5 +36,12 @@ void sha256_update(struct sha256 *s, const void *data, size_t len);
 /* The digests: big-endian words, as printed. */
 void sha1_final(struct sha1 *s, uint8_t out[SHA1_LEN]);
 void sha256_final(struct sha256 *s, uint8_t out[SHA256_LEN]);
+
+/* SHA-256 uses the CPU's SHA instructions where it has them (x86-64's
+ * SHA extensions), the portable code elsewhere; the digests are the
+ * same. sha256_cpu(false) keeps to the portable code from then on (the
+ * tests compare the two), sha256_cpu(true) asks the CPU again. Returns
+ * whether the instructions are used now. */
+bool sha256_cpu(bool use);
 
 #endif

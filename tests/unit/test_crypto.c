@@ -21,6 +21,7 @@
 #include "test.h"
 #include "util/aes.h"
 #include "util/argon2.h"
+#include "util/sha256.h"
 #include "util/blake2b.h"
 #include "util/hash.h"
 #include "vol/luks_crypt.h"
@@ -996,9 +997,63 @@ TEST(cryptsetup_data)
 	CHECK_INT(system(cmd), 0);
 }
 
-TEST_MAIN("test_crypto", aes_fips197, aes_key_expansion, xts_ieee1619,
-	  xts_plain_truncates, xts_large_sectors, cbc_modes, cbc_wrong_iv,
-	  ecb_fips197, luks_refusals, hash_table, hmac_rfc4231_rfc2202,
-	  pbkdf2_rfc6070, pbkdf2_refusals, blake2b_rfc7693, argon2_rfc9106,
-	  argon2_more, argon2_refusals, argon2_progress_cancel, argon2_enomem,
+/* SHA-256 with the CPU's SHA instructions and without: FIPS 180-4's
+ * examples (one block, two blocks, a million 'a's), then every length up
+ * to 300 bytes of one pseudo-random buffer gives the same digest both
+ * ways (the same from the portable code is checked above by PBKDF2's and
+ * HMAC's vectors). A CPU without them tests the portable code twice. */
+static void sha256_hex(const void *d, size_t n, size_t reps, uint8_t *out)
+{
+	struct sha256 s;
+
+	sha256_init(&s);
+	for (size_t i = 0; i < reps; i++)
+		sha256_update(&s, d, n);
+	sha256_final(&s, out);
+}
+
+TEST(sha256_cpu_and_portable)
+{
+	static const char *const two =
+	    "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+	uint8_t buf[300], a[32], b[32];
+	bool cpu = sha256_cpu(true);
+	uint32_t x = 0x12345678;
+
+	printf("  SHA-256: %s\n", cpu ? "the CPU's SHA instructions and the "
+					"portable code"
+				      : "the portable code only");
+	for (int pass = 0; pass < 2; pass++) {
+		sha256_cpu(pass == 0);
+		sha256_hex("abc", 3, 1, a);
+		CHECK(test_hex_eq(a, "ba7816bf8f01cfea414140de5dae2223"
+				     "b00361a396177a9cb410ff61f20015ad"));
+		sha256_hex(two, strlen(two), 1, a);
+		CHECK(test_hex_eq(a, "248d6a61d20638b8e5c026930c3e6039"
+				     "a33ce45964ff2167f6ecedd419db06c1"));
+		memset(buf, 'a', 200);
+		sha256_hex(buf, 200, 5000, a);
+		CHECK(test_hex_eq(a, "cdc76e5c9914fb9281a1c7e284d73e67"
+				     "f1809a48a497200e046d39ccc7112cd0"));
+	}
+	for (size_t i = 0; i < sizeof(buf); i++) {
+		x = x * 1103515245 + 12345;
+		buf[i] = (uint8_t)(x >> 16);
+	}
+	for (size_t n = 0; n <= sizeof(buf); n++) {
+		sha256_cpu(true);
+		sha256_hex(buf, n, 1, a);
+		sha256_cpu(false);
+		sha256_hex(buf, n, 1, b);
+		CHECK(!memcmp(a, b, 32));
+	}
+	sha256_cpu(true);
+}
+
+TEST_MAIN("test_crypto", sha256_cpu_and_portable, aes_fips197,
+	  aes_key_expansion, xts_ieee1619, xts_plain_truncates,
+	  xts_large_sectors, cbc_modes, cbc_wrong_iv, ecb_fips197,
+	  luks_refusals, hash_table, hmac_rfc4231_rfc2202, pbkdf2_rfc6070,
+	  pbkdf2_refusals, blake2b_rfc7693, argon2_rfc9106, argon2_more,
+	  argon2_refusals, argon2_progress_cancel, argon2_enomem,
 	  cryptsetup_data)
