@@ -28,13 +28,15 @@
 #define GPT_LEGACY_BOOT (1ull << 2) /* UEFI 2.10 table 5.13 */
 #define OUT_MAX 2048		    /* what extlinux says, kept */
 
-/* statfs(2)'s f_type of the filesystems extlinux installs on. */
+/* statfs(2)'s f_type of the filesystems extlinux installs on and whose
+ * partition the mount names (btrfs, which extlinux can boot from too,
+ * gives its files an anonymous device: its partition is not found yet). */
 static const long bios_fs_types[] = {
     0xef53,	/* ext2, ext3, ext4 */
     0x4d44,	/* vfat */
     0x58465342, /* xfs */
-    0x9123683e, /* btrfs */
 };
+#define BIOS_FS_BTRFS 0x9123683e
 
 /* The kernel's own command line (kernel/bootmenu.config CONFIG_CMDLINE)
  * comes first anyway; APPEND says it again for a kernel built without. */
@@ -158,11 +160,17 @@ static int bios_part(struct inst *in)
 			   in->esp, strerror(errno));
 	for (size_t i = 0; i < sizeof(bios_fs_types) / sizeof(long); i++)
 		known |= (long)sf.f_type == bios_fs_types[i];
+	if ((long)sf.f_type == BIOS_FS_BTRFS)
+		return say(in->err, in->errlen, -EOPNOTSUPP,
+			   "%s is on btrfs, whose partition bootmenu-install "
+			   "cannot find from its mount yet: name the directory "
+			   "of a partition with ext2/3/4, vfat or xfs",
+			   in->esp);
 	if (!known)
 		return say(in->err, in->errlen, -EOPNOTSUPP,
 			   "%s is on a filesystem extlinux cannot boot from: "
 			   "name the directory of a partition with ext2/3/4, "
-			   "vfat, xfs or btrfs (usually /boot)",
+			   "vfat or xfs (usually /boot)",
 			   in->esp);
 	if (bios_sysfs_part(in, st.st_dev, &in->bpart) < 0)
 		return say(in->err, in->errlen, -EXDEV,

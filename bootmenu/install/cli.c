@@ -47,7 +47,7 @@ static const char usage_text[] =
     "                  extlinux there starting bootmenu.efi; DISK is a\n"
     "                  whole disk (/dev/sda, not /dev/sda1)\n"
     "  --boot-dir DIR  with --bios: the mounted directory holding /boot\n"
-    "                  (ext2/3/4, vfat, xfs, btrfs); files go to\n"
+    "                  (ext2/3/4, vfat, xfs; not btrfs yet); files go to\n"
     "                  DIR/bootmenu/; with --uninstall: take that back\n"
     "  --force-bios    --bios on a machine booted through UEFI (a disk\n"
     "                  for another machine)\n"

@@ -1089,6 +1089,10 @@ static void bios_refused(void (*setup)(struct scratch *, struct bios *),
 
 	bios_make(&s, &b, gpt, 2);
 	setup(&s, &b);
+	if (test_skips) {
+		scratch_remove(&s);
+		return;
+	}
 	before = snapshot(&s);
 	CHECK_INT(run(&s), want_rc);
 	if (!strstr(s.err, want_words))
@@ -1153,6 +1157,34 @@ static void set_bios_without_boot_dir(struct scratch *s, struct bios *b)
 }
 
 /* One BIOS refusal case. */
+/* --boot-dir found from its mount (no partition number given) on a
+ * filesystem extlinux cannot boot from (tmpfs), and on btrfs, whose
+ * mount names no partition (a loop-mounted image; skipped where btrfs
+ * cannot be made or mounted). */
+static void set_boot_dir_tmpfs(struct scratch *s, struct bios *b)
+{
+	s->o.bios_part = 0;
+	CHECK(mount_esp(s, "size=1m"));
+}
+
+static void set_boot_dir_btrfs(struct scratch *s, struct bios *b)
+{
+	char cmd[PATH_MAX * 2 + 200];
+
+	s->o.bios_part = 0;
+	/* beside the scratch tree, not in it; gone once unmounted (the loop
+	 * device clears itself) */
+	snprintf(cmd, sizeof(cmd),
+		 "truncate -s 120M %s.btrfs && mkfs.btrfs -q %s.btrfs "
+		 ">/dev/null 2>&1 && mount -o loop %s.btrfs %s 2>/dev/null; "
+		 "rc=$?; rm -f %s.btrfs; exit $rc",
+		 s->root, s->root, s->root, s->esp, s->root);
+	if (system(cmd) != 0) {
+		test_skip("no btrfs to mount here (mkfs.btrfs, loop, root)");
+		return;
+	}
+}
+
 #define BIOS_REFUSAL(name, setup, gpt, rc, words)                              \
 	TEST(name)                                                             \
 	{                                                                      \
@@ -1177,6 +1209,10 @@ BIOS_REFUSAL(bios_refuse_bad_gpt, set_bad_gpt, true, -EINVAL,
 	     "does not check out")
 BIOS_REFUSAL(bios_refuse_half_options, set_bios_without_boot_dir, false,
 	     -EINVAL, "needs both")
+BIOS_REFUSAL(bios_refuse_boot_dir_tmpfs, set_boot_dir_tmpfs, false, -EOPNOTSUPP,
+	     "extlinux cannot boot from")
+BIOS_REFUSAL(bios_refuse_boot_dir_btrfs, set_boot_dir_btrfs, false, -EOPNOTSUPP,
+	     "is on btrfs, whose partition")
 
 /* --- Behind shim (--shim)
  *
@@ -1645,7 +1681,8 @@ TEST_MAIN("test_install", install_default_removable, install_not_default,
 	  bios_refuse_no_mbr_bin, bios_refuse_uefi_booted,
 	  bios_refuse_not_a_disk, bios_refuse_no_such_partition,
 	  bios_refuse_logical_partition, bios_refuse_no_table,
-	  bios_refuse_bad_gpt, bios_refuse_half_options, shim_install,
+	  bios_refuse_bad_gpt, bios_refuse_half_options,
+	  bios_refuse_boot_dir_tmpfs, bios_refuse_boot_dir_btrfs, shim_install,
 	  shim_default_again, shim_print_changes_nothing, shim_removable,
 	  shim_unsigned_without_helpers, shim_only_when_named,
 	  shim_refuse_not_pe, shim_refuse_no_pe_signature, shim_refuse_missing,
