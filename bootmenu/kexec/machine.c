@@ -155,12 +155,7 @@ int kexec_machine_rsdp(const struct kexec_machine *m, const char *devmem,
 /* The "@key:  N kB" line of a meminfo file in bytes, or 0. */
 static uint64_t read_meminfo(const char *path, const char *key)
 {
-	char buf[512], *p;
-
-	if (util_read_small(AT_FDCWD, path, buf, sizeof(buf)))
-		return 0;
-	p = strstr(buf, key);
-	return p ? strtoull(p + strlen(key), NULL, 10) * 1024 : 0;
+	return util_meminfo_read_kib(path, key) * 1024;
 }
 
 int kexec_machine_room(const char *meminfo, unsigned long long need,

@@ -311,9 +311,6 @@ void scan_luks_reason(int version, const char *label, char *out, size_t len);
  * /proc/meminfo (KiB), or of the free RAM when that cannot be read. */
 uint64_t scan_luks_mem_max_kib(void);
 
-/* MemAvailable in KiB from the text of /proc/meminfo, or 0 (pure). */
-uint64_t scan_luks_meminfo_avail(const char *text);
-
 /* --- scan_usb.c: USB storage hosts (under s->lock) */
 
 /* At start: USB hosts already there whose disks are not (yet). */

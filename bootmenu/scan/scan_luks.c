@@ -99,32 +99,11 @@ bool scan_luks_take(struct scan *s, struct scan_rec *r,
 	return true;
 }
 
-uint64_t scan_luks_meminfo_avail(const char *text)
-{
-	static const char key[] = "MemAvailable:";
-	const char *p = text;
-
-	/* proc(5): one "Name:   value kB" per line */
-	while (p && strncmp(p, key, sizeof(key) - 1)) {
-		p = strchr(p, '\n');
-		p = p ? p + 1 : NULL;
-	}
-	if (!p)
-		return 0;
-	p += sizeof(key) - 1;
-	while (*p == ' ')
-		p++;
-	return *p >= '0' && *p <= '9' ? strtoull(p, NULL, 10) : 0;
-}
-
 uint64_t scan_luks_mem_max_kib(void)
 {
-	char text[4096];
-	uint64_t kib = 0;
+	uint64_t kib = util_meminfo_read_kib(MEMINFO, "MemAvailable:");
 	struct sysinfo si;
 
-	if (util_read_small(AT_FDCWD, MEMINFO, text, sizeof(text)) == 0)
-		kib = scan_luks_meminfo_avail(text);
 	if (!kib && sysinfo(&si) == 0)
 		kib = (uint64_t)si.freeram * si.mem_unit / 1024;
 	return kib / 2;

@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 int util_read_small(int dirfd, const char *path, char *buf, size_t cap)
@@ -62,4 +64,30 @@ ssize_t util_read_full(int fd, void *buf, size_t cap)
 ssize_t util_pread_full(int fd, void *buf, size_t cap, uint64_t off)
 {
 	return read_loop(fd, buf, cap, true, off);
+}
+
+uint64_t util_meminfo_kib(const char *text, const char *key)
+{
+	size_t n = strlen(key);
+	const char *p = text;
+
+	while (p && strncmp(p, key, n)) {
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	if (!p || !n)
+		return 0;
+	p += n;
+	while (*p == ' ')
+		p++;
+	return *p >= '0' && *p <= '9' ? strtoull(p, NULL, 10) : 0;
+}
+
+uint64_t util_meminfo_read_kib(const char *path, const char *key)
+{
+	char text[4096];
+
+	if (util_read_small(AT_FDCWD, path, text, sizeof(text)))
+		return 0;
+	return util_meminfo_kib(text, key);
 }

@@ -27,4 +27,12 @@ ssize_t util_read_full(int fd, void *buf, size_t cap);
  * -errno. */
 ssize_t util_pread_full(int fd, void *buf, size_t cap, uint64_t off);
 
+/* The value of the line "@key   N kB" of a /proc/meminfo text (proc(5):
+ * one "Name:   value kB" per line; @key with its colon, matched at a
+ * line's start), in KiB; 0 when there is no such line or no number. */
+uint64_t util_meminfo_kib(const char *text, const char *key);
+
+/* The same read from the meminfo file @path (its first 4 KiB). */
+uint64_t util_meminfo_read_kib(const char *path, const char *key);
+
 #endif

@@ -6,7 +6,8 @@
  * machine; the real one runs in QEMU, tests/e2e). */
 #include "scan/fs.h"
 #include "scan/scan.h"
-#include "scan/scan_int.h" /* scan_luks_meminfo_avail() */
+#include "scan/scan_int.h" /* scan_luks_mem_max_kib() */
+#include "util/file.h"
 #include "test.h"
 #include "util/say.h"
 #include "util/sha256.h"
@@ -556,15 +557,18 @@ TEST(hotplugged_stick)
 /* An Argon2 keyslot may take half of MemAvailable (proc(5)). */
 TEST(memory_for_argon2)
 {
-	CHECK(scan_luks_meminfo_avail("MemTotal:       24731400 kB\n"
-				      "MemFree:          336792 kB\n"
-				      "MemAvailable:   23190036 kB\n") ==
-	      23190036);
-	CHECK(scan_luks_meminfo_avail("MemAvailable: 512 kB") == 512);
-	CHECK(scan_luks_meminfo_avail("MemTotal: 1 kB\nMemFree: 1 kB\n") == 0);
-	CHECK(scan_luks_meminfo_avail("XMemAvailable: 7 kB\n") == 0);
-	CHECK(scan_luks_meminfo_avail("MemAvailable: kB\n") == 0);
-	CHECK(scan_luks_meminfo_avail("") == 0);
+	CHECK(util_meminfo_kib("MemTotal:       24731400 kB\n"
+			       "MemFree:          336792 kB\n"
+			       "MemAvailable:   23190036 kB\n",
+			       "MemAvailable:") == 23190036);
+	CHECK(util_meminfo_kib("MemTotal:       24731400 kB\n", "MemTotal:") ==
+	      24731400);
+	CHECK(util_meminfo_kib("MemAvailable: 512 kB", "MemAvailable:") == 512);
+	CHECK(util_meminfo_kib("MemTotal: 1 kB\nMemFree: 1 kB\n",
+			       "MemAvailable:") == 0);
+	CHECK(util_meminfo_kib("XMemAvailable: 7 kB\n", "MemAvailable:") == 0);
+	CHECK(util_meminfo_kib("MemAvailable: kB\n", "MemAvailable:") == 0);
+	CHECK(util_meminfo_kib("", "MemAvailable:") == 0);
 	CHECK(scan_luks_mem_max_kib() > 0);
 }
 
