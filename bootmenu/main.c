@@ -211,12 +211,12 @@ static int run_clear_once(void *data, char *err, size_t len)
 }
 
 /* The hand-on step's keys are the session's (luks_pass_key). */
-static int run_key_of(void *data, const char *volume, const void **key,
-		      size_t *len)
+static size_t run_keys_of(void *data, const char *fs_name, struct boot_key *out,
+			  size_t max)
 {
 	struct run *r = data;
 
-	return session_key_of(&r->s, volume, key, len);
+	return session_keys_of(&r->s, fs_name, out, max);
 }
 
 static void run_unmount(void *data)
@@ -285,7 +285,7 @@ static int act(struct run *r, int (*rescan)(struct session *, void *))
 			       .session = r,
 			       .tpm = run_tpm_mode(&r->c),
 			       .pass_key = r->c.pass_key,
-			       .key_of = run_key_of,
+			       .keys_of = run_keys_of,
 			       .loader_vars = r->uefi ? &r->lv : NULL};
 	char consoles[512];
 	struct ui_opts uo = {.conf = &r->c,

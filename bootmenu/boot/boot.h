@@ -25,6 +25,7 @@
 struct efi_vars;
 struct boot_loader_vars;
 struct boot_loaded;
+struct boot_key;
 struct kexec_blob;
 
 /* One file a kexec load read for the target: its bytes as read. */
@@ -113,12 +114,13 @@ struct boot_opts {
 		       size_t cmd_len, char *err, size_t len);
 	void *hand_on_ctx;
 	/* What boot_run() hands on with: bootmenu.conf's `luks_pass_key`
-	 * (NULL or "": nothing), and the passphrase the session kept for a
-	 * volume ("luks-<uuid>"), called with @session: 0 with *key and
-	 * *len, or -ENOENT. May be NULL: nothing is handed on. */
+	 * (NULL or "": nothing), and the keys the session kept for the LUKS
+	 * volumes that hold the filesystem named @fs_name, called with
+	 * @session: how many went into @out[0..max) (boot/hand_on.h). May
+	 * be NULL: nothing is handed on. */
 	const char *pass_key;
-	int (*key_of)(void *session, const char *volume, const void **key,
-		      size_t *len);
+	size_t (*keys_of)(void *session, const char *fs_name,
+			  struct boot_key *out, size_t max);
 	/* systemd's Boot Loader Interface (boot/loader_vars.h): written
 	 * before the jump, and LoaderEntryOneShot consumed with grub's
 	 * next_entry. The face sets it under UEFI with efivarfs; NULL:

@@ -17,7 +17,7 @@
 #define HO_PREFIX "luks-" /* the scan's name of an unlocked volume */
 
 struct ho_vol {
-	const char *volume; /* "luks-<uuid>" */
+	char volume[BOOT_KEY_VOLUME_MAX]; /* "luks-<uuid>" */
 	const void *key;
 	size_t len;
 	struct crypttab_line ct;
@@ -30,30 +30,6 @@ struct ho_plan {
 	bool debian; /* the target's initramfs is initramfs-tools' */
 };
 
-/* The volume that holds @fs when bootmenu unlocked it and kept its key. */
-static void ho_add(struct boot_hand_on *h, const struct fs_root *fs,
-		   struct ho_plan *p)
-{
-	struct ho_vol *v = &p->v[p->n];
-
-	if (!fs || !fs->name || strncmp(fs->name, HO_PREFIX, strlen(HO_PREFIX)))
-		return;
-	for (size_t i = 0; i < p->n; i++)
-		if (!strcmp(p->v[i].volume, fs->name))
-			return;
-	if (p->n == BOOT_HAND_ON_VOLS_MAX ||
-	    h->key_of(h->ctx, fs->name, &v->key, &v->len) < 0)
-		return;
-	if (v->len > BOOT_HAND_ON_KEY_MAX) {
-		log_warn("hand on: the passphrase of %s is longer than %d "
-			 "bytes: it is not handed on",
-			 fs->name, BOOT_HAND_ON_KEY_MAX);
-		return;
-	}
-	v->volume = fs->name;
-	p->n++;
-}
-
 /* A crypttab name that can be a file name in the archive and a word of
  * the command line: the characters cryptopts= passes, no '/', and not
  * "." or "..". */
@@ -64,6 +40,43 @@ static bool ho_safe_name(const char *s)
 	return n && n < 100 && s[0] != '.' &&
 	       strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 			 "0123456789_.:-") == n;
+}
+
+/* The volumes that hold @fs whose keys the session kept, each once. */
+static void ho_add(struct boot_hand_on *h, const struct fs_root *fs,
+		   struct ho_plan *p)
+{
+	struct boot_key k[BOOT_HAND_ON_VOLS_MAX];
+	size_t n;
+
+	if (!fs || !fs->name)
+		return;
+	n = h->keys_of(h->ctx, fs->name, k, BOOT_HAND_ON_VOLS_MAX);
+	for (size_t i = 0; i < n && i < BOOT_HAND_ON_VOLS_MAX; i++) {
+		bool seen;
+
+		k[i].volume[sizeof(k[i].volume) - 1] = '\0';
+		/* a name the archive and the command line can carry (the
+		 * UUID is the header's: outside bytes) */
+		seen = strncmp(k[i].volume, HO_PREFIX, strlen(HO_PREFIX)) ||
+		       !ho_safe_name(k[i].volume);
+
+		for (size_t j = 0; j < p->n; j++)
+			seen |= !strcmp(p->v[j].volume, k[i].volume);
+		if (seen || p->n == BOOT_HAND_ON_VOLS_MAX)
+			continue;
+		if (k[i].len > BOOT_HAND_ON_KEY_MAX) {
+			log_warn("hand on: the passphrase of %s is longer "
+				 "than %d bytes: it is not handed on",
+				 k[i].volume, BOOT_HAND_ON_KEY_MAX);
+			continue;
+		}
+		memcpy(p->v[p->n].volume, k[i].volume, sizeof(k[i].volume));
+		p->v[p->n].key = k[i].key;
+		p->v[p->n].len = k[i].len;
+		p->n++;
+	}
+	explicit_bzero(k, sizeof(k));
 }
 
 /* Each volume's line in the entry's etc/crypttab, when it has one. */
@@ -232,7 +245,7 @@ int boot_hand_on_step(void *ctx, const struct entry *e, FILE *dry,
 	if (cmd_len)
 		cmd_add[0] = '\0';
 	*archive = (struct kexec_blob){0};
-	if (!h->key_of || !conf_pass_key(h->pattern, e->title, e->id))
+	if (!h->keys_of || !conf_pass_key(h->pattern, e->title, e->id))
 		return 0;
 	if (!(p = calloc(1, sizeof(*p))))
 		return say(err, len, -ENOMEM, "out of memory");

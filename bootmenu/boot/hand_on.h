@@ -4,10 +4,11 @@
  *
  * Off unless bootmenu.conf says `luks_pass_key = yes` (or patterns naming
  * the entry). Which volumes: those bootmenu unlocked ("luks-<uuid>")
- * that hold the entry's filesystem or its kernel's, directly (a
- * filesystem on an LVM volume or md mirror over a LUKS volume is not
- * followed yet). What goes: a newc cpio archive, appended after every
- * other initrd and never measured, with for each volume
+ * that hold the entry's filesystem or its kernel's: the filesystem is on
+ * the volume itself, or on an LVM logical volume or md mirror one of
+ * whose members is (the session answers, struct boot_key). What goes: a newc
+ * cpio archive, appended after every other initrd and never measured, with for
+ * each volume
  * - etc/cryptsetup-keys.d/luks-<uuid>.key, systemd-cryptsetup's key for a
  *   volume of that name (what rd.luks.uuid= makes), and
  * - etc/cryptsetup-keys.d/<name>.key, <name> the volume's name in the
@@ -44,15 +45,25 @@ struct kexec_blob;
 #define BOOT_HAND_ON_KEY_MAX 1024 /* longest passphrase handed on */
 #define BOOT_HAND_ON_CRYPTTAB_MAX (64u << 10)
 
+/* A key the session kept, for the volume of that name ("luks-<uuid>"):
+ * @key[0..len) is the session's, valid during the step. */
+#define BOOT_KEY_VOLUME_MAX 64
+struct boot_key {
+	char volume[BOOT_KEY_VOLUME_MAX];
+	const void *key;
+	size_t len;
+};
+
 /* One boot's hand-on step: boot_run() fills it from boot_opts (pass_key,
- * key_of, session), hands it to boot_hand_on_step() as
+ * keys_of, session), hands it to boot_hand_on_step() as
  * boot_opts.hand_on_ctx, then boot_hand_on_free(). */
 struct boot_hand_on {
 	const char *pattern; /* luks_pass_key (conf_pass_key()); "": off */
-	/* The passphrase kept for @volume ("luks-<uuid>"): 0 with *key and
-	 * *len (@ctx's memory, valid during the step), or -ENOENT. */
-	int (*key_of)(void *ctx, const char *volume, const void **key,
-		      size_t *len);
+	/* The keys kept for the volumes that hold the filesystem named
+	 * @fs_name (struct fs_root's name), at most @max into @out: how
+	 * many. boot_opts.keys_of. */
+	size_t (*keys_of)(void *ctx, const char *fs_name, struct boot_key *out,
+			  size_t max);
 	void *ctx;
 	/* the step's own: the archive handed on; how many volumes went */
 	struct cpio cpio;

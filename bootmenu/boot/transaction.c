@@ -164,10 +164,10 @@ static int txn_boot(struct txn *t, bool consume_once, char *err, size_t len)
  * the face says where the session keeps the keys. */
 static void txn_wire_hand_on(struct txn *t)
 {
-	if (!t->o.key_of || !t->o.pass_key || !t->o.pass_key[0])
+	if (!t->o.keys_of || !t->o.pass_key || !t->o.pass_key[0])
 		return;
 	t->h.pattern = t->o.pass_key;
-	t->h.key_of = t->o.key_of;
+	t->h.keys_of = t->o.keys_of;
 	t->h.ctx = t->o.session;
 	t->o.hand_on = boot_hand_on_step;
 	t->o.hand_on_ctx = &t->h;

@@ -1,5 +1,6 @@
 /* keys.c - the passphrases kept for the hand-on step (keys.h). */
 #include "session/keys.h"
+#include "boot/hand_on.h"
 #include "session/session.h"
 #include "scan/scan.h"
 #include "util/log.h"
@@ -93,10 +94,13 @@ int session_key_keep(struct session *s, const char *name, const void *key,
 	return session_key_put(s, volume, key, len);
 }
 
-int session_key_of(void *ctx, const char *volume, const void **key, size_t *len)
+int session_key_of(const struct session *s, const char *volume,
+		   const void **key, size_t *len)
 {
-	struct session *s = ctx;
-	struct session_key *k = *key_find(s, volume);
+	const struct session_key *k = s->keys;
+
+	while (k && strcmp(k->volume, volume))
+		k = k->next;
 
 	if (!k)
 		return -ENOENT;
@@ -112,6 +116,90 @@ size_t session_keys_count(const struct session *s)
 	for (const struct session_key *k = s->keys; k; k = k->next)
 		n++;
 	return n;
+}
+
+#define KEYS_DEPTH_MAX 4 /* LVM on md on LUKS, and one more */
+
+/* The device of @name in @devs[0..n), or NULL. */
+static const struct scan_dev *keys_dev(const struct scan_dev *devs, size_t n,
+				       const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(devs[i].name, name))
+			return &devs[i];
+	return NULL;
+}
+
+/* The key of volume @name into @out[*got], once. */
+static void keys_put(const struct session *s, const char *name,
+		     struct boot_key *out, size_t max, size_t *got)
+{
+	struct boot_key k = {0};
+
+	if (*got >= max || strlen(name) >= sizeof(k.volume) ||
+	    session_key_of(s, name, &k.key, &k.len) < 0)
+		return;
+	for (size_t i = 0; i < *got; i++)
+		if (!strcmp(out[i].volume, name))
+			return;
+	memcpy(k.volume, name, strlen(name) + 1);
+	out[(*got)++] = k;
+}
+
+/* @name's keys: its own when it is a LUKS volume, else its members'. */
+static void keys_walk(const struct session *s, const struct scan_dev *devs,
+		      size_t n, const char *name, int depth,
+		      struct boot_key *out, size_t max, size_t *got)
+{
+	const struct scan_dev *d = keys_dev(devs, n, name);
+	const char *m = d && d->members ? d->members : "";
+
+	if (!strncmp(name, "luks-", 5)) {
+		keys_put(s, name, out, max, got);
+		return;
+	}
+	while (depth < KEYS_DEPTH_MAX && *m) {
+		char one[BOOT_KEY_VOLUME_MAX];
+		size_t k = strcspn(m, " ");
+
+		if (k && k < sizeof(one)) {
+			memcpy(one, m, k);
+			one[k] = '\0';
+			keys_walk(s, devs, n, one, depth + 1, out, max, got);
+		}
+		m += k + (m[k] == ' ');
+	}
+}
+
+size_t session_keys_under(const struct session *s, const struct scan_dev *devs,
+			  size_t n, const char *fs_name, struct boot_key *out,
+			  size_t max)
+{
+	size_t got = 0;
+
+	if (s->keys)
+		keys_walk(s, devs, n, fs_name, 0, out, max, &got);
+	return got;
+}
+
+size_t session_keys_of(void *ctx, const char *fs_name, struct boot_key *out,
+		       size_t max)
+{
+	struct session *s = ctx;
+	struct scan_dev *devs;
+	size_t n = 0, got;
+
+	if (!s->keys)
+		return 0;
+	if (!(devs = calloc(SESSION_MAX_FS, sizeof(*devs))))
+		return 0;
+	if (s->scan)
+		n = scan_devices(s->scan, devs, SESSION_MAX_FS);
+	got =
+	    session_keys_under(s, devs, n < SESSION_MAX_FS ? n : SESSION_MAX_FS,
+			       fs_name, out, max);
+	free(devs);
+	return got;
 }
 
 /* Whether volume @v is among @devs[0..n). */

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+struct boot_key;
 struct scan_dev;
 struct session;
 
@@ -33,7 +34,16 @@ int session_key_keep(struct session *s, const char *name, const void *key,
 int session_key_put(struct session *s, const char *volume, const void *key,
 		    size_t len);
 
-/* session_key_of() (session.h) reads what session_key_keep() kept. */
+/* The key kept for @volume ("luks-<uuid>"): 0 with *key (the
+ * session's) and *len, or -ENOENT. session_keys_of() (session.h) hands
+ * them to the boot. */
+int session_key_of(const struct session *s, const char *volume,
+		   const void **key, size_t *len);
+
+/* session_keys_of() against @devs[0..n) (what scan_devices() gives). */
+size_t session_keys_under(const struct session *s, const struct scan_dev *devs,
+			  size_t n, const char *fs_name, struct boot_key *out,
+			  size_t max);
 
 /* How many keys are kept (tests, the status). */
 size_t session_keys_count(const struct session *s);

@@ -18,6 +18,7 @@ struct scan_opts;
 struct fs_root;
 struct session_part;
 struct session_key;
+struct boot_key;
 
 #define SESSION_MAX_FS 256
 #define SESSION_SOURCES_MAX 8 /* disks, dirs; network, volumes to come */
@@ -206,12 +207,15 @@ int session_unlock(struct session *s, const char *name, const char *pass,
 int session_unlock_tpm(struct session *s, const char *name, const char *pin,
 		       char *err, size_t errlen);
 
-/* The boot_opts.key_of hook: the key kept for @volume ("luks-<uuid>"),
- * @ctx a struct session
- * (session/keys.h keeps them, when s->pass_key asks). 0 with *key (the
- * session's, valid until the next session call) and *len, or -ENOENT. */
-int session_key_of(void *ctx, const char *volume, const void **key,
-		   size_t *len);
+/* The boot_opts.keys_of hook (boot/hand_on.h), @ctx a struct session:
+ * the keys kept (session/keys.h, when s->pass_key asks) for the LUKS
+ * volumes that hold the filesystem named @fs_name: the volume itself
+ * ("luks-<uuid>"), or the volumes under the members of the LVM logical
+ * volume or md mirror it is (scan_dev.members), a few levels deep. At
+ * most @max into @out, each key the session's, valid until the next
+ * session call. Returns how many. */
+size_t session_keys_of(void *ctx, const char *fs_name, struct boot_key *out,
+		       size_t max);
 
 /* Entry number @n (0-based) of @l, or NULL. */
 const struct entry *session_nth(const struct entry_list *l, long n);

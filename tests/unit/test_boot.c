@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
+#include "boot/hand_on.h"
 #include "boot/transaction.h"
 #include "kexec_double.h"
 #include "entry/entry.h"
@@ -469,15 +470,16 @@ TEST(hand_on_in_the_load)
 	fs_root_close(&ifs);
 }
 
-static int run_key_of(void *session, const char *volume, const void **key,
-		      size_t *len)
+static size_t run_keys_of(void *session, const char *fs_name,
+			  struct boot_key *out, size_t max)
 {
 	CHECK(session == &step_seq);
-	if (strcmp(volume, "luks-0d9f6a2c"))
-		return -ENOENT;
-	*key = "correct horse";
-	*len = 13;
-	return 0;
+	if (strcmp(fs_name, "luks-0d9f6a2c") || !max)
+		return 0;
+	snprintf(out[0].volume, sizeof(out[0].volume), "%s", fs_name);
+	out[0].key = "correct horse";
+	out[0].len = 13;
+	return 1;
 }
 
 /* boot_run() wires the step when luks_pass_key and the session's keys
@@ -496,7 +498,7 @@ TEST(boot_run_wires_hand_on)
 	char err[256] = "";
 	struct boot_opts o = {.dry_run = true,
 			      .session = &step_seq,
-			      .key_of = run_key_of,
+			      .keys_of = run_keys_of,
 			      .tpm = BOOT_MEASURE_OFF};
 	FILE *f;
 

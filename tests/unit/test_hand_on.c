@@ -23,15 +23,24 @@
 
 static int key_calls;
 
-static int key_of(void *ctx, const char *volume, const void **key, size_t *len)
+/* The session's answer: VOL holds itself and the LVM volume vg-root; a
+ * volume "bad" comes back with a name no file may have. */
+static size_t keys_of(void *ctx, const char *fs_name, struct boot_key *out,
+		      size_t max)
 {
 	CHECK(ctx == &key_calls);
 	key_calls++;
-	if (strcmp(volume, VOL))
-		return -ENOENT;
-	*key = PASS;
-	*len = strlen(PASS);
-	return 0;
+	if (!max)
+		return 0;
+	if (!strcmp(fs_name, "bad"))
+		snprintf(out[0].volume, sizeof(out[0].volume), "luks-../x");
+	else if (!strcmp(fs_name, VOL) || !strcmp(fs_name, "vg-root"))
+		snprintf(out[0].volume, sizeof(out[0].volume), "%s", VOL);
+	else
+		return 0;
+	out[0].key = PASS;
+	out[0].len = strlen(PASS);
+	return 1;
 }
 
 /* One member of a newc archive (buffer-format.rst). */
@@ -94,7 +103,7 @@ static int step(struct run *r, const char *pattern, const struct entry *e,
 	int rc;
 
 	r->h.pattern = pattern;
-	r->h.key_of = key_of;
+	r->h.keys_of = keys_of;
 	r->h.ctx = &key_calls;
 	rc = boot_hand_on_step(&r->h, e, dry, &r->archive, r->add,
 			       sizeof(r->add), r->err, sizeof(r->err));
@@ -149,6 +158,14 @@ TEST(only_volumes_we_unlocked)
 	CHECK_INT(step(&r, "*", &e, NULL), 0);
 	CHECK_INT(r.archive.len, 0);
 	CHECK_STR(r.add, "");
+	t.fs.name = "bad"; /* a volume name that is no file name */
+	CHECK_INT(step(&r, "*", &e, NULL), 0);
+	CHECK_INT(r.archive.len, 0);
+	/* an LVM volume on the LUKS volume: its key goes */
+	t.fs.name = "vg-root";
+	CHECK_INT(step(&r, "*", &e, NULL), 0);
+	CHECK_INT(r.n, 3);
+	CHECK_STR(r.m[2].name, KEYS VOL ".key");
 	boot_hand_on_free(&r.h);
 	tfs_done(&t);
 }

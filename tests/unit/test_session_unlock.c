@@ -7,6 +7,7 @@
 #include "entry/entry.h"
 #include "scan/fs.h"
 #include "scan/scan.h"
+#include "boot/hand_on.h"
 #include "session/keys.h"
 #include "session/listing.h"
 #include "session/locked.h"
@@ -316,6 +317,46 @@ TEST(keys_kept_and_dropped)
 	CHECK(s.keys == NULL);
 }
 
+/* Which keys go for a filesystem: its own volume's, or through the
+ * members of an LVM volume or md mirror to the LUKS volumes under them. */
+TEST(keys_under_volumes)
+{
+	struct scan_dev devs[] = {
+	    {.name = "vda3", .members = "", .unlocked_as = VOL_A},
+	    {.name = VOL_A, .members = ""},
+	    {.name = VOL_B, .members = ""},
+	    {.name = "md0", .members = VOL_B " vdc1"},
+	    {.name = "vg-root", .members = VOL_A " md0"},
+	    {.name = "vg-plain", .members = "vdc1"},
+	    {.name = "loop", .members = "loop"},
+	};
+	size_t n = sizeof(devs) / sizeof(devs[0]);
+	struct boot_key out[4];
+	struct session s;
+
+	memset(&s, 0, sizeof(s));
+	s.pass_key = "*";
+	CHECK_INT(session_key_put(&s, VOL_A, "aaa", 3), 0);
+	CHECK_INT(session_key_put(&s, VOL_B, "bbbb", 4), 0);
+	CHECK_INT(session_keys_under(&s, devs, n, VOL_A, out, 4), 1);
+	CHECK_STR(out[0].volume, VOL_A);
+	CHECK(out[0].len == 3 && !memcmp(out[0].key, "aaa", 3));
+	/* LVM over LUKS and over an md mirror over LUKS */
+	CHECK_INT(session_keys_under(&s, devs, n, "vg-root", out, 4), 2);
+	CHECK_STR(out[0].volume, VOL_A);
+	CHECK_STR(out[1].volume, VOL_B);
+	CHECK(out[1].len == 4 && !memcmp(out[1].key, "bbbb", 4));
+	CHECK_INT(session_keys_under(&s, devs, n, "vg-root", out, 1), 1);
+	/* nothing encrypted under it; a loop in the members ends */
+	CHECK_INT(session_keys_under(&s, devs, n, "vg-plain", out, 4), 0);
+	CHECK_INT(session_keys_under(&s, devs, n, "loop", out, 4), 0);
+	CHECK_INT(session_keys_under(&s, devs, n, "vda1", out, 4), 0);
+	/* a volume without a key kept */
+	CHECK_INT(session_keys_under(&s, devs, n, "luks-cccc", out, 4), 0);
+	session_free(&s);
+	CHECK_INT(session_keys_under(&s, devs, n, "vg-root", out, 4), 0);
+}
+
 /* --- over a fake sysfs: the scan's own locked device */
 
 static char top[64], sys_dir[96], dev_dir[96], mnt_dir[96];
@@ -469,4 +510,4 @@ out:
 
 TEST_MAIN("test_session_unlock", locked_entries_made, device_lines, listings,
 	  not_saved_as_default, keys_off_nothing_kept, keys_kept_and_dropped,
-	  locked_device_in_session)
+	  keys_under_volumes, locked_device_in_session)
