@@ -195,6 +195,8 @@ int boot_run(const struct entry *e, const struct boot_opts *o,
 	t.o.measure_ctx = &t.m;
 	txn_wire_hand_on(&t);
 	rc = txn_load(&t, err, len);
+	/* the kernel has its copy of the keys now: ours goes at once */
+	boot_hand_on_free(&t.h);
 	consume_once = choose_consumes_once(rc, t.o.dry_run);
 	if (rc == 0 && t.o.dry_run)
 		rc = txn_print_plan(&t, out);
