@@ -233,6 +233,22 @@ static void ho_print(const struct ho_plan *p, const char *cmd_add, FILE *out)
 		fprintf(out, "hand on:  cmdline += \"%s\"\n", cmd_add);
 }
 
+/* A real boot's log: what went, never the key. */
+static void ho_log(const struct ho_plan *p, const char *cmd_add)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		const struct ho_vol *v = &p->v[i];
+		bool other = v->named && strcmp(v->ct.name, v->volume);
+
+		log_info("hand on: the key of %s goes to the target's "
+			 "initramfs as %s.key%s%s%s",
+			 v->volume, v->volume, other ? " and " : "",
+			 other ? v->ct.name : "", other ? ".key" : "");
+	}
+	if (cmd_add[0])
+		log_info("hand on: the command line gets %s", cmd_add);
+}
+
 int boot_hand_on_step(void *ctx, const struct entry *e, FILE *dry,
 		      struct kexec_blob *archive, char *cmd_add, size_t cmd_len,
 		      char *err, size_t len)
@@ -263,6 +279,8 @@ int boot_hand_on_step(void *ctx, const struct entry *e, FILE *dry,
 	if (!rc && p->n) {
 		if (dry)
 			ho_print(p, cmd_add, dry);
+		else
+			ho_log(p, cmd_add);
 		*archive = (struct kexec_blob){h->cpio.buf, h->cpio.len};
 		h->handed = p->n;
 	}
