@@ -210,6 +210,15 @@ static int run_clear_once(void *data, char *err, size_t len)
 	return savedef_clear_once(&r->s, &r->c, err, len);
 }
 
+/* The hand-on step's keys are the session's (luks_pass_key). */
+static size_t run_keys_of(void *data, const char *fs_name, struct boot_key *out,
+			  size_t max)
+{
+	struct run *r = data;
+
+	return session_keys_of(&r->s, fs_name, out, max);
+}
+
 static void run_unmount(void *data)
 {
 	struct run *r = data;
@@ -275,6 +284,8 @@ static int act(struct run *r, int (*rescan)(struct session *, void *))
 			       .unmount = run_unmount,
 			       .session = r,
 			       .tpm = run_tpm_mode(&r->c),
+			       .pass_key = r->c.pass_key,
+			       .keys_of = run_keys_of,
 			       .loader_vars = r->uefi ? &r->lv : NULL};
 	char consoles[512];
 	struct ui_opts uo = {.conf = &r->c,
@@ -373,6 +384,7 @@ static int run(struct run *r)
 	}
 	memset(&r->s, 0, sizeof(r->s));
 	r->s.hide = r->c.hide;
+	r->s.pass_key = r->c.pass_key;
 	/* --list and --boot wait for the whole scan; the menu draws at once */
 	rc = once ? session_scan_devices(&r->s, r->settle_s)
 		  : session_start(&r->s, r->settle_s);

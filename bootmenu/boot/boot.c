@@ -252,6 +252,29 @@ static void boot_read_of(const struct entry *e, const struct boot_files *b,
 	}
 }
 
+/* @more[0..len) after the initrds as they will be loaded: a UKI's
+ * .initrd (a view into the PE, or its own copy with the entry's initrds)
+ * is copied first. Returns 0 or -ENOMEM. */
+static int boot_append(struct boot_files *b, struct boot_image *im,
+		       const void *more, size_t len)
+{
+	int rc;
+
+	if (im->initrd.buf && im->initrd.buf != b->initrd.buf) {
+		struct kexec_blob n = {0};
+
+		if ((rc =
+			 kexec_blob_append(&n, im->initrd.buf, im->initrd.len)))
+			return rc;
+		kexec_blob_free(&b->initrd);
+		b->initrd = n;
+	}
+	rc = kexec_blob_append(&b->initrd, more, len);
+	if (!rc)
+		im->initrd = b->initrd;
+	return rc;
+}
+
 /* The measuring step, then what it asks to add after the initrds. */
 static int boot_measure(const struct entry *e, const struct boot_opts *o,
 			struct boot_files *b, struct boot_image *im, char *err,
@@ -267,21 +290,67 @@ static int boot_measure(const struct entry *e, const struct boot_opts *o,
 	rc = o->measure(o->measure_ctx, &r, &extra, err, errlen);
 	if (rc || !extra.len)
 		return rc;
-	if (im->initrd.buf && im->initrd.buf != b->initrd.buf) {
-		/* a UKI's .initrd (a view into the PE, or its own copy with
-		 * the entry's initrds): the archive goes after a copy */
-		struct kexec_blob n = {0};
-
-		rc = kexec_blob_append(&n, im->initrd.buf, im->initrd.len);
-		kexec_blob_free(&b->initrd);
-		b->initrd = n;
-	}
-	if (!rc)
-		rc = kexec_blob_append(&b->initrd, extra.buf, extra.len);
-	if (rc)
+	if ((rc = boot_append(b, im, extra.buf, extra.len)))
 		return say(err, errlen, rc, "out of memory for the event log");
-	im->initrd = b->initrd;
 	return 0;
+}
+
+/* What the hand-on step gave (boot/hand_on.h), and where its archive
+ * went in the initrds: wiped there once the load is over. */
+struct boot_keys {
+	struct kexec_blob archive;
+	size_t off;
+	bool added;
+};
+
+/* The hand-on step: before the measuring step, so that the line it
+ * measures is the line passed. */
+static int boot_hand_on(const struct entry *e, const struct boot_opts *o,
+			struct boot_image *im, struct boot_keys *k, char *err,
+			size_t errlen)
+{
+	char add[BOOT_CMDLINE_MAX] = "";
+	size_t n = strlen(im->cmdline);
+	int rc;
+
+	if (!o->hand_on)
+		return 0;
+	rc =
+	    o->hand_on(o->hand_on_ctx, e,
+		       o->dry_run ? (o->plan_out ? o->plan_out : stdout) : NULL,
+		       &k->archive, add, sizeof(add), err, errlen);
+	if (rc || !add[0])
+		return rc;
+	if (snprintf(im->cmdline + n, sizeof(im->cmdline) - n, "%s%s",
+		     n ? " " : "", add) >= (int)(sizeof(im->cmdline) - n))
+		return say(err, errlen, -E2BIG,
+			   "the command line has no room for \"%s\"", add);
+	im->own_cmdline = false; /* a UKI's .cmdline with words added */
+	return 0;
+}
+
+/* The hand-on step's archive, last of all: after the event log, which
+ * says nothing of it (it is never measured). */
+static int boot_hand_on_add(struct boot_files *b, struct boot_image *im,
+			    struct boot_keys *k, char *err, size_t errlen)
+{
+	int rc;
+
+	if (!k->archive.len)
+		return 0;
+	if ((rc = boot_append(b, im, k->archive.buf, k->archive.len)))
+		return say(err, errlen, rc,
+			   "out of memory for the LUKS key's archive");
+	k->off = b->initrd.len - k->archive.len;
+	k->added = true;
+	return 0;
+}
+
+/* The initrds' copy of the keys, once the kernel has its own. */
+static void boot_hand_on_wipe(struct boot_files *b, const struct boot_keys *k)
+{
+	if (k->added)
+		explicit_bzero((char *)b->initrd.buf + k->off, k->archive.len);
 }
 
 static enum kexec_syscall boot_syscall(const struct boot_opts *o)
@@ -472,6 +541,18 @@ static int boot_mb_measure(const struct entry *e, const struct boot_opts *o,
 	return rc;
 }
 
+/* A multiboot kernel's modules are its own (Xen's dom0 kernel and its
+ * initrd): no archive of ours can go after them, so no key goes on. */
+static void boot_mb_no_hand_on(const struct entry *e, const struct boot_opts *o)
+{
+	log_info("boot: \"%s\" is a multiboot kernel: no LUKS key is handed "
+		 "on (its modules take no archive of bootmenu's)",
+		 e->title ? e->title : e->id);
+	if (o->dry_run)
+		fprintf(o->plan_out ? o->plan_out : stdout,
+			"hand on:  nothing (a multiboot kernel)\n");
+}
+
 /* Xen and other multiboot kernels: kexec_load alone (kexec/load.h),
  * measured like the rest. */
 static int boot_load_multiboot(const struct entry *e, const struct boot_opts *o,
@@ -486,6 +567,8 @@ static int boot_load_multiboot(const struct entry *e, const struct boot_opts *o,
 	if (rc)
 		goto out;
 	boot_xen_args(e, cmdline, sizeof(cmdline));
+	if (o->hand_on)
+		boot_mb_no_hand_on(e, o);
 	if ((rc = boot_mb_measure(e, o, &mb, cmdline, err, errlen)))
 		goto out;
 	rq = (struct kexec_request){
@@ -522,6 +605,7 @@ static int boot_load_kexec(const struct entry *e, const struct boot_opts *o,
 	struct boot_files b = {.kernel_fd = -1};
 	struct boot_image im = {0};
 	struct kexec_request rq = {0};
+	struct boot_keys keys = {0};
 	enum kexec_syscall used;
 	int rc;
 
@@ -538,7 +622,9 @@ static int boot_load_kexec(const struct entry *e, const struct boot_opts *o,
 		 e->cmdline ? e->cmdline : "");
 	if (e->format == FMT_UKI && (rc = boot_uki(e, &b, &im, err, errlen)))
 		goto out;
-	if ((rc = boot_measure(e, o, &b, &im, err, errlen)))
+	if ((rc = boot_hand_on(e, o, &im, &keys, err, errlen)) ||
+	    (rc = boot_measure(e, o, &b, &im, err, errlen)) ||
+	    (rc = boot_hand_on_add(&b, &im, &keys, err, errlen)))
 		goto out;
 	rq = (struct kexec_request){
 	    .kernel = im.kernel,
@@ -559,6 +645,7 @@ static int boot_load_kexec(const struct entry *e, const struct boot_opts *o,
 		l->syscall = kexec_syscall_name(used);
 	}
 out:
+	boot_hand_on_wipe(&b, &keys);
 	free(im.initrd_owned);
 	boot_close(&b);
 	return rc;

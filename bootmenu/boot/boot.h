@@ -25,6 +25,7 @@
 struct efi_vars;
 struct boot_loader_vars;
 struct boot_loaded;
+struct boot_key;
 struct kexec_blob;
 
 /* One file a kexec load read for the target: its bytes as read. */
@@ -98,6 +99,28 @@ struct boot_opts {
 	 * device (NULL: /dev/tpmrm0, then /dev/tpm0; tests name another). */
 	enum boot_measure_mode tpm;
 	const char *tpm_path;
+	/* The hand-on step (boot_run() wires it; boot/hand_on.h): called for
+	 * a kexec entry once its files are read, before the measuring step
+	 * (the line it adds to is the line measured), in a dry run too (@dry:
+	 * where its plan is printed; NULL for a real load). It may set
+	 * *archive to bytes (its own, valid until the load returns) that the
+	 * load adds after the initrds and after the measuring step's archive,
+	 * never measured, and wipes once loaded; and cmd_add[0..cmd_len) to
+	 * words added to the command line after a space. Returns 0, or -errno
+	 * with a sentence in err[0..len) to stop the load. NULL: nothing is
+	 * handed on. A multiboot kernel gets nothing (logged). */
+	int (*hand_on)(void *ctx, const struct entry *e, FILE *dry,
+		       struct kexec_blob *archive, char *cmd_add,
+		       size_t cmd_len, char *err, size_t len);
+	void *hand_on_ctx;
+	/* What boot_run() hands on with: bootmenu.conf's `luks_pass_key`
+	 * (NULL or "": nothing), and the keys the session kept for the LUKS
+	 * volumes that hold the filesystem named @fs_name, called with
+	 * @session: how many went into @out[0..max) (boot/hand_on.h). May
+	 * be NULL: nothing is handed on. */
+	const char *pass_key;
+	size_t (*keys_of)(void *session, const char *fs_name,
+			  struct boot_key *out, size_t max);
 	/* systemd's Boot Loader Interface (boot/loader_vars.h): written
 	 * before the jump, and LoaderEntryOneShot consumed with grub's
 	 * next_entry. The face sets it under UEFI with efivarfs; NULL:

@@ -1,5 +1,6 @@
 /* transaction.c - one boot: its steps in the order they must run. */
 #include "boot/transaction.h"
+#include "boot/hand_on.h"
 #include "boot/loader_vars.h"
 #include "choose/choose.h"
 #include "entry/entry.h"
@@ -22,6 +23,7 @@ struct txn {
 	char note[TXN_NOTE_MAX];
 	char bli_note[TXN_NOTE_MAX]; /* why the loader variables were not */
 	struct boot_measure m;	     /* the measuring step's outcome */
+	struct boot_hand_on h;	     /* the hand-on step's archive */
 };
 
 static const char *txn_title(const struct txn *t)
@@ -152,9 +154,23 @@ static int txn_boot(struct txn *t, bool consume_once, char *err, size_t len)
 		txn_clear_once(t);
 		txn_clear_loader_once(t);
 	}
-	/* a later step: hand a LUKS key on to the target's initramfs */
+	/* the LUKS keys were handed on inside the load too, before the
+	 * measuring step (boot_hand_on_step(), boot/hand_on.h) */
 	txn_starting(t);
 	return txn_jump(t, err, len);
+}
+
+/* The hand-on step, when bootmenu.conf's luks_pass_key is not "no" and
+ * the face says where the session keeps the keys. */
+static void txn_wire_hand_on(struct txn *t)
+{
+	if (!t->o.keys_of || !t->o.pass_key || !t->o.pass_key[0])
+		return;
+	t->h.pattern = t->o.pass_key;
+	t->h.keys_of = t->o.keys_of;
+	t->h.ctx = t->o.session;
+	t->o.hand_on = boot_hand_on_step;
+	t->o.hand_on_ctx = &t->h;
 }
 
 int boot_run(const struct entry *e, const struct boot_opts *o,
@@ -177,7 +193,10 @@ int boot_run(const struct entry *e, const struct boot_opts *o,
 	t.m.tpm_path = t.o.tpm_path;
 	t.o.measure = boot_measure_step;
 	t.o.measure_ctx = &t.m;
+	txn_wire_hand_on(&t);
 	rc = txn_load(&t, err, len);
+	/* the kernel has its copy of the keys now: ours goes at once */
+	boot_hand_on_free(&t.h);
 	consume_once = choose_consumes_once(rc, t.o.dry_run);
 	if (rc == 0 && t.o.dry_run)
 		rc = txn_print_plan(&t, out);
@@ -185,5 +204,6 @@ int boot_run(const struct entry *e, const struct boot_opts *o,
 		rc = txn_boot(&t, consume_once, err, len);
 	free(t.plan);
 	boot_measure_free(&t.m);
+	boot_hand_on_free(&t.h);
 	return rc;
 }

@@ -117,6 +117,20 @@ static int set_tpm(struct conf *c, const char *val)
 	return -EINVAL;
 }
 
+/* no, yes, or patterns: "" for no and "*" for yes, so that
+ * conf_pass_key() has patterns alone to match. */
+static int set_pass_key(struct conf *c, const char *val)
+{
+	bool on;
+
+	if (!*val)
+		return -EINVAL;
+	if (set_bool(&on, val) == 0)
+		return set_string(c->pass_key, sizeof(c->pass_key),
+				  on ? "*" : "");
+	return set_string(c->pass_key, sizeof(c->pass_key), val);
+}
+
 static int set_key(struct conf *c, const char *key, const char *val)
 {
 	if (!strcmp(key, "timeout"))
@@ -143,6 +157,8 @@ static int set_key(struct conf *c, const char *key, const char *val)
 		return set_bool(&c->colour, val);
 	if (!strcmp(key, "tpm"))
 		return set_tpm(c, val);
+	if (!strcmp(key, "luks_pass_key"))
+		return set_pass_key(c, val);
 	return -ENOENT;
 }
 
@@ -235,4 +251,23 @@ bool conf_match(const char *pat, const char *title, const char *id)
 		return false;
 	return (title && fnmatch(pat, title, 0) == 0) ||
 	       (id && fnmatch(pat, id, 0) == 0);
+}
+
+bool conf_pass_key(const char *val, const char *title, const char *id)
+{
+	char pat[sizeof(((struct conf *)0)->pass_key)];
+
+	while (val && *val) {
+		size_t n = strcspn(val, " \t");
+
+		if (n && n < sizeof(pat)) {
+			memcpy(pat, val, n);
+			pat[n] = '\0';
+			if (conf_match(pat, title, id))
+				return true;
+		}
+		val += n;
+		val += strspn(val, " \t");
+	}
+	return false;
 }

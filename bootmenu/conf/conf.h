@@ -61,6 +61,12 @@ struct conf {
 	 * lines add up. Nobody typing by the end of the countdown boots the
 	 * default as usual. "" none (only a menu of locked volumes asks). */
 	char unlock_at_start[512];
+	/* luks_pass_key = no|yes|PATTERN... (no): hand the passphrase of a
+	 * LUKS volume bootmenu unlocked on to the booted entry's initramfs,
+	 * so it is typed once (boot/hand_on.h): for every entry (yes), or
+	 * for the entries whose title or id matches one of the fnmatch(3)
+	 * patterns (separated by spaces). "" for no, "*" for yes. */
+	char pass_key[1024];
 };
 
 /* Defaults: nothing set. */
@@ -76,5 +82,10 @@ int conf_load(struct conf *c, const char *path, char *err, size_t errlen);
 /* True when fnmatch(3) pattern @pat (not empty) matches @title or @id
  * (either may be NULL). */
 bool conf_match(const char *pat, const char *title, const char *id);
+
+/* Whether `luks_pass_key` value @val (struct conf's pass_key) hands keys
+ * on for the entry of @title and @id: one of its space-separated patterns
+ * matches either (conf_match()). False for "" (no). */
+bool conf_pass_key(const char *val, const char *title, const char *id);
 
 #endif

@@ -98,6 +98,11 @@ struct scan_dev {
 	 * too), else "". */
 	int luks_version;
 	const char *luks_uuid, *luks_label, *unlocked_as;
+	/* An LVM logical volume or md mirror the scan mapped: the devices
+	 * its mapping reads, by their names in this list, space separated
+	 * ("vda2 vdb2", "luks-<uuid>"; a mirror is read from one member);
+	 * "" for any other device. */
+	const char *members;
 };
 
 enum scan_event_type {

@@ -37,6 +37,7 @@ struct scan_rec *scan_rec_get(struct scan *s, const char *name)
 	r->pub.devnode = r->pub.fstype = r->pub.uuid = r->pub.label = "";
 	r->pub.partuuid = r->pub.partlabel = r->pub.pttype = "";
 	r->pub.luks_uuid = r->pub.luks_label = r->pub.unlocked_as = "";
+	r->pub.members = "";
 	r->removed = true; /* until something schedules it */
 	for (tail = &s->recs; *tail; tail = &(*tail)->next)
 		;

@@ -314,6 +314,31 @@ bool scan_vol_as_planned(const struct scan_rec *r, const struct scan_volplan *p,
 	return true;
 }
 
+/* The names of @it's member devices, each once, space separated: which
+ * devices a volume is made of, for scan_dev.members. */
+static const char *vol_members(struct scan *s, const struct scan_volplan *p,
+			       const struct vol_plan_item *it)
+{
+	char buf[VOL_WINDOWS_MAX * (PROBE_NAME_MAX + 1)] = "";
+	size_t used = 0;
+
+	for (size_t i = 0; i < it->v.n; i++) {
+		const char *dev = p->mems[it->v.w[i].source]->dev;
+		size_t k = strlen(dev);
+		bool seen = false;
+
+		for (size_t j = 0; j < i; j++)
+			seen |= !strcmp(p->mems[it->v.w[j].source]->dev, dev);
+		if (seen || used + k + 2 > sizeof(buf))
+			continue;
+		if (used)
+			buf[used++] = ' ';
+		memcpy(buf + used, dev, k + 1);
+		used += k;
+	}
+	return arena_strdup(&s->a, buf);
+}
+
 void scan_vol_fill(struct scan *s, struct scan_rec *r,
 		   const struct scan_volplan *p, const struct vol_plan_item *it)
 {
@@ -344,6 +369,7 @@ void scan_vol_fill(struct scan *s, struct scan_rec *r,
 	r->pub.partno = 0;
 	r->pub.size = it->v.size;
 	r->pub.removable = false;
+	r->pub.members = vol_members(s, p, it);
 }
 
 /* Is @name one of bootmenu's tables? Its uevent may come before the

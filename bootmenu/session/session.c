@@ -29,6 +29,7 @@
 #include "cfg/resolve.h"
 #include "scan/fs.h"
 #include "scan/scan.h"
+#include "session/keys.h"
 #include "source/source.h"
 #include "boot/boot.h"
 #include "boot/measure.h"
@@ -519,11 +520,12 @@ static int session_begin(struct session *s)
 
 int session_start(struct session *s, double settle_s)
 {
-	const char *hide = s->hide;
+	const char *hide = s->hide, *pass_key = s->pass_key;
 	const struct scan_opts *opts = s->scan_opts;
 
 	memset(s, 0, sizeof(*s));
 	s->hide = hide;
+	s->pass_key = pass_key;
 	s->scan_opts = opts;
 	s->settle_s = settle_s;
 	entry_list_init(&s->list, &s->arena);
@@ -615,6 +617,8 @@ int session_update(struct session *s)
 	}
 	changed |= parts_parse(s);
 	changed |= locked_refresh(s);
+	if (mask & SESSION_CHANGED_DEVICES)
+		session_keys_prune(s); /* a volume gone takes its key */
 	if (changed) {
 		list_rebuild(s);
 		mask |= SESSION_CHANGED_ENTRIES;
@@ -680,6 +684,7 @@ int session_rescan(struct session *s)
 	int rc;
 
 	sources_free(s);
+	session_keys_free(s); /* every mapping went with the scan */
 	parts_free(s);
 	arena_free(&s->arena);
 	memset(s->fss, 0, sizeof(s->fss));
@@ -811,6 +816,7 @@ void session_unmount(struct session *s)
 void session_free(struct session *s)
 {
 	sources_free(s);
+	session_keys_free(s);
 	parts_free(s);
 	arena_free(&s->arena);
 	free(s->hide_copy);

@@ -17,6 +17,8 @@ struct scan;
 struct scan_opts;
 struct fs_root;
 struct session_part;
+struct session_key;
+struct boot_key;
 
 #define SESSION_MAX_FS 256
 #define SESSION_SOURCES_MAX 8 /* disks, dirs; network, volumes to come */
@@ -48,6 +50,12 @@ struct session {
 	 * are the session's own. NULL: the real machine, with hotplug. */
 	const char *hide;
 	const struct scan_opts *scan_opts;
+	/* bootmenu.conf's luks_pass_key (conf.h; "" or NULL: no): when set,
+	 * the passphrase of each volume unlocked is kept for the boot's
+	 * hand-on step (session/keys.h, boot/hand_on.h). Kept by
+	 * session_start(), not copied: it must outlive the session. */
+	const char *pass_key;
+	struct session_key *keys; /* the session's own (session/keys.h) */
 	/* The session's own: one parsed filesystem per fss[i], each with
 	 * its arena (malloc'd); arenas replaced since the last update. */
 	struct session_part *parts[SESSION_MAX_FS];
@@ -204,6 +212,16 @@ int session_unlock(struct session *s, const char *name, const char *pass,
  * above the passphrase prompt. */
 int session_unlock_tpm(struct session *s, const char *name, const char *pin,
 		       char *err, size_t errlen);
+
+/* The boot_opts.keys_of hook (boot/hand_on.h), @ctx a struct session:
+ * the keys kept (session/keys.h, when s->pass_key asks) for the LUKS
+ * volumes that hold the filesystem named @fs_name: the volume itself
+ * ("luks-<uuid>"), or the volumes under the members of the LVM logical
+ * volume or md mirror it is (scan_dev.members), a few levels deep. At
+ * most @max into @out, each key the session's, valid until the next
+ * session call. Returns how many. */
+size_t session_keys_of(void *ctx, const char *fs_name, struct boot_key *out,
+		       size_t max);
 
 /* Entry number @n (0-based) of @l, or NULL. */
 const struct entry *session_nth(const struct entry_list *l, long n);

@@ -4,8 +4,10 @@
  * what unlocks, not into every user of the session's listings.
  */
 #include "session/session.h"
+#include "session/keys.h"
 #include "session/locked.h"
 #include "scan/scan.h"
+#include "util/log.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -22,10 +24,17 @@ int session_unlock(struct session *s, const char *name, const char *pass,
 	    .progress = progress,
 	    .progress_ctx = ctx,
 	};
+	int rc;
 
 	if (!s->scan) {
 		snprintf(err, errlen, "%s: no disks are scanned here", name);
 		return -ENOENT;
 	}
-	return scan_unlock(s->scan, name, &u, err, errlen);
+	rc = scan_unlock(s->scan, name, &u, err, errlen);
+	/* luks_pass_key: the target's initramfs gets it (keys.h) */
+	if (rc == 0 && session_key_keep(s, name, pass, len) < 0)
+		log_warn("%s: its passphrase could not be kept: the target "
+			 "will ask for it again",
+			 name);
+	return rc;
 }

@@ -5,11 +5,13 @@
  * for the token's keyslot alone.
  */
 #include "session/session.h"
+#include "session/keys.h"
 #include "session/unlock_tpm.h"
 #include "scan/scan.h"
 #include "tpm/cmd.h"
 #include "tpm/tpm.h"
 #include "tpm/unseal.h"
+#include "util/log.h"
 #include "util/say.h"
 #include "vol/luks.h"
 
@@ -237,6 +239,12 @@ static int open_with(struct session *s, const char *name,
 	    .pass = k->pass, .pass_len = k->len, .slot = k->slot};
 	int rc = scan_unlock(s->scan, name, &u, err, errlen);
 
+	/* the token's secret is the keyslot's passphrase (systemd-cryptenroll
+	 * enrols its base64): luks_pass_key hands it on like a typed one */
+	if (rc == 0 && session_key_keep(s, name, k->pass, k->len) < 0)
+		log_warn("%s: its key could not be kept: the target will "
+			 "ask for the passphrase",
+			 name);
 	/* the token's keyslot was changed or removed since enrolment */
 	if (rc == -EACCES)
 		return say(err, errlen, rc,

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
+#include "boot/hand_on.h"
+#include "boot/transaction.h"
 #include "kexec_double.h"
 #include "entry/entry.h"
 #include "scan/fs.h"
@@ -359,6 +361,173 @@ TEST(uki_sections)
 	free(k);
 }
 
+/* --- the hand-on step (boot/hand_on.h) inside the load: called before
+ * the measuring step, its words on the line measured and passed, its
+ * archive after the event log */
+
+static int step_seq, hand_on_at, measure_at;
+static char measured_line[512];
+
+static int fake_measure(void *ctx, const struct boot_read *r,
+			struct kexec_blob *extra, char *err, size_t len)
+{
+	measure_at = ++step_seq;
+	snprintf(measured_line, sizeof(measured_line), "%s", r->cmdline);
+	*extra = (struct kexec_blob){"EVENTLOG", 8};
+	return 0;
+}
+
+static int fake_hand_on(void *ctx, const struct entry *e, FILE *dry,
+			struct kexec_blob *archive, char *add, size_t cap,
+			char *err, size_t len)
+{
+	hand_on_at = ++step_seq;
+	*archive = (struct kexec_blob){"KEYBYTES-1", 10};
+	snprintf(add, cap, "cryptopts=target=x");
+	if (dry)
+		fprintf(dry, "hand on:  fake\n");
+	return 0;
+}
+
+static char loaded_initrd[4096], loaded_line[512];
+static size_t loaded_len;
+
+static int rec_file_load(int kfd, int ifd, unsigned long len,
+			 const char *cmdline, unsigned long flags)
+{
+	ssize_t n =
+	    ifd < 0 ? 0 : pread(ifd, loaded_initrd, sizeof(loaded_initrd), 0);
+
+	loaded_len = n < 0 ? 0 : (size_t)n;
+	snprintf(loaded_line, sizeof(loaded_line), "%s", cmdline);
+	return 0;
+}
+
+TEST(hand_on_in_the_load)
+{
+	static const struct kexec_sys_ops rec = {
+	    .file_load = rec_file_load,
+	    .lockdown_path = "tests/fixtures/memmap/lockdown-none"};
+	struct fs_root kfs = {.name = "kernel-dir"}, ifs = {.name = "fixtures"};
+	struct entry_file initrd = {NULL, "/holes.iomem", &ifs};
+	struct entry e = {.id = "t",
+			  .title = "Test",
+			  .format = FMT_BARE,
+			  .kernel = {NULL, "/bzImage", &kfs},
+			  .initrds = &initrd,
+			  .n_initrds = 1,
+			  .cmdline = "root=/dev/vda quiet"};
+	static char out[16384];
+	char err[256] = "", want[4096];
+	struct boot_opts o = {.measure = fake_measure,
+			      .hand_on = fake_hand_on,
+			      .file_syscall = true};
+	struct boot_loaded l;
+	size_t ilen, k;
+	char *ibytes = test_slurp(FIXDIR "/holes.iomem", &ilen);
+	FILE *f;
+
+	if (access(KDIR "/bzImage", R_OK) || !ibytes || ilen > 2048) {
+		free(ibytes);
+		test_skip(KDIR "/bzImage absent (run make)");
+		return;
+	}
+	CHECK_INT(fs_root_open_dir(&kfs, KDIR), 0);
+	CHECK_INT(fs_root_open_dir(&ifs, FIXDIR), 0);
+	/* a real load, the kexec_file_load syscall written down */
+	kexec_sys_set_ops(&rec);
+	step_seq = 0;
+	CHECK_INT(boot_load_entry(&e, &o, &l, err, sizeof(err)), 0);
+	kexec_sys_set_ops(NULL);
+	CHECK_STR(err, "");
+	CHECK(l.ready);
+	CHECK_INT(hand_on_at, 1);
+	CHECK_INT(measure_at, 2);
+	CHECK_STR(measured_line, "root=/dev/vda quiet cryptopts=target=x");
+	CHECK_STR(loaded_line, "root=/dev/vda quiet cryptopts=target=x");
+	/* the initrd, the event log, then the keys: each at 4 bytes */
+	memset(want, 0, sizeof(want));
+	memcpy(want, ibytes, ilen);
+	k = (ilen + 3) & ~(size_t)3;
+	memcpy(want + k, "EVENTLOG", 8);
+	memcpy(want + k + 8, "KEYBYTES-1", 10);
+	CHECK_INT(loaded_len, k + 18);
+	CHECK(loaded_len == k + 18 && !memcmp(loaded_initrd, want, k + 18));
+	/* a dry run prints the step's lines, and the line with its words */
+	if (can_plan_here()) {
+		f = fmemopen(out, sizeof(out), "w");
+		o.dry_run = true;
+		o.file_syscall = false;
+		o.plan_out = f;
+		CHECK_INT(boot_load_entry(&e, &o, &l, err, sizeof(err)), 0);
+		fclose(f);
+		CHECK(strstr(out, "hand on:  fake\n") != NULL);
+		CHECK(strstr(out, "cmdline:  \"root=/dev/vda quiet "
+				  "cryptopts=target=x\"") != NULL);
+	}
+	free(ibytes);
+	fs_root_close(&kfs);
+	fs_root_close(&ifs);
+}
+
+static size_t run_keys_of(void *session, const char *fs_name,
+			  struct boot_key *out, size_t max)
+{
+	CHECK(session == &step_seq);
+	if (strcmp(fs_name, "luks-0d9f6a2c") || !max)
+		return 0;
+	snprintf(out[0].volume, sizeof(out[0].volume), "%s", fs_name);
+	out[0].key = "correct horse";
+	out[0].len = 13;
+	return 1;
+}
+
+/* boot_run() wires the step when luks_pass_key and the session's keys
+ * are given, and not otherwise; the plan never shows the key. */
+TEST(boot_run_wires_hand_on)
+{
+	struct fs_root kfs = {.name = "luks-0d9f6a2c"};
+	struct entry e = {.id = "t",
+			  .title = "Test",
+			  .format = FMT_BARE,
+			  .method = ENTRY_KEXEC,
+			  .fs = &kfs,
+			  .kernel = {NULL, "/bzImage", &kfs},
+			  .cmdline = "root=/dev/vda"};
+	static char out[16384];
+	char err[256] = "";
+	struct boot_opts o = {.dry_run = true,
+			      .session = &step_seq,
+			      .keys_of = run_keys_of,
+			      .tpm = BOOT_MEASURE_OFF};
+	FILE *f;
+
+	if (access(KDIR "/bzImage", R_OK) || !can_plan_here()) {
+		test_skip(KDIR "/bzImage or the memory map absent");
+		return;
+	}
+	CHECK_INT(fs_root_open_dir(&kfs, KDIR), 0);
+	for (int on = 0; on < 2; on++) {
+		o.pass_key = on ? "Te*" : "";
+		f = fmemopen(out, sizeof(out), "w");
+		o.plan_out = f;
+		CHECK_INT(boot_run(&e, &o, NULL, err, sizeof(err)), 0);
+		fclose(f);
+		CHECK_STR(err, "");
+		CHECK(!strstr(out, "correct horse"));
+		if (on)
+			CHECK(strstr(out, "hand on:  the key of luks-0d9f6a2c "
+					  "as /etc/cryptsetup-keys.d/"
+					  "luks-0d9f6a2c.key (not in "
+					  "crypttab)\n") != NULL);
+		else
+			CHECK(!strstr(out, "hand on:"));
+		CHECK(strstr(out, "initrd:   ") != NULL || !on);
+	}
+	fs_root_close(&kfs);
+}
+
 TEST_MAIN("test_boot", dry_run_reads_through_fs, refusals_are_sentences,
 	  locked_down_names_the_file, network_files_fetched_as_opened,
-	  jump_needs_a_load, uki_sections)
+	  jump_needs_a_load, uki_sections, hand_on_in_the_load,
+	  boot_run_wires_hand_on)

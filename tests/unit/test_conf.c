@@ -214,6 +214,37 @@ TEST(shipped_file)
 	CHECK(c.colour);
 }
 
+/* luks_pass_key: no (the default), yes, or patterns over titles and ids
+ * (issue #33, "Type it once"). */
+TEST(luks_pass_key)
+{
+	struct conf c;
+	char err[160];
+
+	conf_init(&c);
+	CHECK_STR(c.pass_key, "");
+	CHECK(!conf_pass_key(c.pass_key, "Debian", "debian"));
+	CHECK_INT(conf_parse(&c, "luks_pass_key = yes\n", err, sizeof(err)), 0);
+	CHECK_STR(c.pass_key, "*");
+	CHECK(conf_pass_key(c.pass_key, "Debian", NULL));
+	CHECK_INT(conf_parse(&c, "luks_pass_key = no\n", err, sizeof(err)), 0);
+	CHECK_STR(c.pass_key, "");
+	CHECK(!conf_pass_key(c.pass_key, "Debian", "debian"));
+	CHECK_INT(conf_parse(&c, "luks_pass_key = Debian* \tgnulinux-*\n", err,
+			     sizeof(err)),
+		  0);
+	CHECK_STR(c.pass_key, "Debian* \tgnulinux-*");
+	CHECK(conf_pass_key(c.pass_key, "Debian GNU/Linux", "x"));
+	CHECK(conf_pass_key(c.pass_key, "Other", "gnulinux-6.1-advanced"));
+	CHECK(!conf_pass_key(c.pass_key, "Windows", "windows"));
+	CHECK(!conf_pass_key(c.pass_key, NULL, NULL));
+	/* an empty value is a mistake, not "no": reported, the last kept */
+	CHECK_INT(conf_parse(&c, "luks_pass_key =\n", err, sizeof(err)),
+		  -EINVAL);
+	CHECK_STR(err, "line 1: bad value");
+	CHECK_STR(c.pass_key, "Debian* \tgnulinux-*");
+}
+
 TEST_MAIN("test_conf", defaults, every_key, tpm_values, booleans,
 	  bad_password_locks, bad_lines_skipped, long_values, hide_lines_add_up,
-	  shipped_file)
+	  luks_pass_key, shipped_file)

@@ -306,6 +306,11 @@ TEST(volumes_found_mapped_and_gone)
 	CHECK_STR(reason(v, n, "vdf"), "RAID member: in use by md127");
 	check_mounted(dev(v, n, "vgsys/boot"), "VGBOOT", "vgsys:boot");
 	check_mounted(dev(v, n, "md/mirror"), "MDMIRROR", "md:mirror");
+	/* which devices each volume is made of (the hand-on step follows
+	 * them to a LUKS volume, boot/hand_on.h); others have none */
+	CHECK_STR(dev(v, n, "vgsys/boot")->members, "vda");
+	CHECK_STR(dev(v, n, "md/mirror")->members, "vdc"); /* the one read */
+	CHECK_STR(dev(v, n, "vda")->members, "");
 	/* two runs: device-mapper's, which takes block devices only (the
 	 * ioctls run in QEMU, tests/e2e/test_volumes.py) */
 	check_dm_refused(dev(v, n, "vgsys/root"), "vda");
@@ -337,6 +342,7 @@ TEST(volumes_found_mapped_and_gone)
 		  "LVM physical volume: volume group vgdata");
 	check_dm_refused(dev(v, n, "vgdata/span"), "vdb");
 	check_dm_refused(dev(v, n, "vgdata/stripe"), "vdb");
+	CHECK_STR(dev(v, n, "vgdata/span")->members, "vdb vdh");
 	CHECK_INT(added, 2);
 
 	/* its PV goes: vgsys's volumes and their mapping with it */

@@ -7,6 +7,8 @@
 #include "entry/entry.h"
 #include "scan/fs.h"
 #include "scan/scan.h"
+#include "boot/hand_on.h"
+#include "session/keys.h"
 #include "session/listing.h"
 #include "session/locked.h"
 #include "session/session.h"
@@ -240,6 +242,121 @@ TEST(not_saved_as_default)
 	arena_free(&s.locked_a);
 }
 
+/* --- the keys kept for the hand-on step (session/keys.h) */
+
+#define VOL_A "luks-aaaa-1111"
+#define VOL_B "luks-bbbb-2222"
+
+static const char *key_text(struct session *s, const char *volume)
+{
+	static char buf[64];
+	const void *key;
+	size_t len;
+
+	if (session_key_of(s, volume, &key, &len) < 0)
+		return "(none)";
+	snprintf(buf, sizeof(buf), "%.*s", (int)len, (const char *)key);
+	return buf;
+}
+
+/* luks_pass_key = no: a volume unlocked leaves nothing behind. */
+TEST(keys_off_nothing_kept)
+{
+	struct session s;
+
+	memset(&s, 0, sizeof(s));
+	CHECK_INT(session_key_put(&s, VOL_A, "pw", 2), 0);
+	CHECK_INT(session_keys_count(&s), 0);
+	s.pass_key = "";
+	CHECK_INT(session_key_put(&s, VOL_A, "pw", 2), 0);
+	CHECK_INT(session_keys_count(&s), 0);
+	/* nor from an unlock the scan does not know */
+	s.pass_key = "*";
+	CHECK_INT(session_key_keep(&s, "vda3", "pw", 2), -ENOENT);
+	CHECK_INT(session_keys_count(&s), 0);
+	CHECK_STR(key_text(&s, VOL_A), "(none)");
+}
+
+/* Kept by volume, the newer key for a volume unlocked again, dropped
+ * when the volume is not among the devices, all gone with the session. */
+TEST(keys_kept_and_dropped)
+{
+	struct scan_dev present[] = {{.name = "vda3"}, {.name = VOL_A}};
+	struct session s;
+
+	memset(&s, 0, sizeof(s));
+	s.pass_key = "*";
+	CHECK_INT(session_key_put(&s, VOL_A, "first", 5), 0);
+	CHECK_INT(session_key_put(&s, VOL_B, "bee\0x", 5), 0);
+	CHECK_INT(session_key_put(&s, VOL_A, "again", 5), 0);
+	CHECK_INT(session_keys_count(&s), 2);
+	CHECK_STR(key_text(&s, VOL_A), "again");
+	CHECK_STR(key_text(&s, "luks-cccc"), "(none)");
+	/* the exact bytes, a NUL too */
+	{
+		const void *k;
+		size_t n;
+
+		CHECK_INT(session_key_of(&s, VOL_B, &k, &n), 0);
+		CHECK(n == 5 && !memcmp(k, "bee\0x", 5));
+	}
+	/* too long to hand on: not kept */
+	{
+		static char big[SESSION_KEY_MAX + 1];
+
+		CHECK_INT(session_key_put(&s, "luks-big", big, sizeof(big)), 0);
+		CHECK_STR(key_text(&s, "luks-big"), "(none)");
+	}
+	/* VOL_B's device went (a USB stick pulled) */
+	session_keys_prune_to(&s, present, 2);
+	CHECK_INT(session_keys_count(&s), 1);
+	CHECK_STR(key_text(&s, VOL_B), "(none)");
+	CHECK_STR(key_text(&s, VOL_A), "again");
+	session_free(&s);
+	CHECK_INT(session_keys_count(&s), 0);
+	CHECK(s.keys == NULL);
+}
+
+/* Which keys go for a filesystem: its own volume's, or through the
+ * members of an LVM volume or md mirror to the LUKS volumes under them. */
+TEST(keys_under_volumes)
+{
+	struct scan_dev devs[] = {
+	    {.name = "vda3", .members = "", .unlocked_as = VOL_A},
+	    {.name = VOL_A, .members = ""},
+	    {.name = VOL_B, .members = ""},
+	    {.name = "md0", .members = VOL_B " vdc1"},
+	    {.name = "vg-root", .members = VOL_A " md0"},
+	    {.name = "vg-plain", .members = "vdc1"},
+	    {.name = "loop", .members = "loop"},
+	};
+	size_t n = sizeof(devs) / sizeof(devs[0]);
+	struct boot_key out[4];
+	struct session s;
+
+	memset(&s, 0, sizeof(s));
+	s.pass_key = "*";
+	CHECK_INT(session_key_put(&s, VOL_A, "aaa", 3), 0);
+	CHECK_INT(session_key_put(&s, VOL_B, "bbbb", 4), 0);
+	CHECK_INT(session_keys_under(&s, devs, n, VOL_A, out, 4), 1);
+	CHECK_STR(out[0].volume, VOL_A);
+	CHECK(out[0].len == 3 && !memcmp(out[0].key, "aaa", 3));
+	/* LVM over LUKS and over an md mirror over LUKS */
+	CHECK_INT(session_keys_under(&s, devs, n, "vg-root", out, 4), 2);
+	CHECK_STR(out[0].volume, VOL_A);
+	CHECK_STR(out[1].volume, VOL_B);
+	CHECK(out[1].len == 4 && !memcmp(out[1].key, "bbbb", 4));
+	CHECK_INT(session_keys_under(&s, devs, n, "vg-root", out, 1), 1);
+	/* nothing encrypted under it; a loop in the members ends */
+	CHECK_INT(session_keys_under(&s, devs, n, "vg-plain", out, 4), 0);
+	CHECK_INT(session_keys_under(&s, devs, n, "loop", out, 4), 0);
+	CHECK_INT(session_keys_under(&s, devs, n, "vda1", out, 4), 0);
+	/* a volume without a key kept */
+	CHECK_INT(session_keys_under(&s, devs, n, "luks-cccc", out, 4), 0);
+	session_free(&s);
+	CHECK_INT(session_keys_under(&s, devs, n, "vg-root", out, 4), 0);
+}
+
 /* --- over a fake sysfs: the scan's own locked device */
 
 static char top[64], sys_dir[96], dev_dir[96], mnt_dir[96];
@@ -372,8 +489,17 @@ TEST(locked_device_in_session)
 	CHECK_INT(session_unlock_what(&s, "vdf", what, sizeof(what)), 0);
 	CHECK_STR(what, "LUKS2");
 	CHECK_INT(session_unlock_what(&s, "vdz", what, sizeof(what)), -ENOENT);
+	/* a key kept for a volume: a device event that does not list the
+	 * volume drops it at the next update, and a rescan drops them all */
+	s.pass_key = "*";
+	CHECK_INT(session_key_put(&s, "luks-" LUKS_UUID, "pw", 2), 0);
+	session_keys_prune(&s);
+	CHECK_INT(session_keys_count(&s), 0); /* vdf is locked: no volume */
+	CHECK_INT(session_key_put(&s, "luks-" LUKS_UUID, "pw", 2), 0);
+	CHECK_INT(session_keys_count(&s), 1);
 	/* a rescan makes it again, from the scan's new device */
 	CHECK_INT(session_rescan(&s), 0);
+	CHECK_INT(session_keys_count(&s), 0);
 	wait_settled(&s);
 	CHECK(last(&s) && last(&s)->method == ENTRY_UNLOCK);
 	CHECK_INT(s.n_locked, 1);
@@ -383,4 +509,5 @@ out:
 }
 
 TEST_MAIN("test_session_unlock", locked_entries_made, device_lines, listings,
-	  not_saved_as_default, locked_device_in_session)
+	  not_saved_as_default, keys_off_nothing_kept, keys_kept_and_dropped,
+	  keys_under_volumes, locked_device_in_session)
