@@ -261,6 +261,12 @@ ESP := $(B)/esp.img
 BLI_DEBIAN := $(B)/bli-debian/root.ext4
 $(BLI_DEBIAN): images/bli-debian.sh $(DEBKERNEL) | $(DEPS)
 	$(Q)bash images/bli-debian.sh $(B)
+# a Debian 12 disk whose root is LUKS2 (Debian's cryptsetup-initramfs) for
+# the "type it once" tests (tests/e2e/test_luks.py); made once and kept
+# (root only: debootstrap, chroot)
+LUKS_DEBIAN := $(B)/luks-debian/disk.img
+$(LUKS_DEBIAN): images/luks-debian.sh $(DEBKERNEL) | $(DEPS)
+	$(Q)bash images/luks-debian.sh $(B)
 $(ESP): images/esp.sh $(EFI)
 	$(Q)bash images/esp.sh $(B)
 # the tests' Secure Boot disk: that image and test kernels signed with the
@@ -305,7 +311,7 @@ FUZZ_SECONDS ?= 60
 fuzz: $(FUZZ_BINS)
 	$(Q)bash tests/fuzz/run.sh $(B) $(FUZZ_SECONDS)
 
-test: host $(UNIT_BINS) $(FUZZ_BINS) $(EFI) $(DEMO) $(ESP) $(BLI_DEBIAN) $(SB_DISK) $(SHIM_DISK) $(DUAL_DISK) $(B)/target/kexload $(INITRAMFS_FAULT) $(DEBXEN)
+test: host $(UNIT_BINS) $(FUZZ_BINS) $(EFI) $(DEMO) $(ESP) $(BLI_DEBIAN) $(LUKS_DEBIAN) $(SB_DISK) $(SHIM_DISK) $(DUAL_DISK) $(B)/target/kexload $(INITRAMFS_FAULT) $(DEBXEN)
 	$(Q)bash tests/run.sh $(B)
 
 unit: $(UNIT_BINS) host

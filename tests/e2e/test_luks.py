@@ -31,6 +31,16 @@ console; what is on the screen is replayed through screen.py's vt220.
   once, it boots on the countdown.
 - hotplug_stick: a whole-disk LUKS2 stick plugged into the running menu
   of the demo disk: its line arrives; unlocked, its entry boots.
+- debian_type_once: a real Debian 12 whose root is LUKS2 in vda2, opened
+  by Debian's initramfs-tools with cryptsetup-initramfs
+  (images/luks-debian.sh). bootmenu.conf says `luks_pass_key = yes`; the
+  menu asks at once, the passphrase is typed once, the countdown boots
+  Debian, whose initramfs opens vda2_crypt with the key bootmenu handed
+  on (never `Please unlock disk`) and systemd reaches `login:` on ttyS0.
+- debian_asks_twice_without: the same disk without luks_pass_key: after
+  bootmenu's unlock Debian's initramfs asks `Please unlock disk
+  vda2_crypt` (what the option saves; and the first test can fail); the
+  passphrase typed there, Debian reaches `login:` (the disk is sound).
 The error checks look for words (65536 MiB, serpent) that no label or
 title on the screen holds.
 Every image is byte-identical afterwards (sha256): nothing is written."""
@@ -102,12 +112,12 @@ def volume(path, payload, magic, **kw):
 
 
 class Guest(ScreenGuest):
-    def __init__(self, name, disks, append, shared=(), extra=()):
+    def __init__(self, name, disks, append, shared=(), extra=(), mem=512):
         """@disks written in place (checked unchanged afterwards); @shared
         (the demo disk) behind a snapshot."""
         super().__init__(Qemu(B, name, kernel=need(EFI), append=append,
                               disks=[{"file": p, "snapshot": False} for p in disks] +
-                              [{"file": p} for p in shared], extra=extra))
+                              [{"file": p} for p in shared], extra=extra, mem=mem))
 
     def shell_list(self):
         """In the rescue shell: `bootmenu --list`, then `--list --json`;
@@ -595,6 +605,97 @@ def hotplug_stick():
     unchanged(before)
 
 
+# images/luks-debian.sh's disk: its volume's UUID and crypttab name
+DEBIAN_DISK = os.path.join(B, "luks-debian", "disk.img")
+DEBIAN_UUID = "33e2e0ce-d3b1-4a50-8c4a-000000000033"
+DEBIAN_NAME = "vda2_crypt"
+ASKED = r"Please unlock disk"
+
+
+def debian_boot(name, conf):
+    """A guest (1 GiB: Debian's 38 MB initrd is loaded beside the menu) on
+    the Debian disk, behind a snapshot. With @conf, bootmenu.conf is
+    written from the rescue shell first. The menu asks at once (nothing
+    else to boot), the passphrase is typed once, the countdown boots
+    Debian's entry. Returns the guest and where in its output Debian's
+    kernel starts."""
+    need(EFI)
+    if not os.path.exists(DEBIAN_DISK):
+        raise Skip("missing %s (made by images/luks-debian.sh as root: debootstrap, "
+                   "chroot; see its message in the build log)" % DEBIAN_DISK)
+    with open(os.path.join(B, "debkernel", "VERSION")) as f:
+        ver = f.read().strip()
+    g = Guest(name, [], ("bootmenu.shell " if conf else "") + "bootmenu.timeout=3",
+              shared=[DEBIAN_DISK], mem=1024)
+    try:
+        if conf:
+            g.q.expect(r"rescue shell", 90)
+            g.q.send("dmesg -n 1; printf '%s\\n' > /etc/bootmenu.conf; "
+                     "echo CONF-$((1+1)); exit\n" % conf)
+            g.q.expect(r"CONF-2", 30)
+        g.wait_words(r"Unlock vda2 \(LUKS2 'cr_debian'\)", 120)
+        g.type_pass(PASS)
+        g.wait_drawn(r"vda2 unlocked as luks-%s" % DEBIAN_UUID, 120)
+        g.q.expect(r"Linux version %s " % re.escape(ver), 240)
+        g.not_restarted()
+        return g, g.q.pos
+    except BaseException:
+        g.close()
+        raise
+
+
+def debian_type_once():
+    g, start = debian_boot("luks-debian-once", "luks_pass_key = yes")
+    try:
+        before = g.q.output()[:start]
+        # the menu's dialog title, drawn once: one dialog, one passphrase
+        asked = before.count("Unlock vda2 (LUKS2")
+        if asked != 1 or "Wrong passphrase" in before:
+            raise AssertionError("bootmenu's unlock dialog opened %d times, not once" % asked)
+        if "unknown key" in before:
+            raise AssertionError("bootmenu does not know luks_pass_key: " +
+                                 re.search(r"[^\r\n]*unknown key", before).group(0))
+        cmdline = g.q.expect(r"Command line: ([^\r\n]*)", 60).group(1)
+        # Debian's cryptroot asks, or systemd's getty prints its prompt
+        m = g.q.expect(ASKED + r"[^\r\n]*|luks-debian login:", 360)
+        if m.group(0).startswith("Please"):
+            raise AssertionError("Debian's initramfs asked again: `%s`; its command line: %s"
+                                 % (m.group(0).strip(), cmdline))
+        after = g.q.output()[start:]
+        if re.search(ASKED, after):
+            raise AssertionError("Debian's initramfs asked again for the passphrase")
+        if not re.search(r"%s: set up successfully" % DEBIAN_NAME, after):
+            raise AssertionError("no `%s: set up successfully` from Debian's cryptroot"
+                                 % DEBIAN_NAME)
+        # how: Debian's cryptroot told where the key is (its crypttab
+        # is replaced by cryptopts=)
+        for part in ("cryptopts=target=%s," % DEBIAN_NAME, "source=UUID=%s" % DEBIAN_UUID,
+                     "key=/etc/cryptsetup-keys.d/%s.key" % DEBIAN_NAME):
+            if part not in cmdline:
+                raise AssertionError("Debian's command line has no %s: %s" % (part, cmdline))
+    finally:
+        g.close()
+
+
+def debian_asks_twice_without():
+    g, start = debian_boot("luks-debian-twice", None)
+    try:
+        cmdline = g.q.expect(r"Command line: ([^\r\n]*)", 60).group(1)
+        if "cryptopts=" in cmdline or "cryptsetup-keys" in cmdline:
+            raise AssertionError("a key handed on without luks_pass_key: " + cmdline)
+        g.q.expect(ASKED + " " + DEBIAN_NAME, 300)
+        if "login:" in g.q.output()[start:]:
+            raise AssertionError("Debian reached login: without its passphrase")
+        # typed a second time, at Debian's prompt: the disk itself boots to
+        # login: (so a failure of the test above is the key's, not the disk's)
+        time.sleep(1)
+        g.q.send(PASS + "\r")
+        g.q.expect(r"%s: set up successfully" % DEBIAN_NAME, 120)
+        g.q.expect(r"luks-debian login:", 360)
+    finally:
+        g.close()
+
+
 def cleanup():
     for f in os.listdir(W):
         p = os.path.join(W, f)
@@ -608,7 +709,9 @@ ok = True
 for name, fn in (("e2e.luks.argon2id_ext4_boot", argon2id_ext4_boot),
                  ("e2e.luks.luks1_lvm_boot", luks1_lvm_boot),
                  ("e2e.luks.opensuse_btrfs_snapshot", opensuse_btrfs_snapshot),
-                 ("e2e.luks.hotplug_stick", hotplug_stick)):
+                 ("e2e.luks.hotplug_stick", hotplug_stick),
+                 ("e2e.luks.debian_type_once", debian_type_once),
+                 ("e2e.luks.debian_asks_twice_without", debian_asks_twice_without)):
     ok = check(name, fn) and ok
 hostile = Hostile()
 for c in Hostile.CASES:
