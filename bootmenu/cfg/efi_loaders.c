@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 /* Files compared byte for byte with the fallback loader, at most. */
@@ -99,17 +100,47 @@ static bool efil_usable(struct efil *s, const char *path)
 	return fs_is_file(s->ctx->fs, path);
 }
 
+/* Why @path cannot be a loader the firmware reads whole, or NULL: a file
+ * larger than its filesystem. Its FAT cluster chain must then come back
+ * to a cluster it already passed (FAT spec section 4: a chain is a list,
+ * one entry per cluster); the kernel's FAT follows such a loop up to the
+ * file's size (fat_get_cluster stops only at s_maxbytes), so reading it
+ * gives no error, only the same clusters again. */
+static const char *efil_damage(struct efil *s, const char *path)
+{
+	struct stat st;
+	struct statvfs v;
+	const char *why = NULL;
+	int fd;
+
+	if (fs_stat(s->ctx->fs, path, &st) || st.st_size < 0 ||
+	    (fd = fs_open(s->ctx->fs, path, false)) < 0)
+		return NULL;
+	if (fstatvfs(fd, &v) == 0 && v.f_frsize &&
+	    v.f_blocks <= UINT64_MAX / v.f_frsize &&
+	    (uint64_t)st.st_size > (uint64_t)v.f_blocks * v.f_frsize)
+		why = arena_printf(s->ctx->a,
+				   "%s is %llu bytes, more than its filesystem "
+				   "holds (%llu): its cluster chain loops or "
+				   "ends before the file does",
+				   path, (unsigned long long)st.st_size,
+				   (unsigned long long)v.f_blocks * v.f_frsize);
+	close(fd);
+	return why;
+}
+
 static struct entry *efil_add(struct efil *s, const char *path,
 			      const char *title)
 {
 	struct entry *e = entry_new(s->ctx->out, FMT_EFI, s->ctx->fs);
+	const char *why = efil_damage(s, path);
 
 	e->method = ENTRY_FIRMWARE;
 	e->id = path;
 	e->title = title;
 	e->kernel.path = path;
 	e->source = path;
-	e->disabled = s->ctx->fw_off;
+	e->disabled = why ? why : s->ctx->fw_off;
 	return entry_add(s->ctx->out, e) == 0 ? e : NULL;
 }
 
@@ -186,35 +217,45 @@ static void efil_vendors(struct efil *s)
 	}
 }
 
-/* Whether files @a and @b hold the same bytes (both read in pieces). */
-static bool efil_same_bytes(int fa, int fb, off_t size)
+/* Whether files @a and @b hold the same bytes (both read in pieces):
+ * 1 or 0, or -errno when one cannot be read to its size (*@bad: @a's
+ * error, 0, or @b's, 1). */
+static int efil_same_bytes(int fa, int fb, off_t size, int *bad)
 {
 	static const size_t piece = 64u * 1024;
 	uint8_t *x = malloc(2 * piece);
-	bool same = x != NULL;
+	int same = x != NULL;
 
-	for (off_t done = 0; same && done < size; done += (off_t)piece) {
+	for (off_t done = 0; same == 1 && done < size; done += (off_t)piece) {
 		ssize_t na = util_read_full(fa, x, piece);
 		ssize_t nb = util_read_full(fb, x + piece, piece);
 
-		same = na > 0 && na == nb && !memcmp(x, x + piece, (size_t)na);
+		/* the kernel's FAT gives EIO where a chain ends before the
+		 * file's size */
+		if (na < 0 || nb < 0) {
+			*bad = na >= 0;
+			same = (int)(na < 0 ? na : nb);
+		} else
+			same = na > 0 && na == nb &&
+			       !memcmp(x, x + piece, (size_t)na);
 	}
 	free(x);
 	return same;
 }
 
-static bool efil_same_file(struct efil *s, const char *a, const char *b)
+static int efil_same_file(struct efil *s, const char *a, const char *b,
+			  int *bad)
 {
 	struct stat sa, sb;
-	int fa, fb;
-	bool same;
+	int fa, fb, same = 0;
 
 	if (fs_stat(s->ctx->fs, a, &sa) || fs_stat(s->ctx->fs, b, &sb) ||
 	    sa.st_size != sb.st_size || sa.st_size > EFIL_COMPARE_MAX)
-		return false;
+		return 0;
 	fa = fs_open(s->ctx->fs, a, false);
 	fb = fs_open(s->ctx->fs, b, false);
-	same = fa >= 0 && fb >= 0 && efil_same_bytes(fa, fb, sa.st_size);
+	if (fa >= 0 && fb >= 0)
+		same = efil_same_bytes(fa, fb, sa.st_size, bad);
 	if (fa >= 0)
 		close(fa);
 	if (fb >= 0)
@@ -222,17 +263,35 @@ static bool efil_same_file(struct efil *s, const char *a, const char *b)
 	return same;
 }
 
+/* The fallback loader unless it is bootmenu or a copy of a vendor's; one
+ * that cannot be read whole is listed disabled with the reason, for the
+ * firmware would meet the same damage. */
 static void efil_fallback(struct efil *s)
 {
 	const char *boot = efil_find(s, s->efi, "BOOT");
 	const char *f = boot ? efil_find(s, boot, "BOOTX64.EFI") : NULL;
+	const char *why = NULL;
+	struct entry *e;
 
 	if (!f || !efil_usable(s, f) || efil_is_bootmenu(s->ctx->fs, f))
 		return;
-	for (size_t i = 0; i < s->n_listed; i++)
-		if (efil_same_file(s, f, s->listed[i]))
+	if (efil_damage(s, f)) { /* listed with why, not read whole */
+		efil_add(s, f, "EFI fallback loader (BOOTX64.EFI)");
+		return;
+	}
+	for (size_t i = 0; i < s->n_listed && !why; i++) {
+		int bad = 0, same = efil_same_file(s, f, s->listed[i], &bad);
+
+		if (same == 1)
 			return;
-	efil_add(s, f, "EFI fallback loader (BOOTX64.EFI)");
+		/* a vendor loader's damage is not the fallback's */
+		if (same < 0 && !bad)
+			why = arena_printf(s->ctx->a, "%s cannot be read: %s",
+					   f, strerror(-same));
+	}
+	e = efil_add(s, f, "EFI fallback loader (BOOTX64.EFI)");
+	if (e && why)
+		e->disabled = why;
 }
 
 static void efil_tool(struct efil *s, const char *dir, const char *name,

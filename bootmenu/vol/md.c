@@ -31,6 +31,7 @@
 #define SB0_CSUM 152
 #define SB0_EVENTS_LO 156 /* little-endian hosts: lo before hi */
 #define SB0_EVENTS_HI 160
+#define SB0_DISKS_MAX 27u /* md_p.h MD_SB_DISKS: the descriptors it holds */
 #define SB0_THIS_DISK 3968
 #define SB0_DISK_RAID_DISK 12
 #define SB0_DISK_STATE 16
@@ -155,6 +156,11 @@ static int sb0_parse(const uint8_t *b, size_t len, uint64_t sb_offset,
 	if (le32(b, len, SB0_RAID_DISKS) == 0)
 		return say(err, errlen, -EINVAL,
 			   "the md 0.90 superblock lists no devices");
+	if (le32(b, len, SB0_RAID_DISKS) > SB0_DISKS_MAX)
+		return say(err, errlen, -EINVAL,
+			   "the md 0.90 superblock claims %u members, more "
+			   "than it can describe (%u)",
+			   le32(b, len, SB0_RAID_DISKS), SB0_DISKS_MAX);
 	strcpy(m->version, "0.90");
 	memcpy(m->uuid, b + SB0_UUID0, 4);
 	memcpy(m->uuid + 4, b + SB0_UUID1, 12);
@@ -268,6 +274,14 @@ static int sb1_check(const uint8_t *b, size_t len, uint64_t sb_offset,
 	if (le64(b, len, SB1_DATA_SIZE) < 10)
 		return say(err, errlen, -EINVAL,
 			   "the md member's data area is too small");
+	/* a slot is filled by a member with that role, and a 1.x superblock
+	 * records at most SB1_MAX_DEV_LIMIT roles: more slots than that can
+	 * never all be filled (raid1.c would allocate them all) */
+	if (le32(b, len, SB1_RAID_DISKS) > SB1_MAX_DEV_LIMIT)
+		return say(err, errlen, -EINVAL,
+			   "the md superblock claims %u members, more than a "
+			   "1.x superblock can record (%u)",
+			   le32(b, len, SB1_RAID_DISKS), SB1_MAX_DEV_LIMIT);
 	return 0;
 }
 

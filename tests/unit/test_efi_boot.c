@@ -29,6 +29,7 @@
 #include <limits.h>
 #include <linux/fs.h>
 #include <stdint.h>
+#include <sys/statvfs.h>
 
 #define PARTUUID "0e7a8d5c-3b51-4c0e-9f2a-6d1b8e4f7a21"
 #define WIN "/EFI/Microsoft/Boot/bootmgfw.efi"
@@ -1257,12 +1258,57 @@ TEST(txn_dry_run)
 	fw_dir_remove(&d);
 }
 
+/* A loader larger than its filesystem (a FAT chain that loops: issue
+ * #37) is listed disabled with the sizes, and the fallback loader is
+ * then not compared with the vendor's (the kernel would read the loop's
+ * clusters again up to the size); a loader that fits is left alone. */
+TEST(esp_loader_larger_than_fs)
+{
+	struct tfs t;
+	struct statvfs v;
+	struct entry *e;
+	char path[256];
+	off_t big;
+
+	esp_init(&t);
+	tfs_write(&t, "/EFI/debian/grubx64.efi", "MZ grub");
+	tfs_write(&t, FALLBACK, "MZ fallback");
+	snprintf(path, sizeof(path), "%s" FALLBACK, t.dir);
+	CHECK_INT(statvfs(t.dir, &v), 0);
+	big = (off_t)(v.f_blocks * v.f_frsize + 4096);
+	if (truncate(path, big) < 0) {
+		test_skip("cannot make a sparse file of %lld bytes in %s: %s",
+			  (long long)big, t.dir, strerror(errno));
+		tfs_done(&t);
+		return;
+	}
+	CHECK_INT(efi_loaders_parse_fs(&t.ctx), 0);
+	CHECK_INT(t.out.count, 2);
+	e = by_title(&t, "debian (EFI loader)");
+	CHECK(e != NULL && e->disabled == NULL);
+	e = by_title(&t, "EFI fallback loader (BOOTX64.EFI)");
+	CHECK(e != NULL && e->disabled != NULL);
+	if (e && e->disabled) {
+		char want[256];
+
+		snprintf(want, sizeof(want),
+			 "/EFI/BOOT/BOOTX64.EFI is %lld bytes, more than its "
+			 "filesystem holds (%llu): its cluster chain loops or "
+			 "ends before the file does",
+			 (long long)big,
+			 (unsigned long long)(v.f_blocks * v.f_frsize));
+		CHECK_STR(e->disabled, want);
+	}
+	tfs_done(&t);
+}
+
 TEST_MAIN("test_efi_boot", esp_entries, esp_only, esp_case_and_preference,
-	  esp_fallback_not_listed, esp_named_elsewhere, esp_fw_ui,
-	  boot_windows_dry_run, boot_windows_reuses_option,
-	  boot_fallback_dry_run, boot_fallback_makes_option,
-	  boot_bootnext_refused, boot_loads_take_back, boot_not_uefi,
-	  boot_no_efivarfs, boot_partition_unknown, boot_fw_setup,
-	  fw_options_read, fw_options_listed, fw_option_boots_by_bootnext,
+	  esp_fallback_not_listed, esp_loader_larger_than_fs,
+	  esp_named_elsewhere, esp_fw_ui, boot_windows_dry_run,
+	  boot_windows_reuses_option, boot_fallback_dry_run,
+	  boot_fallback_makes_option, boot_bootnext_refused,
+	  boot_loads_take_back, boot_not_uefi, boot_no_efivarfs,
+	  boot_partition_unknown, boot_fw_setup, fw_options_read,
+	  fw_options_listed, fw_option_boots_by_bootnext,
 	  txn_order_and_failed_jump, txn_clear_failure_said, txn_failed_load,
 	  txn_dry_run)

@@ -374,7 +374,45 @@ TEST(truncated_and_garbage)
 	free(b);
 }
 
+/* Hostile member counts, checksums valid (issue #37): 2^32-1 slots in a
+ * 1.2 superblock with room for 128 roles, 28 in a 0.90 one; refused
+ * before any mirror is planned, with the number in the sentence. */
+TEST(member_count_beyond_format)
+{
+	uint8_t *b = image("v12-a.img"), *z = image("v090-a.img");
+	uint8_t *sb0 = z + 0x10000;
+	struct md_member m;
+	char err[160] = "";
+	uint64_t sum = 0;
+	uint32_t w;
+
+	memset(b + 4096 + 92, 0xff, 4); /* raid_disks 2^32-1 */
+	resign1(b + 4096);
+	CHECK_INT(md_sb_parse(b + 4096, 4096, 4096, DEV, &m, err, 160),
+		  -EINVAL);
+	CHECK_STR(err, "the md superblock claims 4294967295 members, more "
+		       "than a 1.x superblock can record (1920)");
+	b[4096 + 92] = 0x80, b[4096 + 93] = 0x07, b[4096 + 94] = 0;
+	b[4096 + 95] = 0; /* 1920: the most it records, read (degraded) */
+	resign1(b + 4096);
+	CHECK_INT(md_sb_parse(b + 4096, 4096, 4096, DEV, &m, err, 160), 0);
+	CHECK_INT(m.raid_disks, 1920);
+	sb0[40] = 28; /* raid_disks, word 10 */
+	memset(sb0 + 152, 0, 4);
+	for (size_t i = 0; i < 4096; i += 4) {
+		memcpy(&w, sb0 + i, 4);
+		sum += w;
+	}
+	w = (uint32_t)((sum & 0xffffffff) + (sum >> 32));
+	memcpy(sb0 + 152, &w, 4);
+	CHECK_INT(md_sb_parse(sb0, 4096, 0x10000, DEV, &m, err, 160), -EINVAL);
+	CHECK_STR(err, "the md 0.90 superblock claims 28 members, more than "
+		       "it can describe (27)");
+	free(b);
+	free(z);
+}
+
 TEST_MAIN("test_vol_md", each_version_found, checksum_flipped_byte,
 	  read_reports_bad_superblock, windows_exact, stale_member_not_chosen,
 	  degraded_still_readable, raid5_skipped, no_healthy_member_and_reshape,
-	  truncated_and_garbage)
+	  truncated_and_garbage, member_count_beyond_format)
