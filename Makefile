@@ -259,13 +259,13 @@ ESP := $(B)/esp.img
 # a real Debian 12 userspace (systemd 252) for the Boot Loader Interface
 # tests; made once and kept (root only: debootstrap)
 BLI_DEBIAN := $(B)/bli-debian/root.ext4
-$(BLI_DEBIAN): images/bli-debian.sh $(DEBKERNEL) | $(DEPS)
+$(BLI_DEBIAN): images/bli-debian.sh images/debian-root.sh $(DEBKERNEL) | $(DEPS)
 	$(Q)bash images/bli-debian.sh $(B)
 # a Debian 12 disk whose root is LUKS2 (Debian's cryptsetup-initramfs) for
 # the "type it once" tests (tests/e2e/test_luks.py); made once and kept
 # (root only: debootstrap, chroot)
 LUKS_DEBIAN := $(B)/luks-debian/disk.img
-$(LUKS_DEBIAN): images/luks-debian.sh $(DEBKERNEL) | $(DEPS)
+$(LUKS_DEBIAN): images/luks-debian.sh images/debian-root.sh $(DEBKERNEL) | $(DEPS)
 	$(Q)bash images/luks-debian.sh $(B)
 $(ESP): images/esp.sh $(EFI)
 	$(Q)bash images/esp.sh $(B)

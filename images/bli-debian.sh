@@ -23,26 +23,14 @@ if [ "$(id -u)" != 0 ]; then
 	echo "bli-debian: not root: debootstrap needs root; $OUT is not made" >&2
 	exit 0
 fi
-mirror() {
-	local m
-	m=$(sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | grep -v security | head -1)
-	[ -n "$m" ] || m=$(sed -n 's/^deb \(\[[^]]*\] \)\?\([^ ]*\) .*/\2/p' /etc/apt/sources.list 2>/dev/null | grep -v security | head -1)
-	echo "$m"
-}
+. "$(dirname "$0")/debian-root.sh"
 R=$D/root
 mkdir -p "$D"
 t0=$(date +%s)
 # logind (systemctl reboot --boot-loader-entry= asks it) needs D-Bus;
 # the kernel loads the ESP's vfat and efivarfs through modprobe (kmod)
 PKGS=systemd,systemd-sysv,udev,systemd-boot,dbus,kmod
-if [ "$(cat "$D/packages" 2>/dev/null)" != "$PKGS" ]; then
-	rm -rf "$R" "$D/packages"
-	echo "  DEBOOTSTRAP bookworm minbase + $PKGS"
-	debootstrap --variant=minbase --include="$PKGS" \
-		bookworm "$R" "$(mirror)" > "$D/debootstrap.log" 2>&1 ||
-		{ tail -20 "$D/debootstrap.log" >&2; exit 1; }
-	echo "$PKGS" > "$D/packages"
-fi
+debian_root "$D" "$PKGS"
 # the modules of Debian's kernel (build/debkernel, scripts/debian-kernel.sh)
 # the report needs after the initrd: FAT for the ESP at /boot, efivarfs
 VER=$(cat "$B/debkernel/VERSION" 2>/dev/null || true)

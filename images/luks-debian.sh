@@ -42,24 +42,12 @@ if [ -z "$VER" ] || [ ! -d "$MODS/kernel" ] || [ ! -f "/boot/config-$VER" ]; the
 		"(scripts/debian-kernel.sh); $OUT is not made" >&2
 	exit 0
 fi
-mirror() {
-	local m
-	m=$(sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | grep -v security | head -1)
-	[ -n "$m" ] || m=$(sed -n 's/^deb \(\[[^]]*\] \)\?\([^ ]*\) .*/\2/p' /etc/apt/sources.list 2>/dev/null | grep -v security | head -1)
-	echo "$m"
-}
+. "$(dirname "$0")/debian-root.sh"
 R=$D/root
 mkdir -p "$D"
 t0=$(date +%s)
 PKGS=systemd,systemd-sysv,udev,kmod,busybox,cryptsetup,cryptsetup-initramfs,initramfs-tools
-if [ "$(cat "$D/packages" 2>/dev/null)" != "$PKGS" ]; then
-	rm -rf "$R" "$D/packages"
-	echo "  DEBOOTSTRAP bookworm minbase + $PKGS"
-	debootstrap --variant=minbase --include="$PKGS" \
-		bookworm "$R" "$(mirror)" > "$D/debootstrap.log" 2>&1 ||
-		{ tail -20 "$D/debootstrap.log" >&2; exit 1; }
-	echo "$PKGS" > "$D/packages"
-fi
+debian_root "$D" "$PKGS"
 # what the initramfs and the booted system read
 echo b1e5c0de33b1e5c0de33b1e5c0de3333 > "$R/etc/machine-id"
 echo luks-debian > "$R/etc/hostname"
