@@ -289,6 +289,53 @@ def tftp_initrd_past_free_ram_refused():
         r"not fetched", sparse={"huge.img": 1536 << 20})
 
 
+def http_refused_and_missing_kernels():
+    """Issue #36's test 5, its failures: the DEFAULT's kernel is missing
+    on the HTTP server (404), the next entry's server refuses the
+    connection (10.0.2.2 port 81: QEMU's restricted user network has
+    nothing there); each gives the box "The default cannot boot" in the
+    menu with the entry, the address and the reason, and the fallback
+    then boots the third entry (net-small, over TFTP), no key pressed."""
+    label = ("LABEL %s\n  KERNEL %s\n  APPEND initrd=initrd.gz %s demo.entry=%s "
+             "target.poweroff\n")
+    cfg = ("DEFAULT net-missing\nTIMEOUT 10\n" +
+           label % ("net-missing", "http://10.0.2.100/vmlinuz-gone", CON, "net-missing") +
+           label % ("net-refused", "http://10.0.2.2:81/vmlinuz", CON, "net-refused") +
+           label % ("net-small", "vmlinuz", CON, "net-small"))
+    d = tftp_tree("http-fail", {})
+    write(d, "pxelinux.cfg/default", cfg)
+    try:
+        net = ("user,id=n0,restrict=on,tftp=%s,bootfile=lpxelinux.0,"
+               "guestfwd=tcp:10.0.2.100:80-cmd:python3 %s %s" % (d.replace(",", ",,"), HTTPD, d))
+        g = ScreenGuest(Qemu(B, "netboot-http-fail", kernel=need(EFI),
+                             append=CON + " bootmenu.net=on",
+                             extra=["-netdev", net, "-device", NIC]))
+        boxes = []
+        try:
+            for entry, nxt, why in (
+                    ("net-missing", "net-refused",
+                     r"http://10\.0\.2\.100/vmlinuz-gone [\s\S]*(404|[Nn]ot [Ff]ound)"),
+                    ("net-refused", "net-small",
+                     r"http://10\.0\.2\.2:81/vmlinuz [\s\S]*refused")):
+                g.wait_screen(r"Trying \"%s\" in \d+ s" % nxt, 120)
+                box = re.match(r'.*?Trying "%s" in \d+ s' % nxt,
+                               fallback_box(g.screen.text())).group(0)
+                boxes.append(box)
+                if not re.search(r'"%s": cannot fetch %s' % (entry, why), box):
+                    raise AssertionError("the box for %s does not say /%s/: %s" % (
+                        entry, why, box))
+            got = g.q.expect(BOOTED, 300).group(1)
+            g.not_restarted()
+        finally:
+            g.close()
+            for box in boxes:
+                print("  box: " + box)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    if got != "net-small":
+        raise AssertionError("booted %s after the failures, want net-small" % got)
+
+
 def grub_per_mac():
     """GRUB's network image: grub.cfg-01-<mac> under its prefix (/grub
     for grubnetx64.efi) wins over grub.cfg."""
@@ -457,6 +504,8 @@ ok = check("e2e.netboot.http_kernel_and_initrd", http_kernel_and_initrd) and ok
 ok = check("e2e.netboot.http_initrd_past_free_ram_refused", http_initrd_past_free_ram_refused) and ok
 ok = check("e2e.netboot.tftp_initrd_past_free_ram_refused",
            tftp_initrd_past_free_ram_refused) and ok
+ok = check("e2e.netboot.http_refused_and_missing_kernels",
+           http_refused_and_missing_kernels) and ok
 ok = check("e2e.netboot.grub_per_mac", grub_per_mac) and ok
 ok = check("e2e.netboot.ipxe_script", ipxe_script) and ok
 ok = check("e2e.netboot.debian_installer_tree", debian_installer_tree) and ok
