@@ -143,6 +143,22 @@ static int progress(void *data)
 	return t - p->last_ms > NET_FETCH_STALL_S * 1000 ? -ETIMEDOUT : 0;
 }
 
+/* A transfer that ended well: the progress told once more, with every
+ * byte and the total, since the 50 ms watch may not have seen the
+ * headers or the last bytes before the tool exited (a fast server). */
+static void progress_done(struct progress *p, const char *part)
+{
+	struct net_fetch *f = p->f;
+	struct stat st;
+
+	if (p->http && !f->total)
+		f->total = content_length(p->log);
+	if (!f->progress || !f->progress->fn || stat(part, &st) < 0)
+		return;
+	f->progress->fn(f->progress->data, f->remote,
+			(unsigned long long)st.st_size, f->total);
+}
+
 /* The tool's last words, in f->why, and what they mean as -errno. */
 static int reason(struct net_fetch *f, const char *log)
 {
@@ -276,6 +292,8 @@ int net_fetch(struct net_fetch *f)
 	if (rc == 0 && stat(part, &st) == 0 &&
 	    (unsigned long long)st.st_size > f->cap)
 		rc = -EFBIG;
+	if (rc == 0)
+		progress_done(&p, part);
 	if (rc == 0 && rename(part, f->dest) < 0)
 		rc = -errno;
 	if (rc > 0)

@@ -10,14 +10,16 @@ nothing leaves QEMU) is the DHCP and TFTP server: the guest is 10.0.2.15
 case builds its TFTP tree in BUILD/e2e-netboot/<case>/ and removes it
 afterwards. A network that never answers does not hold up the local
 default; --list says why a link gave nothing."""
+import bisect
 import os
+import re
 import shutil
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from qemu import Qemu, check, need  # noqa: E402
-from screen import BOOTED, ScreenGuest  # noqa: E402
+from screen import BOOTED, RESTARTED, Screen, ScreenGuest  # noqa: E402
 
 B = os.path.abspath(sys.argv[1])
 EFI = os.path.join(B, "bootmenu.efi")
@@ -26,6 +28,67 @@ CON = "console=ttyS0,115200"
 MAC = "52:54:00:12:34:56"
 HTTPD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "httpd1.py")
 NIC = "virtio-net-pci,netdev=n0,mac=" + MAC
+ESC_RE = re.compile(r"\x1b(\[[0-9;?>]*[@-~]|[()][0-9A-Za-z]|[78DEMc=>])")
+
+
+class StampedQemu(Qemu):
+    """A Qemu whose reader notes when each chunk of the serial line
+    arrived (the host's monotonic clock), as tests/bench/bench.py does,
+    so that a line can be timed after the run: stamp()."""
+
+    def __init__(self, *a, **kw):
+        self.stamps = []  # (offset at the end of a chunk, monotonic time)
+        super().__init__(*a, **kw)
+
+    def _read(self):
+        while True:
+            data = self.proc.stdout.read1(4096)
+            now = time.monotonic()
+            if not data:
+                break
+            text = data.decode("utf-8", errors="replace")
+            with self.lock:
+                self.buf += text
+                self.stamps.append((len(self.buf), now))
+            self.log.write(text)
+            self.log.flush()
+
+    def stamp(self, pattern):
+        """Seconds from QEMU's start to the arrival of the first match of
+        @pattern in the output with its escape sequences taken out (a
+        line ncurses drew); None when it never came."""
+        with self.lock:
+            raw, stamps = self.buf, list(self.stamps)
+        # kept text and, for each kept piece, its raw offset
+        text, starts, raws, pos, n = [], [], [], 0, 0
+        for m in list(ESC_RE.finditer(raw)) + [None]:
+            end = m.start() if m else len(raw)
+            starts.append(n)
+            raws.append(pos)
+            text.append(raw[pos:end])
+            n += end - pos
+            pos = m.end() if m else len(raw)
+        m = re.search(pattern, "".join(text))
+        if not m:
+            return None
+        k = bisect.bisect_right(starts, m.end() - 1) - 1
+        raw_end = raws[k] + (m.end() - starts[k])
+        i = bisect.bisect_left([e for e, _ in stamps], raw_end)
+        return stamps[min(i, len(stamps) - 1)][1] - self.started
+
+
+def screens_show(out, pattern):
+    """Every match of @pattern on the screens the serial output @out drew,
+    replayed through screen.py's vt220 and looked at before each escape
+    sequence (a status line is often redrawn in part: only a replayed
+    screen shows the whole line)."""
+    s, rx, seen = Screen(), re.compile(pattern, re.M), []
+    for part in re.split(r"(?=\x1b\[)", out):
+        s.feed(part)
+        for m in rx.finditer(s.text()):
+            if m.group(0) not in seen:
+                seen.append(m.group(0))
+    return seen
 
 def pxe_cfg(entry):
     """A pxelinux config whose DEFAULT boots the target with
@@ -66,7 +129,7 @@ def netboots(case, configs, want, bootfile="pxelinux.0", files=None, http=False,
     """Serve @configs (pxelinux.cfg/ names) and @files ({path: text}) over
     TFTP with @bootfile; with @http the same tree over HTTP at
     10.0.2.100:80 too (tests/e2e/httpd1.py, one process a connection).
-    The guest must boot entry @want."""
+    The guest must boot entry @want. Returns the serial output."""
     d = tftp_tree(case, configs)
     for name, text in (files or {}).items():
         write(d, name, text)
@@ -86,16 +149,18 @@ def netboots(case, configs, want, bootfile="pxelinux.0", files=None, http=False,
             if expect_first:
                 q.expect(expect_first, 300)
             if not want:
-                return
+                return q.output()
             got = q.expect(r"BOOTMENU-TARGET: booted entry=(\S+)", 300).group(1)
             q.expect(r"BOOTMENU-TARGET: cmdline=[^\r\n]*demo\.entry=" + want, 30)
             q.expect(r"BOOTMENU-TARGET: done", 30)
+            out = q.output()
         finally:
             q.close()
     finally:
         shutil.rmtree(d, ignore_errors=True)
     if got != want:
         raise AssertionError("booted %s, want %s" % (got, want))
+    return out
 
 
 def per_mac_wins():
@@ -123,36 +188,152 @@ def ip_hex_file():
 
 def http_kernel_and_initrd():
     """lpxelinux.0 with http:// paths in its config: the kernel and
-    initrd come over HTTP (busybox wget in the guest)."""
+    initrd come over HTTP (busybox wget in the guest), and the fetch line
+    of each shows the total the server gave (httpd1.py's Content-Length,
+    the file's size) as "N of T MiB"."""
     cfg = ("DEFAULT net-http\nTIMEOUT 10\nLABEL net-http\n"
            "  KERNEL http://10.0.2.100/vmlinuz\n"
            "  APPEND initrd=http://10.0.2.100/initrd.gz %s demo.entry=net-http "
            "target.poweroff\n" % CON)
-    netboots("http", {}, "net-http", bootfile="lpxelinux.0",
-             files={"pxelinux.cfg/default": cfg}, http=True,
-             expect_first=r"Fetching vmlinuz: [0-9.]+ (of [0-9.]+ )?MiB")
+    out = netboots("http", {}, "net-http", bootfile="lpxelinux.0",
+                   files={"pxelinux.cfg/default": cfg}, http=True,
+                   expect_first=r"Fetching vmlinuz")
+    sizes = {"vmlinuz": os.path.join(B, "kernel", "bzImage"),
+             "initrd.gz": os.path.join(B, "target-initrd.cpio.gz")}
+    for name, path in sizes.items():
+        total = "%.1f" % (os.path.getsize(path) / 1048576.0)
+        lines = screens_show(out, r"Fetching %s: [^\n]*" % re.escape(name))
+        print("  %s (%s MiB): %s" % (name, total, " | ".join(ln.strip() for ln in lines)))
+        if not any(re.search(r": [0-9.]+ of %s MiB \(\d+%%\)" % re.escape(total), ln)
+                   for ln in lines):
+            raise AssertionError("the fetch line of %s never showed the total %s MiB "
+                                 "the server gave: %s" % (name, total, lines or "no line"))
+
+
+def fallback_box(screen_text):
+    """The words inside the timed box "The default cannot boot", in one
+    line (at 80 columns its text is columns 6 to 73, the menu on both
+    sides), from its title on; "" when it is not on the screen."""
+    cols = [ln[6:74] for ln in screen_text.splitlines()]
+    text = re.sub(r"\s+", " ", " ".join(cols))
+    i = text.find("The default cannot boot")
+    return text[i:] if i >= 0 else ""
+
+
+def refused_then_other_boots(case, huge, message, http=False, sparse=None):
+    """A pxelinux config whose DEFAULT (net-huge, first) has the initrd
+    @huge the server announces past the free RAM, and a second, small
+    entry (net-small, the target's initrd over TFTP). The countdown
+    tries net-huge: bootmenu says @message (a regex) on its console, its
+    menu shows the box "The default cannot boot" naming net-huge and the
+    free RAM with "Trying "net-small" in N s", and the fallback then
+    boots net-small with no key pressed; nothing boots before, /init
+    never restarts bootmenu and the kernel does not panic."""
+    huge_label = ("LABEL net-huge\n  KERNEL vmlinuz\n"
+                  "  APPEND initrd=%s %s demo.entry=net-huge target.poweroff\n" % (huge, CON))
+    small_label = ("LABEL net-small\n  KERNEL vmlinuz\n  APPEND initrd=initrd.gz "
+                   "%s demo.entry=net-small target.poweroff\n" % CON)
+    d = tftp_tree(case, {})
+    write(d, "pxelinux.cfg/default", "DEFAULT net-huge\nTIMEOUT 10\n" + huge_label + small_label)
+    for name, size in (sparse or {}).items():  # a size and no blocks
+        with open(os.path.join(d, name), "wb") as f:
+            f.truncate(size)
+    try:
+        net = "user,id=n0,restrict=on,tftp=%s,bootfile=%s" % (
+            d.replace(",", ",,"), "lpxelinux.0" if http else "pxelinux.0")
+        if http:
+            net += ",guestfwd=tcp:10.0.2.100:80-cmd:python3 %s %s" % (HTTPD, d)
+        g = ScreenGuest(Qemu(B, "netboot-" + case, kernel=need(EFI),
+                             append=CON + " bootmenu.net=on",
+                             extra=["-netdev", net, "-device", NIC]))
+        try:
+            g.q.expect(message, 300)
+            g.wait_screen(r"Trying \"net-small\" in \d+ s", 60)
+            box = fallback_box(g.screen.text())
+            if not re.search(r'"net-huge": cannot fetch \S*huge\.img from eth0: larger '
+                             r'than the free RAM', box):
+                raise AssertionError("the menu's box does not say net-huge's initrd is "
+                                     "larger than the free RAM:\n" + g.screen.text())
+            out = g.q.output()
+            for bad in (BOOTED, RESTARTED, r"Kernel panic"):
+                if re.search(bad, out):
+                    raise AssertionError("after the refusal: " + re.search(bad, out).group(0))
+            got = g.q.expect(BOOTED, 300).group(1)
+            g.not_restarted()
+        finally:
+            g.close()
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    print("  box: " + re.match(r'.*?Trying "net-small" in \d+ s', box).group(0))
+    if got != "net-small":
+        raise AssertionError("booted %s after the refusal, want net-small" % got)
 
 
 def http_initrd_past_free_ram_refused():
     """An initrd whose Content-Length (4 GiB) is past the guest's free RAM
-    (-m 512) is refused as soon as the server announces it."""
-    cfg = ("DEFAULT net-huge\nTIMEOUT 10\nLABEL net-huge\n  KERNEL vmlinuz\n"
-           "  APPEND initrd=http://10.0.2.100/huge.img %s demo.entry=net-huge\n" % CON)
-    netboots("huge", {}, None, bootfile="lpxelinux.0",
-             files={"pxelinux.cfg/default": cfg}, http=True,
-             expect_first=r"huge\.img: the server announces 4096 MiB, more than the \d+ MiB "
-             r"free: not fetched")
+    (-m 512) is refused as soon as the server announces it; the menu
+    stays and another entry boots."""
+    refused_then_other_boots(
+        "huge", "http://10.0.2.100/huge.img",
+        r"huge\.img: the server announces 4096 MiB, more than the \d+ MiB free: "
+        r"not fetched", http=True)
 
 
 def tftp_initrd_past_free_ram_refused():
     """The same over TFTP: the size the server announces (tsize, asked
-    before the transfer) of a 1.5 GiB initrd is past the free RAM."""
-    cfg = ("DEFAULT net-huge\nTIMEOUT 10\nLABEL net-huge\n  KERNEL vmlinuz\n"
-           "  APPEND initrd=huge.img %s demo.entry=net-huge\n" % CON)
-    netboots("tftp-huge", {}, None, files={"pxelinux.cfg/default": cfg},
-             sparse={"huge.img": 1536 << 20},
-             expect_first=r"huge\.img: the server announces 1536 MiB, more than the \d+ MiB "
-             r"free: not fetched")
+    before the transfer) of a 1.5 GiB initrd is past the free RAM; the
+    menu stays and another entry boots."""
+    refused_then_other_boots(
+        "tftp-huge", "huge.img",
+        r"huge\.img: the server announces 1536 MiB, more than the \d+ MiB free: "
+        r"not fetched", sparse={"huge.img": 1536 << 20})
+
+
+def http_refused_and_missing_kernels():
+    """Issue #36's test 5, its failures: the DEFAULT's kernel is missing
+    on the HTTP server (404), the next entry's server refuses the
+    connection (10.0.2.2 port 81: QEMU's restricted user network has
+    nothing there); each gives the box "The default cannot boot" in the
+    menu with the entry, the address and the reason, and the fallback
+    then boots the third entry (net-small, over TFTP), no key pressed."""
+    label = ("LABEL %s\n  KERNEL %s\n  APPEND initrd=initrd.gz %s demo.entry=%s "
+             "target.poweroff\n")
+    cfg = ("DEFAULT net-missing\nTIMEOUT 10\n" +
+           label % ("net-missing", "http://10.0.2.100/vmlinuz-gone", CON, "net-missing") +
+           label % ("net-refused", "http://10.0.2.2:81/vmlinuz", CON, "net-refused") +
+           label % ("net-small", "vmlinuz", CON, "net-small"))
+    d = tftp_tree("http-fail", {})
+    write(d, "pxelinux.cfg/default", cfg)
+    try:
+        net = ("user,id=n0,restrict=on,tftp=%s,bootfile=lpxelinux.0,"
+               "guestfwd=tcp:10.0.2.100:80-cmd:python3 %s %s" % (d.replace(",", ",,"), HTTPD, d))
+        g = ScreenGuest(Qemu(B, "netboot-http-fail", kernel=need(EFI),
+                             append=CON + " bootmenu.net=on",
+                             extra=["-netdev", net, "-device", NIC]))
+        boxes = []
+        try:
+            for entry, nxt, why in (
+                    ("net-missing", "net-refused",
+                     r"http://10\.0\.2\.100/vmlinuz-gone [\s\S]*(404|[Nn]ot [Ff]ound)"),
+                    ("net-refused", "net-small",
+                     r"http://10\.0\.2\.2:81/vmlinuz [\s\S]*refused")):
+                g.wait_screen(r"Trying \"%s\" in \d+ s" % nxt, 120)
+                box = re.match(r'.*?Trying "%s" in \d+ s' % nxt,
+                               fallback_box(g.screen.text())).group(0)
+                boxes.append(box)
+                if not re.search(r'"%s": cannot fetch %s' % (entry, why), box):
+                    raise AssertionError("the box for %s does not say /%s/: %s" % (
+                        entry, why, box))
+            got = g.q.expect(BOOTED, 300).group(1)
+            g.not_restarted()
+        finally:
+            g.close()
+            for box in boxes:
+                print("  box: " + box)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    if got != "net-small":
+        raise AssertionError("booted %s after the failures, want net-small" % got)
 
 
 def grub_per_mac():
@@ -206,23 +387,52 @@ def debian_installer_tree():
         q.close()
 
 
-def silent_network_local_default_boots():
-    """The demo disk and a NIC whose network never answers (no peer: no
-    DHCP server at all): the status line says DHCP is asked, and the
-    disk's default boots with no key pressed; the countdown did not wait
-    for DHCP to give up."""
-    q = Qemu(B, "netboot-silent", kernel=need(EFI),
-             append=CON + " bootmenu.net=on bootmenu.timeout=2",
-             disks=[need(os.path.join(B, "demo.img"))],
-             extra=["-device", "virtio-net-pci,mac=" + MAC])
+COUNTDOWN = r"Booting [^\r\n]{1,200}? in \d+ s"
+INIT = r"Run /init as init"
+
+
+def countdown_after_init(name, nic):
+    """The demo disk booted with bootmenu.net=on and @nic (QEMU's
+    arguments): seconds from /init's start (the kernel's "Run /init"
+    line) to the countdown's first frame, both stamped on the host when
+    they arrive on the serial line; the entry booted; the output."""
+    q = StampedQemu(B, name, kernel=need(EFI),
+                    append=CON + " bootmenu.net=on bootmenu.timeout=2",
+                    disks=[need(os.path.join(B, "demo.img"))],
+                    extra=["-nic", "none"] + nic)
     try:
-        # the status line says what the link does while the countdown runs
-        q.expect(r"eth0: asking for an address \(DHCP\)", 120)
-        got = q.expect(r"BOOTMENU-TARGET: booted entry=(\S+)", 240).group(1)
+        got = q.expect(BOOTED, 240).group(1)
+        out = q.output()
+        init, count = q.stamp(INIT), q.stamp(INIT + r"[\s\S]*?" + COUNTDOWN)
     finally:
         q.close()
-    if got.startswith("net-"):
-        raise AssertionError("booted %s from the network" % got)
+    if init is None or count is None:
+        raise AssertionError("%s: no %s line before the target booted" % (
+            name, "/init" if init is None else "countdown"))
+    return count - init, got, out
+
+
+def silent_network_local_default_boots():
+    """The countdown does not wait for DHCP (issue #36's test 2): the demo
+    disk booted twice, once with no NIC and once with a NIC whose network
+    never answers (no peer: no DHCP server at all). In the silent run the
+    status line says DHCP is asked, the disk's default boots with no key
+    pressed, and the countdown starts (from /init) no later than in the
+    run with no NIC + 0.5 s."""
+    bare, got0, _ = countdown_after_init("netboot-silent-nonic", [])
+    silent, got, out = countdown_after_init(
+        "netboot-silent", ["-device", "virtio-net-pci,mac=" + MAC])
+    print("  countdown from /init: %.2f s with no NIC, %.2f s with a silent NIC"
+          % (bare, silent))
+    # curses may redraw only the part of the status line after "eth0: "
+    if not re.search(r"asking for an address \(DHCP\)", ESC_RE.sub("", out)):
+        raise AssertionError("the status line never said DHCP was asked")
+    if got.startswith("net-") or got != got0:
+        raise AssertionError("booted %s with the silent NIC, %s with none" % (got, got0))
+    if silent > bare + 0.5:
+        raise AssertionError("the countdown started %.2f s after /init with a "
+                             "silent NIC, %.2f s with none: it waited for the "
+                             "network" % (silent, bare))
 
 
 def reasons_listed():
@@ -294,6 +504,8 @@ ok = check("e2e.netboot.http_kernel_and_initrd", http_kernel_and_initrd) and ok
 ok = check("e2e.netboot.http_initrd_past_free_ram_refused", http_initrd_past_free_ram_refused) and ok
 ok = check("e2e.netboot.tftp_initrd_past_free_ram_refused",
            tftp_initrd_past_free_ram_refused) and ok
+ok = check("e2e.netboot.http_refused_and_missing_kernels",
+           http_refused_and_missing_kernels) and ok
 ok = check("e2e.netboot.grub_per_mac", grub_per_mac) and ok
 ok = check("e2e.netboot.ipxe_script", ipxe_script) and ok
 ok = check("e2e.netboot.debian_installer_tree", debian_installer_tree) and ok

@@ -33,7 +33,7 @@ static const char fake_tftp[] =
     "[ -f \"$SRV/$r\" ] || { echo 'tftp: server error: (1) File not found'"
     " >&2; exit 1; }\n"
     "cp \"$SRV/$r\" \"$l\"\n";
-/* wget -q -O DEST URL */
+/* wget -q -S -O DEST URL: the headers (-S) on stderr, as busybox's */
 static const char fake_wget[] =
     "#!/bin/sh\n"
     "while [ $# -gt 1 ]; do case $1 in -O) o=$2; shift;; esac; shift; done\n"
@@ -43,6 +43,7 @@ static const char fake_wget[] =
     " sleep 5; exit 1; }\n"
     "[ -f \"$SRV/$n\" ] || { echo 'wget: server returned error: HTTP/1.1 "
     "404 Not Found' >&2; exit 1; }\n"
+    "echo \"  Content-Length: $(wc -c < \"$SRV/$n\")\" >&2\n"
     "cp \"$SRV/$n\" \"$o\"\n";
 
 static void put(const char *dir, const char *name, const char *text,
@@ -316,10 +317,44 @@ TEST(announced_size_past_the_cap_is_not_fetched)
 	teardown();
 }
 
+static int remember(void *data, const char *path, unsigned long long done,
+		    unsigned long long total)
+{
+	unsigned long long *seen = data;
+
+	(void)path;
+	seen[0] = done;
+	seen[1] = total;
+	return 0;
+}
+
+/* A server that sends the whole file before the first 50 ms look: the
+ * progress is still told the bytes and the Content-Length it gave. */
+TEST(fast_http_transfer_tells_its_total)
+{
+	char dest[PATH_MAX];
+	unsigned long long seen[2] = {0, 0};
+	const struct fs_progress cb = {.fn = remember, .data = seen};
+	struct net_fetch f = {.remote = "http://10.0.2.100/default",
+			      .dest = dest,
+			      .cap = 1 << 20,
+			      .progress = &cb};
+
+	setup();
+	mkdir(cache, 0700);
+	snprintf(dest, sizeof(dest), "%s/default", cache);
+	CHECK_INT(net_fetch(&f), 0);
+	CHECK(f.total == sizeof("DEFAULT linux\n") - 1);
+	CHECK(seen[0] == f.total);
+	CHECK(seen[1] == f.total);
+	teardown();
+}
+
 TEST_MAIN("test_net_remote", open_fetches_once_then_reads_the_copy,
 	  missing_file_is_enoent_and_remembered, stat_does_not_fetch,
 	  dot_dot_stays_on_the_server_root,
 	  directories_cannot_be_opened_or_listed, http_address_goes_to_wget,
 	  endless_transfer_is_cut_at_the_cap, progress_is_told_and_can_cancel,
 	  prefetch_failure_says_why_in_the_tools_words,
-	  announced_size_past_the_cap_is_not_fetched)
+	  announced_size_past_the_cap_is_not_fetched,
+	  fast_http_transfer_tells_its_total)
