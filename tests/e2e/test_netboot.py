@@ -414,25 +414,32 @@ def countdown_after_init(name, nic):
 
 def silent_network_local_default_boots():
     """The countdown does not wait for DHCP (issue #36's test 2): the demo
-    disk booted twice, once with no NIC and once with a NIC whose network
-    never answers (no peer: no DHCP server at all). In the silent run the
-    status line says DHCP is asked, the disk's default boots with no key
-    pressed, and the countdown starts (from /init) no later than in the
-    run with no NIC + 0.5 s."""
-    bare, got0, _ = countdown_after_init("netboot-silent-nonic", [])
-    silent, got, out = countdown_after_init(
-        "netboot-silent", ["-device", "virtio-net-pci,mac=" + MAC])
-    print("  countdown from /init: %.2f s with no NIC, %.2f s with a silent NIC"
-          % (bare, silent))
-    # curses may redraw only the part of the status line after "eth0: "
-    if not re.search(r"asking for an address \(DHCP\)", ESC_RE.sub("", out)):
-        raise AssertionError("the status line never said DHCP was asked")
-    if got.startswith("net-") or got != got0:
-        raise AssertionError("booted %s with the silent NIC, %s with none" % (got, got0))
-    if silent > bare + 0.5:
+    disk booted with no NIC and with a NIC whose network never answers (no
+    peer: no DHCP server at all), three times each, alternated. In the
+    silent runs the status line says DHCP is asked, the disk's default
+    boots with no key pressed, and the countdown starts (from /init) no
+    later than with no NIC + 0.5 s, median against median (one boot's
+    jitter under TCG on a busy host was seen near 0.5 s)."""
+    bare, silent = [], []
+    for i in range(3):
+        t0, got0, _ = countdown_after_init("netboot-silent-nonic", [])
+        t1, got, out = countdown_after_init(
+            "netboot-silent", ["-device", "virtio-net-pci,mac=" + MAC])
+        bare.append(t0)
+        silent.append(t1)
+        # curses may redraw only the part of the status line after "eth0: "
+        if not re.search(r"asking for an address \(DHCP\)", ESC_RE.sub("", out)):
+            raise AssertionError("the status line never said DHCP was asked")
+        if got.startswith("net-") or got != got0:
+            raise AssertionError("booted %s with the silent NIC, %s with none" % (got, got0))
+    b, m = sorted(bare)[1], sorted(silent)[1]
+    print("  countdown from /init, median of 3: %.2f s with no NIC (%s), %.2f s "
+          "with a silent NIC (%s)" % (b, " ".join("%.2f" % x for x in bare), m,
+                                      " ".join("%.2f" % x for x in silent)))
+    if m > b + 0.5:
         raise AssertionError("the countdown started %.2f s after /init with a "
-                             "silent NIC, %.2f s with none: it waited for the "
-                             "network" % (silent, bare))
+                             "silent NIC, %.2f s with none (medians): it waited "
+                             "for the network" % (m, b))
 
 
 def reasons_listed():
