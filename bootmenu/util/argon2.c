@@ -13,6 +13,7 @@
 #define A2_WORDS 128 /* 64-bit words in a 1024-byte block */
 #define A2_SLICES 4  /* RFC 9106 3.2: SL */
 #define A2_THREADS_MAX 16
+#define A2_SEG_THREAD 256 /* blocks (KiB) of a segment worth a thread */
 
 struct a2_block {
 	uint64_t v[A2_WORDS];
@@ -330,12 +331,16 @@ static void a2_slice(const struct a2_run *run, const struct a2_pos *at,
 	}
 }
 
-/* How many threads: p->threads, or the CPUs online; at most the lanes
- * and A2_THREADS_MAX. */
-static uint32_t a2_threads(const struct argon2_params *p)
+/* How many threads: p->threads, or the CPUs online when a segment is
+ * worth a thread (A2_SEG_THREAD blocks: starting one costs about what a
+ * few blocks do); at most the lanes and A2_THREADS_MAX. */
+static uint32_t a2_threads(const struct a2_run *run)
 {
-	long cpus =
-	    p->threads ? (long)p->threads : sysconf(_SC_NPROCESSORS_ONLN);
+	const struct argon2_params *p = run->p;
+	long cpus = p->threads ? (long)p->threads
+		    : run->seg_len < A2_SEG_THREAD
+			? 1
+			: sysconf(_SC_NPROCESSORS_ONLN);
 	uint32_t n =
 	    cpus > 0 ? (uint32_t)(cpus < A2_THREADS_MAX ? cpus : A2_THREADS_MAX)
 		     : 1;
@@ -349,7 +354,7 @@ static int a2_passes(const struct a2_run *run)
 	const struct argon2_params *p = run->p;
 	unsigned total = p->t_cost * A2_SLICES, done = 0;
 	struct a2_share w[A2_THREADS_MAX];
-	uint32_t n = a2_threads(p);
+	uint32_t n = a2_threads(run);
 	struct a2_pos at = {0};
 
 	for (at.pass = 0; at.pass < p->t_cost; at.pass++) {

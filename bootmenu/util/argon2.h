@@ -22,7 +22,8 @@ struct argon2_params {
 	uint32_t t_cost; /* passes, >= 1 */
 	uint32_t m_kib;	 /* memory in KiB, >= 8 * lanes */
 	uint32_t lanes;	 /* >= 1 */
-	/* threads to share a slice's lanes among: 0, one per CPU online;
+	/* threads to share a slice's lanes among: 0, one per CPU online
+	 * (one when a segment is under 256 KiB: not worth starting threads);
 	 * never more than @lanes (or 16). The result is the same. */
 	uint32_t threads;
 	/* called after each slice of each pass (done of total); nonzero stops
