@@ -32,6 +32,27 @@ BIG_TITLE = "Big stick 0815"
 DOWN, HOME, ENTER = "\x1b[B", "\x1b[1~", "\r"
 
 
+def plug(q, n, image):
+    """Stick number @n (@image, a snapshot: never written) into the xHCI
+    controller "xhci" of Qemu @q with its monitor; returns the device id."""
+    dev = "s%d" % n
+    out = q.monitor("drive_add 0 if=none,id=stick%d,file=%s,format=raw,snapshot=on"
+                    % (n, image))
+    if "OK" not in out:
+        raise AssertionError("drive_add: %s" % out[-300:])
+    out = q.monitor("device_add usb-storage,bus=xhci.0,drive=stick%d,id=%s" % (n, dev))
+    if "Error" in out or "error" in out:
+        raise AssertionError("device_add: %s" % out[-300:])
+    return dev
+
+
+def pull(q, dev):
+    """Device @dev out of Qemu @q, as a hand pulls a stick."""
+    out = q.monitor("device_del " + dev)
+    if "Error" in out or "error" in out:
+        raise AssertionError("device_del: %s" % out[-300:])
+
+
 class Menu(ScreenGuest):
     """A guest running the menu, with an xHCI controller to plug sticks in."""
 
@@ -42,21 +63,10 @@ class Menu(ScreenGuest):
 
     def plug(self, image):
         self.n += 1
-        dev = "s%d" % self.n
-        out = self.q.monitor("drive_add 0 if=none,id=stick%d,file=%s,format=raw,snapshot=on"
-                             % (self.n, image))
-        if "OK" not in out:
-            raise AssertionError("drive_add: %s" % out[-300:])
-        out = self.q.monitor("device_add usb-storage,bus=xhci.0,drive=stick%d,id=%s"
-                             % (self.n, dev))
-        if "Error" in out or "error" in out:
-            raise AssertionError("device_add: %s" % out[-300:])
-        return dev
+        return plug(self.q, self.n, image)
 
     def pull(self, dev):
-        out = self.q.monitor("device_del " + dev)
-        if "Error" in out or "error" in out:
-            raise AssertionError("device_del: %s" % out[-300:])
+        pull(self.q, dev)
 
     def started(self):
         """The menu is up: its rows and the countdown are drawn."""
