@@ -32,15 +32,24 @@
 #define INIT_BACKOFF_MAX_MS 2000
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* One line, written at once: stderr is unbuffered, and the kernel's own
+ * console lines landed between the pieces of a line written in three
+ * (the tests wait for "init: bootmenu <version>"). */
 static void say(const char *fmt, ...)
 {
+	char line[512];
 	va_list ap;
+	int n;
 
-	fputs("init: ", stderr);
+	memcpy(line, "init: ", 6);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	n = vsnprintf(line + 6, sizeof(line) - 7, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	if (n < 0)
+		n = 0;
+	n = 6 + (n < (int)sizeof(line) - 7 ? n : (int)sizeof(line) - 8);
+	line[n++] = '\n';
+	fwrite(line, 1, (size_t)n, stderr);
 }
 
 static void mount_one(const char *src, const char *dir, const char *type,
