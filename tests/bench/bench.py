@@ -137,7 +137,6 @@ class TimedQemu(Qemu):
     is read and stamped too (FirmwareLog)."""
 
     def __init__(self, *a, fw_log=False, **kw):
-        self.stamps = []  # (raw offset at the end of a chunk, monotonic time)
         self.cursor = 0
         self.fw = FirmwareLog() if fw_log else None
         if self.fw:
@@ -150,19 +149,6 @@ class TimedQemu(Qemu):
         super().close()
         if self.fw:
             self.fw.close(self.log_path.replace(".serial.log", ".seabios.log"))
-
-    def _read(self):
-        while True:
-            data = self.proc.stdout.read1(4096)
-            now = time.monotonic()
-            if not data:
-                break
-            text = data.decode("utf-8", errors="replace")
-            with self.lock:
-                self.buf += text
-                self.stamps.append((len(self.buf), now))
-            self.log.write(text)
-            self.log.flush()
 
     def at(self, raw_end):
         """Seconds from QEMU start to the arrival of raw offset @raw_end."""

@@ -80,6 +80,7 @@ class Qemu:
         args += list(extra)
         self.args = args
         self.buf = ""
+        self.stamps = []  # _read(): (end offset of a chunk, arrival time)
         self.pos = 0
         self.lock = threading.Lock()
         self.log = open(self.log_path, "w", errors="replace")
@@ -114,13 +115,18 @@ class Qemu:
                 "-device", "tpm-tis,tpmdev=tpm0"]
 
     def _read(self):
+        """The serial line into self.buf; self.stamps notes when each chunk
+        arrived: (offset of its end in self.buf, the host's monotonic
+        clock), for the tests and the bench that time a line."""
         while True:
             data = self.proc.stdout.read1(4096)
+            now = time.monotonic()
             if not data:
                 break
             text = data.decode("utf-8", errors="replace")
             with self.lock:
                 self.buf += text
+                self.stamps.append((len(self.buf), now))
             self.log.write(text)
             self.log.flush()
 

@@ -32,26 +32,8 @@ ESC_RE = re.compile(r"\x1b(\[[0-9;?>]*[@-~]|[()][0-9A-Za-z]|[78DEMc=>])")
 
 
 class StampedQemu(Qemu):
-    """A Qemu whose reader notes when each chunk of the serial line
-    arrived (the host's monotonic clock), as tests/bench/bench.py does,
-    so that a line can be timed after the run: stamp()."""
-
-    def __init__(self, *a, **kw):
-        self.stamps = []  # (offset at the end of a chunk, monotonic time)
-        super().__init__(*a, **kw)
-
-    def _read(self):
-        while True:
-            data = self.proc.stdout.read1(4096)
-            now = time.monotonic()
-            if not data:
-                break
-            text = data.decode("utf-8", errors="replace")
-            with self.lock:
-                self.buf += text
-                self.stamps.append((len(self.buf), now))
-            self.log.write(text)
-            self.log.flush()
+    """A Qemu that times a line after the run, from the arrival times
+    qemu.py's reader notes for each chunk of the serial line: stamp()."""
 
     def stamp(self, pattern):
         """Seconds from QEMU's start to the arrival of the first match of
