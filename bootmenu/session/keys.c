@@ -24,18 +24,32 @@ static void key_drop(struct session_key *k)
 	free(k);
 }
 
+/* The scan's devices now, in memory of their own (the caller frees):
+ * at most SESSION_MAX_FS of them in *@n, none without a scan; NULL when
+ * there is no memory for them. */
+static struct scan_dev *keys_devices(const struct session *s, size_t *n)
+{
+	struct scan_dev *devs = calloc(SESSION_MAX_FS, sizeof(*devs));
+
+	*n = 0;
+	if (devs && s->scan)
+		*n = scan_devices(s->scan, devs, SESSION_MAX_FS);
+	if (*n > SESSION_MAX_FS)
+		*n = SESSION_MAX_FS;
+	return devs;
+}
+
 /* What the scan says device @name is unlocked as, into @out. */
 static int key_volume(struct session *s, const char *name, char *out,
 		      size_t cap)
 {
-	struct scan_dev *devs;
 	size_t n;
+	struct scan_dev *devs = keys_devices(s, &n);
 	int rc = -ENOENT;
 
-	if (!s->scan || !(devs = calloc(SESSION_MAX_FS, sizeof(*devs))))
-		return s->scan ? -ENOMEM : -ENOENT;
-	n = scan_devices(s->scan, devs, SESSION_MAX_FS);
-	for (size_t i = 0; i < n && i < SESSION_MAX_FS; i++)
+	if (!devs)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
 		if (!strcmp(devs[i].name, name) && devs[i].unlocked_as &&
 		    devs[i].unlocked_as[0] &&
 		    snprintf(out, cap, "%s", devs[i].unlocked_as) < (int)cap)
@@ -187,17 +201,11 @@ size_t session_keys_of(void *ctx, const char *fs_name, struct boot_key *out,
 {
 	struct session *s = ctx;
 	struct scan_dev *devs;
-	size_t n = 0, got;
+	size_t n, got;
 
-	if (!s->keys)
+	if (!s->keys || !(devs = keys_devices(s, &n)))
 		return 0;
-	if (!(devs = calloc(SESSION_MAX_FS, sizeof(*devs))))
-		return 0;
-	if (s->scan)
-		n = scan_devices(s->scan, devs, SESSION_MAX_FS);
-	got =
-	    session_keys_under(s, devs, n < SESSION_MAX_FS ? n : SESSION_MAX_FS,
-			       fs_name, out, max);
+	got = session_keys_under(s, devs, n, fs_name, out, max);
 	free(devs);
 	return got;
 }
@@ -232,15 +240,11 @@ void session_keys_prune_to(struct session *s, const struct scan_dev *devs,
 void session_keys_prune(struct session *s)
 {
 	struct scan_dev *devs;
-	size_t n = 0;
+	size_t n;
 
-	if (!s->keys)
-		return;
-	if (!(devs = calloc(SESSION_MAX_FS, sizeof(*devs))))
-		return; /* kept until the next look */
-	if (s->scan)
-		n = scan_devices(s->scan, devs, SESSION_MAX_FS);
-	session_keys_prune_to(s, devs, n < SESSION_MAX_FS ? n : SESSION_MAX_FS);
+	if (!s->keys || !(devs = keys_devices(s, &n)))
+		return; /* no memory: kept until the next look */
+	session_keys_prune_to(s, devs, n);
 	free(devs);
 }
 

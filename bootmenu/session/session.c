@@ -575,9 +575,11 @@ static int take_event(struct session *s, size_t i,
 	return 0;
 }
 
-/* The ENTRY_UNLOCK entries again when the scan's locked devices are not
- * those they stand for: a device found locked, unlocked or gone. */
-static bool locked_refresh(struct session *s)
+/* The scan's devices, read once per update: after a device change the
+ * keys kept for volumes no longer among them go (a volume gone takes its
+ * key), and the ENTRY_UNLOCK entries are made again when the locked
+ * devices are not those they stand for (found locked, unlocked or gone). */
+static bool locked_refresh(struct session *s, bool devices_changed)
 {
 	struct scan_dev devs[SESSION_MAX_FS];
 	size_t n;
@@ -587,6 +589,8 @@ static bool locked_refresh(struct session *s)
 	n = scan_devices(s->scan, devs, SESSION_MAX_FS);
 	if (n > SESSION_MAX_FS)
 		n = SESSION_MAX_FS;
+	if (devices_changed && s->keys)
+		session_keys_prune_to(s, devs, n);
 	if (session_locked_same(s, devs, n))
 		return false;
 	retire(s, &s->locked_a);
@@ -616,9 +620,7 @@ int session_update(struct session *s)
 		mask |= SESSION_SETTLED;
 	}
 	changed |= parts_parse(s);
-	changed |= locked_refresh(s);
-	if (mask & SESSION_CHANGED_DEVICES)
-		session_keys_prune(s); /* a volume gone takes its key */
+	changed |= locked_refresh(s, mask & SESSION_CHANGED_DEVICES);
 	if (changed) {
 		list_rebuild(s);
 		mask |= SESSION_CHANGED_ENTRIES;
