@@ -146,17 +146,14 @@ static int progress(void *data)
 /* A transfer that ended well: the progress told once more, with every
  * byte and the total, since the 50 ms watch may not have seen the
  * headers or the last bytes before the tool exited (a fast server). */
-static void progress_done(struct progress *p, const char *part)
+static void progress_done(struct progress *p, unsigned long long got)
 {
 	struct net_fetch *f = p->f;
-	struct stat st;
 
 	if (p->http && !f->total)
 		f->total = content_length(p->log);
-	if (!f->progress || !f->progress->fn || stat(part, &st) < 0)
-		return;
-	f->progress->fn(f->progress->data, f->remote,
-			(unsigned long long)st.st_size, f->total);
+	if (f->progress && f->progress->fn)
+		f->progress->fn(f->progress->data, f->remote, got, f->total);
 }
 
 /* The tool's last words, in f->why, and what they mean as -errno. */
@@ -289,11 +286,12 @@ int net_fetch(struct net_fetch *f)
 	rc = watch(pid, f->cancel, progress, &p);
 	if (f->child)
 		*f->child = 0;
-	if (rc == 0 && stat(part, &st) == 0 &&
-	    (unsigned long long)st.st_size > f->cap)
-		rc = -EFBIG;
-	if (rc == 0)
-		progress_done(&p, part);
+	if (rc == 0 && stat(part, &st) == 0) {
+		if ((unsigned long long)st.st_size > f->cap)
+			rc = -EFBIG;
+		else
+			progress_done(&p, (unsigned long long)st.st_size);
+	}
 	if (rc == 0 && rename(part, f->dest) < 0)
 		rc = -errno;
 	if (rc > 0)

@@ -103,9 +103,14 @@ int session_key_keep(struct session *s, const char *name, const void *key,
 
 	if (!s->pass_key || !s->pass_key[0])
 		return 0;
-	if ((rc = key_volume(s, name, volume, sizeof(volume))) < 0)
-		return rc;
-	return session_key_put(s, volume, key, len);
+	rc = key_volume(s, name, volume, sizeof(volume));
+	if (rc == 0)
+		rc = session_key_put(s, volume, key, len);
+	if (rc < 0)
+		log_warn("%s: its key could not be kept to hand on: the "
+			 "target will ask for the passphrase again",
+			 name);
+	return rc;
 }
 
 int session_key_of(const struct session *s, const char *volume,

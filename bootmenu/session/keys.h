@@ -23,8 +23,9 @@ struct session;
 /* Device @name (a LUKS device) was just unlocked with @key[0..len):
  * keep a copy for the volume the scan says it is unlocked as, when
  * s->pass_key asks for keys. Returns 0 (kept, or nothing to keep),
- * -ENOENT (the scan does not say what it is unlocked as) or -ENOMEM
- * (logged; the unlock itself stands). */
+ * -ENOENT (the scan does not say what it is unlocked as) or -ENOMEM;
+ * a key not kept is logged (the target will ask again), the unlock
+ * itself stands. */
 int session_key_keep(struct session *s, const char *name, const void *key,
 		     size_t len);
 

@@ -7,7 +7,6 @@
 #include "session/keys.h"
 #include "session/locked.h"
 #include "scan/scan.h"
-#include "util/log.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -32,9 +31,7 @@ int session_unlock(struct session *s, const char *name, const char *pass,
 	}
 	rc = scan_unlock(s->scan, name, &u, err, errlen);
 	/* luks_pass_key: the target's initramfs gets it (keys.h) */
-	if (rc == 0 && session_key_keep(s, name, pass, len) < 0)
-		log_warn("%s: its passphrase could not be kept: the target "
-			 "will ask for it again",
-			 name);
+	if (rc == 0)
+		session_key_keep(s, name, pass, len);
 	return rc;
 }

@@ -11,7 +11,6 @@
 #include "tpm/cmd.h"
 #include "tpm/tpm.h"
 #include "tpm/unseal.h"
-#include "util/log.h"
 #include "util/say.h"
 #include "vol/luks.h"
 
@@ -241,10 +240,8 @@ static int open_with(struct session *s, const char *name,
 
 	/* the token's secret is the keyslot's passphrase (systemd-cryptenroll
 	 * enrols its base64): luks_pass_key hands it on like a typed one */
-	if (rc == 0 && session_key_keep(s, name, k->pass, k->len) < 0)
-		log_warn("%s: its key could not be kept: the target will "
-			 "ask for the passphrase",
-			 name);
+	if (rc == 0)
+		session_key_keep(s, name, k->pass, k->len);
 	/* the token's keyslot was changed or removed since enrolment */
 	if (rc == -EACCES)
 		return say(err, errlen, rc,
