@@ -129,11 +129,12 @@ static const char *efil_damage(struct efil *s, const char *path)
 	return why;
 }
 
-static struct entry *efil_add(struct efil *s, const char *path,
-			      const char *title)
+/* The loader @path listed as @title, disabled for @why when not NULL
+ * (else for the firmware method's reason, if any). */
+static struct entry *efil_add_as(struct efil *s, const char *path,
+				 const char *title, const char *why)
 {
 	struct entry *e = entry_new(s->ctx->out, FMT_EFI, s->ctx->fs);
-	const char *why = efil_damage(s, path);
 
 	e->method = ENTRY_FIRMWARE;
 	e->id = path;
@@ -142,6 +143,12 @@ static struct entry *efil_add(struct efil *s, const char *path,
 	e->source = path;
 	e->disabled = why ? why : s->ctx->fw_off;
 	return entry_add(s->ctx->out, e) == 0 ? e : NULL;
+}
+
+static struct entry *efil_add(struct efil *s, const char *path,
+			      const char *title)
+{
+	return efil_add_as(s, path, title, efil_damage(s, path));
 }
 
 static void efil_windows(struct efil *s)
@@ -270,13 +277,13 @@ static void efil_fallback(struct efil *s)
 {
 	const char *boot = efil_find(s, s->efi, "BOOT");
 	const char *f = boot ? efil_find(s, boot, "BOOTX64.EFI") : NULL;
-	const char *why = NULL;
-	struct entry *e;
+	const char *title = "EFI fallback loader (BOOTX64.EFI)", *why;
 
 	if (!f || !efil_usable(s, f) || efil_is_bootmenu(s->ctx->fs, f))
 		return;
-	if (efil_damage(s, f)) { /* listed with why, not read whole */
-		efil_add(s, f, "EFI fallback loader (BOOTX64.EFI)");
+	why = efil_damage(s, f);
+	if (why) { /* listed with why, not read whole */
+		efil_add_as(s, f, title, why);
 		return;
 	}
 	for (size_t i = 0; i < s->n_listed && !why; i++) {
@@ -289,9 +296,7 @@ static void efil_fallback(struct efil *s)
 			why = arena_printf(s->ctx->a, "%s cannot be read: %s",
 					   f, strerror(-same));
 	}
-	e = efil_add(s, f, "EFI fallback loader (BOOTX64.EFI)");
-	if (e && why)
-		e->disabled = why;
+	efil_add_as(s, f, title, why);
 }
 
 static void efil_tool(struct efil *s, const char *dir, const char *name,
