@@ -75,46 +75,79 @@ static bool allowed(struct ui *u, enum choose_act act, const struct entry *e)
 	return false;
 }
 
+/* "[####....] 45%": @width cells of bar for @done of @total, into out. */
+static void bar_put(char *out, size_t len, int width, unsigned long long done,
+		    unsigned long long total)
+{
+	char bar[48];
+	int n = total ? (int)(done * (unsigned long long)width / total) : width;
+
+	if (n > width)
+		n = width;
+	memset(bar, '#', (size_t)n);
+	memset(bar + n, '.', (size_t)(width - n));
+	bar[width] = '\0';
+	snprintf(out, len, "[%s] %llu%%", bar,
+		 total ? (done < total ? done : total) * 100 / total : 100);
+}
+
 static void progress(void *data, unsigned long long done,
 		     unsigned long long total)
 {
 	struct ui *u = data;
-	char bar[48];
-	int n = total ? (int)(done * 40 / total) : 40;
+	char bar[64];
 
-	memset(bar, '#', (size_t)n);
-	memset(bar + n, '.', (size_t)(40 - n));
-	bar[40] = '\0';
-	snprintf(u->msg, sizeof(u->msg), "Loading [%s] %llu%%", bar,
-		 total ? done * 100 / total : 100);
+	bar_put(bar, sizeof(bar), 40, done, total);
+	snprintf(u->msg, sizeof(u->msg), "Loading %s", bar);
 	u->msg_role = UI_R_COUNT;
 	ui_paint(u, ui_draw_menu, NULL);
 }
 
-/* A network file being fetched: its name, the bytes so far and the
- * total when the server said it; drawn twice a second. Esc cancels. */
+/* A network file's line: the same bar as a local file's when the server
+ * gave the total, the bytes so far, the rate since this file began. */
+static void fetch_line(struct ui *u, const char *name, unsigned long long done,
+		       unsigned long long total, long long ms)
+{
+	char bar[64] = "", size[64];
+	double rate = ms > 0 ? done / 1048576.0 * 1000.0 / ms : 0;
+	size_t n;
+
+	if (total) {
+		bar_put(bar, sizeof(bar), 20, done, total);
+		snprintf(size, sizeof(size), "%.1f of %.1f MiB",
+			 done / 1048576.0, total / 1048576.0);
+	} else
+		snprintf(size, sizeof(size), "%.1f MiB", done / 1048576.0);
+	n = (size_t)snprintf(u->msg, sizeof(u->msg),
+			     "Loading %s%s%.24s: %s at %.1f MiB/s", bar,
+			     bar[0] ? "  " : "", name, size, rate);
+	/* Esc's hint when the line still fits 80 columns */
+	if (n + 15 <= 80 && n + 15 < sizeof(u->msg))
+		strcat(u->msg, "  (Esc cancels)");
+}
+
+/* A network file being fetched: drawn twice a second (and at its end).
+ * Esc cancels. */
 static int fetching(void *data, const char *path, unsigned long long done,
 		    unsigned long long total)
 {
 	struct ui *u = data;
 	const char *slash = strrchr(path, '/');
 	long long now = ui_now_ms();
-	char size[64];
 	int k = ui_terms_key(&u->ts, 0, -1);
 
 	if (k == UI_KEY_ESC)
 		return 1;
+	if (path != u->fetch_path || done < u->fetch_done) {
+		u->fetch_path = path; /* a new file: its rate from now */
+		u->fetch_start_ms = now;
+	}
+	u->fetch_done = done;
 	if (now - u->fetch_drawn_ms < 500 && (!total || done < total))
 		return 0;
 	u->fetch_drawn_ms = now;
-	if (total)
-		snprintf(size, sizeof(size), "%.1f of %.1f MiB (%llu%%)",
-			 done / 1048576.0, total / 1048576.0,
-			 done * 100 / total);
-	else
-		snprintf(size, sizeof(size), "%.1f MiB", done / 1048576.0);
-	snprintf(u->msg, sizeof(u->msg), "Fetching %.80s: %s  (Esc cancels)",
-		 slash && slash[1] ? slash + 1 : path, size);
+	fetch_line(u, slash && slash[1] ? slash + 1 : path, done, total,
+		   now - u->fetch_start_ms);
 	u->msg_role = UI_R_COUNT;
 	ui_paint(u, ui_draw_menu, NULL);
 	return 0;
@@ -129,6 +162,7 @@ static void said(void *data, enum boot_say what, const char *text)
 	if (what == BOOT_SAY_LOADING) {
 		ui_count_stop(&u->m);
 		u->fetch_drawn_ms = 0;
+		u->fetch_path = NULL;
 		progress(u, 0, 1);
 		return;
 	}

@@ -33,7 +33,12 @@ struct ui {
 	bool settled;		  /* the session's start-up probing is over */
 	bool counted;		  /* the countdown was started once */
 	long long fetch_drawn_ms; /* a network fetch's line was drawn */
-	bool unlocked;		  /* the password was given */
+	/* the network file being fetched (its path's pointer, NULL before
+	 * the first), when it began and its bytes so far, for the rate */
+	const char *fetch_path;
+	long long fetch_start_ms;
+	unsigned long long fetch_done;
+	bool unlocked;	   /* the password was given */
 	char sb_note[64];  /* "Secure Boot: on" for the title line, or "" */
 	char tpm_note[64]; /* "TPM 2.0: measuring" for the title line, or "" */
 	/* the disks settled with only locked volumes' lines, or with one

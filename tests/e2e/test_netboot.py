@@ -170,26 +170,29 @@ def ip_hex_file():
 
 def http_kernel_and_initrd():
     """lpxelinux.0 with http:// paths in its config: the kernel and
-    initrd come over HTTP (busybox wget in the guest), and the fetch line
-    of each shows the total the server gave (httpd1.py's Content-Length,
-    the file's size) as "N of T MiB"."""
+    initrd come over HTTP (busybox wget in the guest), and the loading
+    line of each is the loading bar with the total the server gave
+    (httpd1.py's Content-Length, the file's size) as "N of T MiB" and the
+    rate."""
     cfg = ("DEFAULT net-http\nTIMEOUT 10\nLABEL net-http\n"
            "  KERNEL http://10.0.2.100/vmlinuz\n"
            "  APPEND initrd=http://10.0.2.100/initrd.gz %s demo.entry=net-http "
            "target.poweroff\n" % CON)
     out = netboots("http", {}, "net-http", bootfile="lpxelinux.0",
                    files={"pxelinux.cfg/default": cfg}, http=True,
-                   expect_first=r"Fetching vmlinuz")
+                   expect_first=r"vmlinuz: [0-9.]+ (of|MiB)")
     sizes = {"vmlinuz": os.path.join(B, "kernel", "bzImage"),
              "initrd.gz": os.path.join(B, "target-initrd.cpio.gz")}
     for name, path in sizes.items():
         total = "%.1f" % (os.path.getsize(path) / 1048576.0)
-        lines = screens_show(out, r"Fetching %s: [^\n]*" % re.escape(name))
+        lines = screens_show(out, r"Loading [^\n]*?%s: [^\n]*" % re.escape(name))
         print("  %s (%s MiB): %s" % (name, total, " | ".join(ln.strip() for ln in lines)))
-        if not any(re.search(r": [0-9.]+ of %s MiB \(\d+%%\)" % re.escape(total), ln)
-                   for ln in lines):
-            raise AssertionError("the fetch line of %s never showed the total %s MiB "
-                                 "the server gave: %s" % (name, total, lines or "no line"))
+        want = r"\[[#.]{20}\] +\d+%%  %s: [0-9.]+ of %s MiB at [0-9.]+ MiB/s" % (
+            re.escape(name), re.escape(total))
+        if not any(re.search(want, ln) for ln in lines):
+            raise AssertionError("the loading line of %s never showed the bar, the "
+                                 "total %s MiB the server gave and a rate: %s"
+                                 % (name, total, lines or "no line"))
 
 
 def fallback_box(screen_text):
