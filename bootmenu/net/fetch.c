@@ -103,18 +103,25 @@ static size_t read_log(const char *log, char *buf, size_t size)
 	return n;
 }
 
-/* "Content-Length: N" among the headers wget -S printed so far. */
+/* "Content-Length: N" among the headers wget -S printed so far; 0 when
+ * there is none or its value is not a plain decimal number (wget itself
+ * refuses such a transfer, with its own words). */
 static unsigned long long content_length(const char *log)
 {
 	char buf[4096], *h;
 
 	read_log(log, buf, sizeof(buf));
 	for (h = buf; (h = strcasestr(h, "content-length:")); h++) {
-		char *end;
-		unsigned long long v = strtoull(h + 15, &end, 10);
+		char *v = h + 15, *end;
+		unsigned long long n;
 
-		if (end != h + 15)
-			return v;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		if (*v < '0' || *v > '9')
+			return 0;
+		errno = 0;
+		n = strtoull(v, &end, 10);
+		return errno || (*end && *end != '\r' && *end != '\n') ? 0 : n;
 	}
 	return 0;
 }
@@ -129,6 +136,8 @@ static int progress(void *data)
 	if (p->http && !f->total && (f->total = content_length(p->log)) &&
 	    f->total > f->cap)
 		return -E2BIG;
+	if (stat(p->log, &st) == 0 && st.st_size > NET_FETCH_LOG_MAX)
+		return -EMSGSIZE;
 	if (stat(p->part, &st) == 0 && st.st_size != p->size) {
 		p->size = st.st_size;
 		p->last_ms = t;
@@ -306,6 +315,10 @@ int net_fetch(struct net_fetch *f)
 			 "no data for %d seconds: stopped", NET_FETCH_STALL_S);
 	else if (rc == -ECANCELED)
 		snprintf(f->why, sizeof(f->why), "cancelled");
+	else if (rc == -EMSGSIZE)
+		snprintf(f->why, sizeof(f->why),
+			 "the server's headers go on past %d KiB: stopped",
+			 NET_FETCH_LOG_MAX / 1024);
 	if (rc < 0)
 		unlink(part);
 	unlink(log);

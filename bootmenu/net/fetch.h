@@ -24,6 +24,10 @@
 
 /* Seconds a transfer may go without a new byte before it is stopped. */
 #define NET_FETCH_STALL_S 20
+/* What the tool may write to its log (wget -S: the server's headers)
+ * before the transfer is stopped: a server that sends headers without
+ * end would otherwise fill the RAM the log is kept in. */
+#define NET_FETCH_LOG_MAX (64 * 1024)
 
 struct net_fetch {
 	/* A path on the TFTP server @server (dotted IPv4), or a tftp:// or

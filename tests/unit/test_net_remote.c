@@ -41,6 +41,10 @@ static const char fake_wget[] =
     "n=${1#http://*/}\n"
     "[ \"$n\" = huge ] && { echo '  Content-Length: 99999999999999' >&2;"
     " sleep 5; exit 1; }\n"
+    "[ \"$n\" = endless-header ] && while :; do"
+    " echo '  x-pad: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' >&2; done\n"
+    "[ \"$n\" = garbage-length ] && { echo '  Content-Length: -1' >&2;"
+    " sleep 1; echo 'wget: content-length -1 is garbage' >&2; exit 1; }\n"
     "[ -f \"$SRV/$n\" ] || { echo 'wget: server returned error: HTTP/1.1 "
     "404 Not Found' >&2; exit 1; }\n"
     "echo \"  Content-Length: $(wc -c < \"$SRV/$n\")\" >&2\n"
@@ -328,6 +332,44 @@ static int remember(void *data, const char *path, unsigned long long done,
 	return 0;
 }
 
+/* Headers without end (issue #36, hostile answers): the transfer stops
+ * once the tool's log passes NET_FETCH_LOG_MAX, with a sentence, instead
+ * of filling the RAM the log is kept in until the stall timer. */
+TEST(endless_headers_are_stopped)
+{
+	char dest[PATH_MAX];
+	struct net_fetch f = {.remote = "http://10.0.2.100/endless-header",
+			      .dest = dest,
+			      .cap = 1 << 20};
+
+	setup();
+	mkdir(cache, 0700);
+	snprintf(dest, sizeof(dest), "%s/endless-header", cache);
+	CHECK_INT(net_fetch(&f), -EMSGSIZE);
+	CHECK_STR(f.why, "the server's headers go on past 64 KiB: stopped");
+	CHECK(access(dest, F_OK) != 0);
+	teardown();
+}
+
+/* A Content-Length that is not a number ("-1", seen by the watch for a
+ * second before the tool gives up) is no size: not read as a huge
+ * announcement; the tool's own refusal is the reason. */
+TEST(garbage_content_length_is_no_size)
+{
+	char dest[PATH_MAX];
+	struct net_fetch f = {.remote = "http://10.0.2.100/garbage-length",
+			      .dest = dest,
+			      .cap = 1 << 20};
+
+	setup();
+	mkdir(cache, 0700);
+	snprintf(dest, sizeof(dest), "%s/garbage-length", cache);
+	CHECK_INT(net_fetch(&f), -EIO);
+	CHECK(f.total == 0);
+	CHECK_STR(f.why, "wget: content-length -1 is garbage");
+	teardown();
+}
+
 /* A server that sends the whole file before the first 50 ms look: the
  * progress is still told the bytes and the Content-Length it gave. */
 TEST(fast_http_transfer_tells_its_total)
@@ -357,4 +399,5 @@ TEST_MAIN("test_net_remote", open_fetches_once_then_reads_the_copy,
 	  endless_transfer_is_cut_at_the_cap, progress_is_told_and_can_cancel,
 	  prefetch_failure_says_why_in_the_tools_words,
 	  announced_size_past_the_cap_is_not_fetched,
-	  fast_http_transfer_tells_its_total)
+	  fast_http_transfer_tells_its_total, endless_headers_are_stopped,
+	  garbage_content_length_is_no_size)
