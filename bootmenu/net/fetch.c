@@ -229,6 +229,15 @@ static int tftp_ask_size(struct net_fetch *f, const char *server,
 	return 0;
 }
 
+/* The transfer ended with @got bytes, not the f->total announced. */
+static int short_or_long(struct net_fetch *f, unsigned long long got)
+{
+	snprintf(f->why, sizeof(f->why),
+		 "the server announced %llu bytes and sent %llu: not used",
+		 f->total, got);
+	return -EBADMSG;
+}
+
 int net_fetch(struct net_fetch *f)
 {
 	char part[4096], log[4096], host[256];
@@ -300,6 +309,12 @@ int net_fetch(struct net_fetch *f)
 			rc = -EFBIG;
 		else
 			progress_done(&p, (unsigned long long)st.st_size);
+		/* busybox's wget ends well at an early close, tftp past a
+		 * tsize: a file that is not what the server announced is not
+		 * used */
+		if (!rc && f->total &&
+		    (unsigned long long)st.st_size != f->total)
+			rc = short_or_long(f, (unsigned long long)st.st_size);
 	}
 	if (rc == 0 && rename(part, f->dest) < 0)
 		rc = -errno;

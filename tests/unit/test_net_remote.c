@@ -43,6 +43,8 @@ static const char fake_wget[] =
     " sleep 5; exit 1; }\n"
     "[ \"$n\" = endless-header ] && while :; do"
     " echo '  x-pad: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' >&2; done\n"
+    "[ \"$n\" = short ] && { echo '  Content-Length: 1000' >&2;"
+    " echo 0123456789 > \"$o\"; exit 0; }\n"
     "[ \"$n\" = garbage-length ] && { echo '  Content-Length: -1' >&2;"
     " sleep 1; echo 'wget: content-length -1 is garbage' >&2; exit 1; }\n"
     "[ -f \"$SRV/$n\" ] || { echo 'wget: server returned error: HTTP/1.1 "
@@ -370,6 +372,24 @@ TEST(garbage_content_length_is_no_size)
 	teardown();
 }
 
+/* A server that closes before the Content-Length it gave (busybox's
+ * wget ends well then): the short file is not used. */
+TEST(short_body_is_not_used)
+{
+	char dest[PATH_MAX];
+	struct net_fetch f = {
+	    .remote = "http://10.0.2.100/short", .dest = dest, .cap = 1 << 20};
+
+	setup();
+	mkdir(cache, 0700);
+	snprintf(dest, sizeof(dest), "%s/short", cache);
+	CHECK_INT(net_fetch(&f), -EBADMSG);
+	CHECK_STR(f.why,
+		  "the server announced 1000 bytes and sent 11: not used");
+	CHECK(access(dest, F_OK) != 0);
+	teardown();
+}
+
 /* A server that sends the whole file before the first 50 ms look: the
  * progress is still told the bytes and the Content-Length it gave. */
 TEST(fast_http_transfer_tells_its_total)
@@ -400,4 +420,4 @@ TEST_MAIN("test_net_remote", open_fetches_once_then_reads_the_copy,
 	  prefetch_failure_says_why_in_the_tools_words,
 	  announced_size_past_the_cap_is_not_fetched,
 	  fast_http_transfer_tells_its_total, endless_headers_are_stopped,
-	  garbage_content_length_is_no_size)
+	  garbage_content_length_is_no_size, short_body_is_not_used)
