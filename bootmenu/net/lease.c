@@ -244,6 +244,9 @@ static void parse_line(struct lease_state *s, const char *line, size_t n)
 		s->bad_required = k->bad;
 	else if (rc == -EINVAL && !s->l.dropped)
 		s->l.dropped = k->bad;
+	if (rc == -EINVAL &&
+	    (k->off == AT(l.boot_file) || k->off == AT(file_field)))
+		s->l.dropped_boot = k->bad;
 }
 
 static int lease_fail(const char **why, const char *sentence, int rc)

@@ -72,6 +72,9 @@ struct net_lease {
 	/* The first field left out for a bad value, as a sentence ("the DHCP
 	 * server's host name (option 12) is not valid"), or NULL. */
 	const char *dropped;
+	/* The boot file's own (option 67 or the BOOTP field), when it was
+	 * left out for a bad value, or NULL: why no boot file is named. */
+	const char *dropped_boot;
 };
 
 /* A MAC address as text, v[0..n): "52:54:00:12:34:56", either case (as

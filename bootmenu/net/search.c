@@ -139,8 +139,10 @@ void net_search_config(struct net_search *s)
 		goto out;
 	}
 	if (!s->file[0] && !s->lease.config_file[0]) {
-		snprintf(s->why, sizeof(s->why),
-			 "the DHCP server named no boot file");
+		snprintf(s->why, sizeof(s->why), "%s",
+			 s->lease.dropped_boot ? s->lease.dropped_boot
+					       : "the DHCP server named no "
+						 "boot file");
 		goto out;
 	}
 	ld = loader(s);

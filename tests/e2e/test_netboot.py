@@ -14,6 +14,8 @@ import bisect
 import os
 import re
 import shutil
+import socket
+import subprocess
 import sys
 import time
 
@@ -27,6 +29,7 @@ W = os.path.join(B, "e2e-netboot")
 CON = "console=ttyS0,115200"
 MAC = "52:54:00:12:34:56"
 HTTPD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "httpd1.py")
+PEER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "netpeer.py")
 NIC = "virtio-net-pci,netdev=n0,mac=" + MAC
 ESC_RE = re.compile(r"\x1b(\[[0-9;?>]*[@-~]|[()][0-9A-Za-z]|[78DEMc=>])")
 
@@ -274,13 +277,42 @@ def tftp_initrd_past_free_ram_refused():
         r"not fetched", sparse={"huge.img": 1536 << 20})
 
 
-def http_fallback_chain(case, failing):
+class Peer:
+    """tests/e2e/netpeer.py serving @d in @mode, and the QEMU arguments
+    of the NIC (netdev n0) that reaches it over a dgram netdev; close()
+    stops it."""
+
+    def __init__(self, d, mode):
+        ports = []
+        for _ in range(2):
+            s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            s.bind(("127.0.0.1", 0))
+            ports.append(s)
+        mine, qemu = [s.getsockname()[1] for s in ports]
+        for s in ports:
+            s.close()
+        self.log = open(os.path.join(W, "netpeer-%s.log" % mode), "w")
+        self.proc = subprocess.Popen([sys.executable, PEER, str(mine), str(qemu), d, mode],
+                                     stderr=self.log)
+        self.nic = ["-netdev", "dgram,id=n0,local.type=inet,local.host=127.0.0.1,"
+                    "local.port=%d,remote.type=inet,remote.host=127.0.0.1,"
+                    "remote.port=%d" % (qemu, mine), "-device", NIC]
+
+    def close(self):
+        self.proc.kill()
+        self.proc.wait()
+        self.log.close()
+
+
+def http_fallback_chain(case, failing, peer=None):
     """A pxelinux config (lpxelinux.0, httpd1.py at 10.0.2.100) whose
     entries @failing [(label, kernel address, reason regex)] come first,
     the first the DEFAULT, then net-small (over TFTP). Each failing entry
     gives the box "The default cannot boot" in the menu with the entry,
     its address and the reason, then "Trying" the next; net-small boots
-    with no key pressed; /init never restarts bootmenu."""
+    with no key pressed; /init never restarts bootmenu. With @peer (a
+    netpeer.py mode) that server is DHCP and TFTP (pxelinux.0), not QEMU's
+    user network."""
     label = ("LABEL %s\n  KERNEL %s\n  APPEND initrd=initrd.gz %s demo.entry=%s "
              "target.poweroff\n")
     cfg = "DEFAULT %s\nTIMEOUT 10\n" % failing[0][0] + "".join(
@@ -288,12 +320,17 @@ def http_fallback_chain(case, failing):
         label % ("net-small", "vmlinuz", CON, "net-small")
     d = tftp_tree(case, {})
     write(d, "pxelinux.cfg/default", cfg)
+    server = None
     try:
-        net = ("user,id=n0,restrict=on,tftp=%s,bootfile=lpxelinux.0,"
-               "guestfwd=tcp:10.0.2.100:80-cmd:python3 %s %s" % (d.replace(",", ",,"), HTTPD, d))
+        net = ["-netdev", "user,id=n0,restrict=on,tftp=%s,bootfile=lpxelinux.0,"
+               "guestfwd=tcp:10.0.2.100:80-cmd:python3 %s %s" % (
+                   d.replace(",", ",,"), HTTPD, d), "-device", NIC]
+        if peer:
+            shutil.copy(os.path.join(d, "vmlinuz"), os.path.join(d, "vmlinuz-liar"))
+            server = Peer(d, peer)
+            net = server.nic
         g = ScreenGuest(Qemu(B, "netboot-" + case, kernel=need(EFI),
-                             append=CON + " bootmenu.net=on",
-                             extra=["-netdev", net, "-device", NIC]))
+                             append=CON + " bootmenu.net=on", extra=net))
         boxes = []
         try:
             nexts = [name for name, _, _ in failing[1:]] + ["net-small"]
@@ -313,9 +350,62 @@ def http_fallback_chain(case, failing):
             for box in boxes:
                 print("  box: " + box)
     finally:
+        if server:
+            server.close()
         shutil.rmtree(d, ignore_errors=True)
     if got != "net-small":
         raise AssertionError("booted %s after the failures, want net-small" % got)
+
+
+def tftp_tsize_liar():
+    """Issue #36's test 6, TFTP: a server (netpeer.py, mode liar) that
+    announces the DEFAULT's kernel at half its size (tsize) and then sends
+    it whole: the file is not used, the box says so, and net-small (the
+    same server, honest) boots."""
+    http_fallback_chain("tsize-liar", [
+        ("net-liar", "/vmlinuz-liar",
+         r"the server announced \d+ bytes and sent \d+: not used")], peer="liar")
+
+
+def dhcp_garbage_options():
+    """Issue #36's test 6, DHCP: a lease (netpeer.py, mode garbage) whose
+    boot file carries terminal escape sequences, whose host name is shell
+    syntax, whose TFTP server name is no address, whose config file
+    climbs out of the root: the demo disk's default still boots with no key
+    pressed, no escape sequence of the server's reaches the console, and
+    the link's state is said in words."""
+    d = os.path.join(W, "garbage")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    server = Peer(d, "garbage")
+    try:
+        g = ScreenGuest(Qemu(B, "netboot-dhcp-garbage", kernel=need(EFI),
+                             append=CON + " bootmenu.net=on bootmenu.timeout=8",
+                             disks=[need(os.path.join(B, "demo.img"))],
+                             extra=server.nic))
+        try:
+            got = g.q.expect(BOOTED, 300).group(1)
+            g.not_restarted()
+            out = g.q.output()
+        finally:
+            g.close()
+    finally:
+        server.close()
+        shutil.rmtree(d, ignore_errors=True)
+    with open(os.path.join(W, "netpeer-garbage.log")) as f:
+        asked = f.read()
+    if "dhcp REQUEST" not in asked:
+        raise AssertionError("the guest never asked netpeer.py for the lease:\n" + asked)
+    for raw in ("\x1b]0;PWNED", "\x07linux", "$(reboot)"):
+        if raw in out:
+            raise AssertionError("the server's bytes %r reached the console" % raw)
+    lines = screens_show(out, r"eth0[^\n]*")
+    print("  eth0: " + " | ".join(ln.strip() for ln in lines[:6]))
+    if not any("the DHCP server's boot file name (option 67) is not valid" in ln
+               for ln in lines):
+        raise AssertionError("the menu never said why eth0 has no boot file")
+    if got.startswith("net-"):
+        raise AssertionError("booted %s, want the demo disk's default" % got)
 
 
 def http_refused_and_missing_kernels():
@@ -526,6 +616,8 @@ ok = check("e2e.netboot.tftp_initrd_past_free_ram_refused",
 ok = check("e2e.netboot.http_refused_and_missing_kernels",
            http_refused_and_missing_kernels) and ok
 ok = check("e2e.netboot.http_hostile_answers", http_hostile_answers) and ok
+ok = check("e2e.netboot.tftp_tsize_liar", tftp_tsize_liar) and ok
+ok = check("e2e.netboot.dhcp_garbage_options", dhcp_garbage_options) and ok
 ok = check("e2e.netboot.grub_per_mac", grub_per_mac) and ok
 ok = check("e2e.netboot.ipxe_script", ipxe_script) and ok
 ok = check("e2e.netboot.debian_installer_tree", debian_installer_tree) and ok

@@ -261,6 +261,25 @@ TEST(lease_pxe_options)
 	CHECK(l.has & NET_LEASE_REBOOT_TIME);
 }
 
+/* A boot file name with a terminal's escape sequence in it (a hostile
+ * DHCP server, tests/e2e/netpeer.py's garbage lease): left out, and the
+ * reason kept apart from the first dropped field's (the host name's). */
+TEST(lease_boot_file_with_control_characters)
+{
+	static const char text[] = "interface=eth0\nip=10.0.3.15\n"
+				   "hostname=$(reboot)\n"
+				   "bootfile=pxe\x1b]0;PWNED\x07linux.0\n";
+	struct net_lease l;
+	const char *why = NULL;
+
+	CHECK_INT(net_lease_parse(text, strlen(text), &l, &why), 0);
+	CHECK_STR(l.boot_file, "");
+	CHECK_STR(l.dropped,
+		  "the DHCP server's host name (option 12) is not valid");
+	CHECK_STR(l.dropped_boot,
+		  "the DHCP server's boot file name (option 67) is not valid");
+}
+
 TEST(lease_bad_values)
 {
 	static const char bad_host[] = "interface=eth0\nip=10.0.0.2\n"
@@ -273,6 +292,7 @@ TEST(lease_bad_values)
 	CHECK_STR(l.dropped,
 		  "the DHCP server's host name (option 12) is not valid");
 	CHECK_INT(l.has & NET_LEASE_REBOOT_TIME, 0);
+	CHECK(l.dropped_boot == NULL);
 
 	CHECK_INT(net_lease_parse("interface=eth0\n", 15, &l, &why), -EINVAL);
 	CHECK_STR(why, "the DHCP server gave no IPv4 address");
@@ -475,7 +495,8 @@ TEST(uuid_from_sysfs_text)
 TEST_MAIN("test_net", url_tftp_name_and_path, url_http_ipv4_port_query,
 	  url_ipv6_and_defaults, url_refusals_say_why, url_over_long_parts,
 	  url_resolve_rfc3986, url_resolve_boot_dir, lease_qemu_user_network,
-	  lease_pxe_options, lease_bad_values, pxelinux_names_qemu,
+	  lease_pxe_options, lease_bad_values,
+	  lease_boot_file_with_control_characters, pxelinux_names_qemu,
 	  pxelinux_names_uuid_and_209, grub_names_tftp_and_http,
 	  grub_prefix_from_boot_file, loader_classify, uuid_from_sysfs_text,
 	  lease_option_97_sent_back)

@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""A DHCP and TFTP server that can misbehave, for one guest NIC on QEMU's
+dgram network (-netdev dgram: every Ethernet frame is one UDP datagram
+between QEMU and this process on 127.0.0.1, so nothing reaches any other
+host). It answers ARP for its address, DHCP (DISCOVER -> OFFER, REQUEST
+-> ACK, giving 10.0.3.15/24) and TFTP read requests for the files of a
+directory (the blksize and tsize options, RFC 2347-2349).
+
+    netpeer.py PORT PEER_PORT DIR MODE
+
+PORT is this end, PEER_PORT QEMU's. MODE:
+  liar     a normal lease naming pxelinux.0; a file whose name ends in
+           "-liar" is announced (tsize) at half its size, then sent whole
+  garbage  a lease whose options are hostile: a boot file with a terminal
+           escape sequence in it, a host name of shell syntax,
+           a TFTP server name (66) that is no address, a 100-byte path
+           prefix (210), a config file (209) climbing out of the root,
+           unknown options full of 0xff (well-formed options: busybox's
+           udhcpc drops a malformed offer and asks again, so the content
+           is what reaches bootmenu)
+Runs until killed. Logs each request on stderr."""
+import os
+import socket
+import struct
+import sys
+
+MY_MAC = bytes.fromhex("525400aabb01")
+MY_IP = bytes([10, 0, 3, 2])
+YOUR_IP = bytes([10, 0, 3, 15])
+BCAST_MAC = b"\xff" * 6
+
+
+def csum(data):
+    if len(data) % 2:
+        data += b"\0"
+    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return ~s & 0xffff
+
+
+def ip_udp(src, dst, sport, dport, payload):
+    """An IPv4 packet with a UDP datagram (UDP checksum 0: none)."""
+    udp = struct.pack("!HHHH", sport, dport, 8 + len(payload), 0) + payload
+    hdr = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 0, 0x4000, 64, 17, 0,
+                      src, dst)
+    return hdr[:10] + struct.pack("!H", csum(hdr)) + hdr[12:] + udp
+
+
+def eth(dst, kind, payload):
+    return dst + MY_MAC + struct.pack("!H", kind) + payload
+
+
+class Peer:
+    def __init__(self, port, peer_port, root, mode):
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.bind(("127.0.0.1", port))
+        self.peer = ("127.0.0.1", peer_port)
+        self.root, self.mode = os.path.realpath(root), mode
+        self.transfers = {}  # (client port, our port) -> [data, blksize, last block]
+        self.next_port = 40000
+
+    def send(self, frame):
+        self.sock.sendto(frame, self.peer)
+
+    def log(self, *what):
+        print("netpeer:", *what, file=sys.stderr, flush=True)
+
+    def arp(self, src_mac, p):
+        op, = struct.unpack("!H", p[6:8])
+        if op == 1 and p[24:28] == MY_IP:
+            reply = struct.pack("!HHBBH", 1, 0x0800, 6, 4, 2) + MY_MAC + MY_IP + \
+                p[8:14] + p[14:18]
+            self.send(eth(src_mac, 0x0806, reply))
+
+    def dhcp_options(self, kind):
+        o = bytes([53, 1, kind, 54, 4]) + MY_IP + bytes([51, 4, 0, 1, 0x51, 0x80,
+                                                         1, 4, 255, 255, 255, 0])
+        if self.mode == "garbage":
+            # 308 bytes of options at most: udhcpc ignores a longer packet
+            host = (b"$(reboot);`poweroff`|" * 3)[:60]
+            o += bytes([67, 30]) + b"pxe\x1b]0;PWNED\x07linux.0\x1b[2J\x01\x02xx"
+            o += bytes([12, len(host)]) + host
+            o += bytes([66, 20]) + b"\xff\xfenot an address\x00\x00x"
+            o += bytes([209, 30]) + b"../../../../../../etc/passwd\0x"
+            o += bytes([210, 100]) + b"A" * 100
+            o += bytes([150, 20]) + b"\xff" * 20
+            return o + bytes([255])
+        return o + bytes([67, 10]) + b"pxelinux.0" + bytes([255])
+
+    def dhcp(self, p):
+        if len(p) < 240 or p[0] != 1:
+            return
+        xid, chaddr = p[4:8], p[28:34]
+        opts, i, kind = p[240:], 0, 0
+        while i + 1 < len(opts) and opts[i] != 255:
+            if opts[i] == 0:
+                i += 1
+                continue
+            if opts[i] == 53:
+                kind = opts[i + 2]
+            i += 2 + opts[i + 1]
+        answer = {1: 2, 3: 5}.get(kind)  # DISCOVER -> OFFER, REQUEST -> ACK
+        if not answer:
+            return
+        self.log("dhcp", {1: "DISCOVER", 3: "REQUEST"}[kind], chaddr.hex(":"))
+        bootp = struct.pack("!BBBB4sHH4s4s4s4s16s64s128s", 2, 1, 6, 0, xid, 0, 0x8000,
+                            b"\0" * 4, YOUR_IP, MY_IP, b"\0" * 4, chaddr + b"\0" * 10,
+                            b"", b"") + b"\x63\x82\x53\x63" + self.dhcp_options(answer)
+        self.send(eth(BCAST_MAC, 0x0800, ip_udp(MY_IP, b"\xff" * 4, 67, 68, bootp)))
+
+    def tftp_send(self, key, block):
+        t = self.transfers[key]
+        data, size = t["data"], t["blksize"]
+        chunk = data[(block - 1) * size:block * size]
+        t["block"] = block
+        self.send(eth(t["mac"], 0x0800, ip_udp(MY_IP, t["ip"], key[1], key[0],
+                                               struct.pack("!HH", 3, block) + chunk)))
+
+    def tftp_rrq(self, mac, src_ip, sport, p):
+        parts = p[2:].split(b"\0")
+        name = parts[0].decode("latin-1").lstrip("/")
+        opts = {parts[i].decode().lower(): parts[i + 1].decode()
+                for i in range(2, len(parts) - 1, 2) if parts[i]}
+        self.next_port += 1
+        key = (sport, self.next_port)
+        path = os.path.realpath(os.path.join(self.root, name))
+
+        def reply(payload):
+            self.send(eth(mac, 0x0800, ip_udp(MY_IP, src_ip, key[1], sport, payload)))
+        if not path.startswith(self.root + "/") or not os.path.isfile(path):
+            self.log("tftp", name, "not found")
+            reply(struct.pack("!HH", 5, 1) + b"File not found\0")
+            return
+        with open(path, "rb") as f:
+            data = f.read()
+        told = len(data) // 2 if name.endswith("-liar") else len(data)
+        self.log("tftp", name, opts, "told size", told)
+        self.transfers[key] = {"data": data, "blksize": 512, "block": 0,
+                               "mac": mac, "ip": src_ip}
+        oack = b""
+        if "blksize" in opts:
+            size = max(8, min(int(opts["blksize"]), 1432))
+            self.transfers[key]["blksize"] = size
+            oack += b"blksize\0%d\0" % size
+        if "tsize" in opts:
+            oack += b"tsize\0%d\0" % told
+        if oack:
+            reply(struct.pack("!H", 6) + oack)  # the client's ACK 0 starts it
+        else:
+            self.tftp_send(key, 1)
+
+    def tftp_ack(self, sport, dport, p):
+        key = (sport, dport)
+        t = self.transfers.get(key)
+        if not t:
+            return
+        block, = struct.unpack("!H", p[2:4])
+        if block == t["block"] and block * t["blksize"] > len(t["data"]):
+            del self.transfers[key]  # the last block was taken
+            return
+        self.tftp_send(key, block + 1 if block == t["block"] else t["block"])
+
+    def udp(self, mac, ip):
+        ihl = (ip[0] & 15) * 4
+        sport, dport = struct.unpack("!HH", ip[ihl:ihl + 4])
+        payload = ip[ihl + 8:]
+        if dport == 67:
+            self.dhcp(payload)
+            return
+        if ip[16:20] != MY_IP or len(payload) < 4:
+            return
+        op, = struct.unpack("!H", payload[:2])
+        if dport == 69 and op == 1:
+            self.tftp_rrq(mac, ip[12:16], sport, payload)
+        elif op == 4:
+            self.tftp_ack(sport, dport, payload)
+        elif op == 5:
+            self.transfers.pop((sport, dport), None)
+
+    def run(self):
+        while True:
+            frame = self.sock.recv(65536)
+            if len(frame) < 14:
+                continue
+            kind, = struct.unpack("!H", frame[12:14])
+            if kind == 0x0806:
+                self.arp(frame[6:12], frame[14:])
+            elif kind == 0x0800 and frame[14 + 9] == 17:
+                self.udp(frame[6:12], frame[14:])
+
+
+def main():
+    port, peer_port, root, mode = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
+    Peer(port, peer_port, root, mode).run()
+
+
+if __name__ == "__main__":
+    main()
