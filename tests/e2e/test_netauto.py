@@ -17,6 +17,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
+from pxetree import tftp_tree  # noqa: E402
 from qemu import Qemu, check, need  # noqa: E402
 from screen import BOOTED, RESTARTED, Screen, ScreenGuest  # noqa: E402
 
@@ -24,7 +25,6 @@ B = os.path.abspath(sys.argv[1])
 EFI = os.path.join(B, "bootmenu.efi")
 DEMO = os.path.join(B, "demo.img")
 W = os.path.join(B, "e2e-netauto")
-CON = "console=ttyS0,115200"
 DI = "/usr/lib/debian-installer/images/12/amd64/text"
 ESC_RE = re.compile(r"\x1b(\[[0-9;?>]*[@-~]|[()][0-9A-Za-z]|[78DEMc=>])")
 # what only the installer's own kernel writes: its printk of the command
@@ -106,32 +106,13 @@ def debian_installer_boots_unattended():
                              "did not start" % DI_CMDLINE.decode())
 
 
-def pxe_tree(case):
-    """BUILD/e2e-netauto/@case/: a placeholder pxelinux.0, the target's
-    kernel and initrd, and pxelinux.cfg/default whose DEFAULT (net-default,
-    after a decoy) boots the target after 1 s."""
-    d = os.path.join(W, case)
-    shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(os.path.join(d, "pxelinux.cfg"))
-    with open(os.path.join(d, "pxelinux.0"), "wb") as f:
-        f.write(b"placeholder: not a real pxelinux.0\n")
-    shutil.copy(need(os.path.join(B, "kernel", "bzImage")), os.path.join(d, "vmlinuz"))
-    shutil.copy(need(os.path.join(B, "target-initrd.cpio.gz")), os.path.join(d, "initrd.gz"))
-    label = ("LABEL %s\n  KERNEL vmlinuz\n  APPEND initrd=initrd.gz " + CON +
-             " demo.entry=%s target.poweroff\n")
-    with open(os.path.join(d, "pxelinux.cfg", "default"), "w") as f:
-        f.write("DEFAULT net-default\nTIMEOUT 10\n" + label % ("net-decoy", "net-decoy") +
-                label % ("net-default", "net-default"))
-    return d
-
-
 def local_default_wins():
     """The demo disk and a network offering a boot file, nothing
     configured: the network's entries are listed after the disk's, the
     default (marked *) stays the disk's, and the disk's default boots at
     the end of its countdown with no key pressed (bootmenu.timeout=30:
     time for the network's entries to come on a busy host)."""
-    d = pxe_tree("local-wins")
+    d = tftp_tree(B, W, "local-wins", {"default": "net-default"})
     try:
         g = ScreenGuest(Qemu(B, "netauto-local-wins", kernel=need(EFI),
                              append="bootmenu.timeout=30", disks=[need(DEMO)],
