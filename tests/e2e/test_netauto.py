@@ -166,8 +166,46 @@ def no_boot_file_leads_nowhere():
     print("  booted %s" % got)
 
 
+def esc_stops_waiting():
+    """No disk, nothing configured, two links: eth0 with no peer (DHCP
+    never answered: the network stays at work) and eth1 on a network
+    offering a boot file, its cable out (QEMU's set_link off). The menu
+    says it waits for the network; Esc stops the wait ("No boot entries
+    found"). The cable goes in: eth1's entries come and are listed, with
+    the default marked, but nothing boots without a key, well past their
+    countdown (pxe_cfg's 1 s, bootmenu's 5 s at most)."""
+    d = tftp_tree(B, W, "esc", {"default": "net-default"})
+    try:
+        q = Qemu(B, "netauto-esc", kernel=need(EFI),
+                 extra=["-device", "e1000e,mac=52:54:00:12:34:58",
+                        "-netdev", "user,id=n1,restrict=on,tftp=%s,bootfile=pxelinux.0" % d,
+                        "-device", "e1000e,netdev=n1,mac=52:54:00:12:34:56"])
+        g = ScreenGuest(q)
+        try:
+            time.sleep(0.5)  # the monitor's socket, before the guest runs far
+            q.monitor("set_link n1 off")
+            q.expect(r"init: bootmenu \d+\.\d+", 90)
+            g.wait_screen(r"Waiting for the network: .*Esc stops waiting", 90)
+            g.keys("\x1b")
+            g.wait_screen(r"No boot entries found", 30)
+            q.monitor("set_link n1 on")
+            g.wait_screen(r"^ +\* net-default$", 120)
+            time.sleep(15)
+            out = q.output()
+            screen = g.show()
+        finally:
+            g.close()
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    if re.search(BOOTED, out) or "Starting " in ESC_RE.sub("", out):
+        raise AssertionError("an entry booted after Esc stopped the wait")
+    if re.search(r"Booting \S.* in \d+ s", screen):
+        raise AssertionError("a countdown runs after Esc:\n" + screen)
+
+
 ok = check("e2e.netauto.debian_installer_boots_unattended",
            debian_installer_boots_unattended)
 ok = check("e2e.netauto.local_default_wins", local_default_wins) and ok
 ok = check("e2e.netauto.no_boot_file_leads_nowhere", no_boot_file_leads_nowhere) and ok
+ok = check("e2e.netauto.esc_stops_waiting", esc_stops_waiting) and ok
 sys.exit(0 if ok else 1)
