@@ -203,9 +203,44 @@ def esc_stops_waiting():
         raise AssertionError("a countdown runs after Esc:\n" + screen)
 
 
+def listed(case, disks, d):
+    """`bootmenu --list` in the rescue shell, nothing configured, with
+    @disks and a network serving the tree @d: its output."""
+    q = Qemu(B, "netauto-list-" + case, kernel=need(EFI), append="bootmenu.shell",
+             disks=disks, extra=nic(",tftp=%s,bootfile=pxelinux.0" % d))
+    try:
+        q.expect(r"rescue shell", 90)
+        q.send("bootmenu --list 2>&1; echo LIST-\"\"END\n")
+        q.expect(r"LIST-END\s", 200)
+        return q.output()
+    finally:
+        q.close()
+
+
+def list_uses_network_without_local():
+    """--list (and so --boot N, which numbers the same list) under auto:
+    with no disk it waits for the network and lists its entries, the
+    network's default marked; with the demo disk it lists the disk's
+    entries alone, the network not asked (a local entry always wins)."""
+    d = tftp_tree(B, W, "list", {"default": "net-default"})
+    try:
+        bare = listed("nodisk", [], d)
+        local = listed("demo", [need(DEMO)], d)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    if not re.search(r"\*[^\n]*net-default\b", bare) or "net-default-decoy" not in bare:
+        raise AssertionError("--list with no disk does not list the network's "
+                             "entries with net-default as the default:\n" + bare[-1500:])
+    if "net-default" in local or "Demo BLS" not in local:
+        raise AssertionError("--list with the demo disk lists the network's "
+                             "entries, or not the disk's:\n" + local[-1500:])
+
+
 ok = check("e2e.netauto.debian_installer_boots_unattended",
            debian_installer_boots_unattended)
 ok = check("e2e.netauto.local_default_wins", local_default_wins) and ok
 ok = check("e2e.netauto.no_boot_file_leads_nowhere", no_boot_file_leads_nowhere) and ok
 ok = check("e2e.netauto.esc_stops_waiting", esc_stops_waiting) and ok
+ok = check("e2e.netauto.list_uses_network_without_local",
+           list_uses_network_without_local) and ok
 sys.exit(0 if ok else 1)
