@@ -164,6 +164,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 struct run_net {
 	char only[32]; /* one link's name, or "" for all */
 	bool wait;
+	bool auto_mode; /* network = auto: a lease must name a boot file */
 };
 
 struct run {
@@ -343,24 +344,30 @@ static struct source *net_make(void *ctx)
 {
 	const struct run_net *n = ctx;
 
-	return source_net_new(n->only[0] ? n->only : NULL, NET_RUN_DIR,
-			      n->wait);
+	return source_net_new(n->only[0] ? n->only : NULL, NET_RUN_DIR, n->wait,
+			      n->auto_mode);
 }
 
-/* The network source when bootmenu.net= (or bootmenu.conf's network)
- * asks for it: "on" every wired link, "off" none, else one link's name. */
+/* The network source as bootmenu.net= (else bootmenu.conf's network) asks
+ * (conf_network()): auto (the default) and "on" every wired link, "off"
+ * none, else one link's name. Under auto, --list and --boot (@wait) use
+ * the network only when the disks gave nothing to boot: a local entry
+ * always wins there, and both faces then number the same entries. */
 static bool net_start(struct run *r, bool wait)
 {
 	char v[sizeof(r->net.only)];
+	enum conf_net mode;
 	int rc;
 
 	if (!cmdline_value(r->cmdline, "net", v, sizeof(v)))
 		snprintf(v, sizeof(v), "%s", r->c.network);
-	if (!v[0] || !strcmp(v, "off") || !strcmp(v, "0"))
+	mode = conf_network(v, r->net.only, sizeof(r->net.only));
+	if (mode == CONF_NET_OFF)
 		return false;
-	snprintf(r->net.only, sizeof(r->net.only), "%s",
-		 strcmp(v, "on") && strcmp(v, "1") ? v : "");
+	if (mode == CONF_NET_AUTO && wait && choose_default(&r->ch, &r->s.list))
+		return false;
 	r->net.wait = wait;
+	r->net.auto_mode = mode == CONF_NET_AUTO;
 	rc = session_add_made(&r->s, net_make, &r->net);
 	if (rc < 0) {
 		fprintf(stderr, "bootmenu: the network cannot be used: %s\n",

@@ -25,6 +25,10 @@ int choose_fs_rank(const struct choose *c, const struct fs_root *fs)
 {
 	if (!fs)
 		return 2;
+	/* the network after every local filesystem, removable ones too: a
+	 * local default always wins, the network's only when there is none */
+	if (fs->net)
+		return 3;
 	if (c->boot_device[0] && fs_matches(c->boot_device, fs))
 		return 0;
 	return fs->removable ? 2 : 1;
@@ -82,7 +86,7 @@ static size_t fs_order(const struct choose *c, const struct entry_list *l,
 {
 	size_t n = 0;
 
-	for (int rank = 0; rank <= 2; rank++)
+	for (int rank = 0; rank <= 3; rank++)
 		for (const struct entry *e = l->head; e; e = e->next) {
 			size_t i = 0;
 
@@ -94,6 +98,31 @@ static size_t fs_order(const struct choose *c, const struct entry_list *l,
 				out[n++] = e->fs;
 		}
 	return n;
+}
+
+static bool is_net(const struct fs_root *fs)
+{
+	return fs && fs->net;
+}
+
+/* Over the local filesystems of @fss[0..n) (or with @net the network's):
+ * each one's config default with its fallbacks, then any bootable entry,
+ * kernels first, loaders the firmware boots (another OS) after them;
+ * never by itself one of the firmware's own options (a disk or the
+ * network: it may well start bootmenu again, for ever). */
+static void add_rest(struct cands *k, const struct entry_list *l,
+		     const struct fs_root *const *fss, size_t n, bool net)
+{
+	for (size_t i = 0; i < n; i++)
+		if (is_net(fss[i]) == net)
+			add_fs_defaults(k, l, fss[i]);
+	for (int fw = 0; fw <= 1; fw++)
+		for (size_t i = 0; i < n; i++)
+			for (const struct entry *e = l->head;
+			     is_net(fss[i]) == net && e; e = e->next)
+				if (e->fs == fss[i] && !e->fw_option &&
+				    (e->method == ENTRY_FIRMWARE) == fw)
+					cand_add(k, e);
 }
 
 #define CHOOSE_FS_MAX 256
@@ -117,18 +146,10 @@ size_t choose_candidates(const struct choose *c, const struct entry_list *l,
 	for (size_t i = 0; dev[0] && i < n_fs; i++)
 		if (fss[i] && fs_matches(dev, fss[i]))
 			add_fs_defaults(&k, l, fss[i]);
-	for (size_t i = 0; i < n_fs; i++)
-		add_fs_defaults(&k, l, fss[i]);
-	/* then any bootable entry: kernels first, loaders the firmware boots
-	 * (another OS) after them; never by itself one of the firmware's
-	 * own options (a disk or the network: it may well start bootmenu
-	 * again, for ever) */
-	for (int fw = 0; fw <= 1; fw++)
-		for (size_t i = 0; i < n_fs; i++)
-			for (const struct entry *e = l->head; e; e = e->next)
-				if (e->fs == fss[i] && !e->fw_option &&
-				    (e->method == ENTRY_FIRMWARE) == fw)
-					cand_add(&k, e);
+	/* any local entry before the network's own default: a local default
+	 * always wins, the network's is taken only when nothing local boots */
+	add_rest(&k, l, fss, n_fs, false);
+	add_rest(&k, l, fss, n_fs, true);
 	return k.n;
 }
 

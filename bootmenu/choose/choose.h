@@ -18,7 +18,13 @@
  * it, filesystems ordered: the one bootmenu was booted from when known,
  * then internal disks in device order, then removable media; else the
  * first bootable entry, in the same order, kernels before the loaders the
- * firmware boots (another OS). Disabled entries never, nor the firmware's
+ * firmware boots (another OS); and only then the same two steps over the
+ * network's roots (network = auto, source.h): a local default always wins,
+ * and the network's is the default only when no local entry can boot, as
+ * a PXE firmware boots the network when the disks give nothing. The
+ * network's entries are still chosen first when the one-shot, the saved
+ * default, LoaderEntryDefault or bootmenu.conf's `default` pattern name
+ * them (the choice was someone's). Disabled entries never, nor the firmware's
  * setup screen, which only a key chooses, nor a locked LUKS volume's line
  * (ENTRY_UNLOCK: it boots nothing), even one a saved default, a pattern or
  * an OS's request names.
@@ -102,7 +108,7 @@ double choose_timeout(const struct choose *c, const struct entry_list *l);
 double choose_user_timeout(const struct choose *c);
 
 /* The order filesystems take in the default rule: 0 for the one
- * bootmenu came from, 1 internal, 2 removable. */
+ * bootmenu came from, 1 internal, 2 removable, 3 a network root. */
 int choose_fs_rank(const struct choose *c, const struct fs_root *fs);
 
 /* How an unattended boot reaches its front-end. */

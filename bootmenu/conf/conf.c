@@ -245,6 +245,21 @@ int conf_load(struct conf *c, const char *path, char *err, size_t errlen)
 	return rc;
 }
 
+enum conf_net conf_network(const char *value, char *only, size_t len)
+{
+	bool on;
+
+	if (len)
+		only[0] = '\0';
+	if (!value[0] || !strcasecmp(value, "auto"))
+		return CONF_NET_AUTO;
+	if (set_bool(&on, value) == 0)
+		return on ? CONF_NET_ON : CONF_NET_OFF;
+	if (len)
+		snprintf(only, len, "%s", value);
+	return CONF_NET_ON;
+}
+
 bool conf_match(const char *pat, const char *title, const char *id)
 {
 	if (!pat || !*pat)

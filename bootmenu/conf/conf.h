@@ -43,9 +43,9 @@ struct conf {
 	 * by spaces; several hide lines add up. "" none. The session matches
 	 * them (session.h: s->hide). */
 	char hide[1024];
-	/* network = off|on|IFACE (off): boot entries from the network
+	/* network = auto|on|off|IFACE (auto): boot entries from the network
 	 * (DHCP on every wired link, or on IFACE alone); bootmenu.net= on
-	 * the kernel command line wins. "" unset. */
+	 * the kernel command line wins. "" unset. conf_network() reads it. */
 	char network[32];
 	/* colour = yes|no (yes): colours where the terminal has them. */
 	bool colour;
@@ -82,6 +82,14 @@ int conf_load(struct conf *c, const char *path, char *err, size_t errlen);
 /* True when fnmatch(3) pattern @pat (not empty) matches @title or @id
  * (either may be NULL). */
 bool conf_match(const char *pat, const char *title, const char *id);
+
+/* What a `network` value asks (bootmenu.net= or bootmenu.conf's; any
+ * case): CONF_NET_AUTO for "auto" and for "" (unset: the default), where
+ * only a lease naming a boot file leads anywhere; CONF_NET_OFF for
+ * off/no/0; CONF_NET_ON for on/yes/1 and for a link's name, which goes to
+ * only[0..len), cut to fit ("" for every other value). Pure. */
+enum conf_net { CONF_NET_AUTO, CONF_NET_ON, CONF_NET_OFF };
+enum conf_net conf_network(const char *value, char *only, size_t len);
 
 /* Whether `luks_pass_key` value @val (struct conf's pass_key) hands keys
  * on for the entry of @title and @id: one of its space-separated patterns

@@ -649,6 +649,23 @@ status_put(char *buf, size_t len, size_t used, const char *fmt, ...)
 	return k > 0 ? used + (size_t)k : used;
 }
 
+/* The status of the sources called @name (NULL: every one) after
+ * buf[0..used), "; " between; returns the new length (status_put()'s). */
+static size_t sources_status(const struct session *s, const char *name,
+			     char *buf, size_t len, size_t used)
+{
+	for (size_t i = 0; i < s->n_srcs; i++) {
+		const struct source_ops *ops = s->srcs[i]->ops;
+		char one[256];
+
+		if (ops->status && (!name || !strcmp(ops->name, name)) &&
+		    ops->status(s->srcs[i], one, sizeof(one)))
+			used = status_put(buf, len, used, "%s%s",
+					  used ? "; " : "", one);
+	}
+	return used;
+}
+
 size_t session_status(const struct session *s, char *buf, size_t len)
 {
 	struct scan_dev devs[SESSION_MAX_FS];
@@ -670,14 +687,19 @@ size_t session_status(const struct session *s, char *buf, size_t len)
 	else if (n > 1)
 		used = status_put(buf, len, used, "%swaiting for %zu USB disks",
 				  used ? "; " : "", n);
-	for (size_t i = 0; i < s->n_srcs; i++) {
-		char one[256];
+	used = sources_status(s, NULL, buf, len, used);
+	return used < len ? used : len - 1;
+}
 
-		if (s->srcs[i]->ops->status &&
-		    s->srcs[i]->ops->status(s->srcs[i], one, sizeof(one)))
-			used = status_put(buf, len, used, "%s%s",
-					  used ? "; " : "", one);
-	}
+size_t session_source_status(const struct session *s, const char *name,
+			     char *buf, size_t len)
+{
+	size_t used;
+
+	if (!len)
+		return 0;
+	buf[0] = '\0';
+	used = sources_status(s, name, buf, len, 0);
 	return used < len ? used : len - 1;
 }
 

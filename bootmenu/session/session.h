@@ -171,6 +171,12 @@ bool session_settled(const struct session *s);
  * while a USB stick's host has not reported its disk (usb-storage waits
  * a second), after the probes or alone. Returns strlen of the text. */
 size_t session_status(const struct session *s, char *buf, size_t len);
+/* What the sources called @name ("network", source.h) are doing, as
+ * session_status() says it ("eth0: asking for an address (DHCP)"), into
+ * buf[0..len); "" (0) when they are doing nothing or there is none.
+ * Returns strlen of the text. */
+size_t session_source_status(const struct session *s, const char *name,
+			     char *buf, size_t len);
 /* Unmount and forget every device, then scan again (the menu's `r`),
  * with the sources session_add_made() gave made again.
  * Every entry and fs_root pointer handed out before is invalid after it:

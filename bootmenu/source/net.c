@@ -68,6 +68,7 @@ struct net_src {
 	bool has_uuid; /* SMBIOS gave the machine's UUID */
 	uint8_t uuid[16];
 	bool wait;	    /* SETTLED once every link is done */
+	bool auto_mode;	    /* network = auto (source_net_new()) */
 	bool state_changed; /* a link's state changed: SOURCE_DEVICE */
 	size_t n_done;	    /* links done (announced or given up) */
 	char dir[64];
@@ -151,6 +152,23 @@ static void make_root(struct job *j, const char *server)
 	fs->label = j->label;
 }
 
+/* network = auto: a link offered nothing to boot (DHCP gave no answer,
+ * or a lease with no boot file, which most networks give) ends here with
+ * no root, so nothing shows in the menu and no server is asked for a
+ * config. True when it ended. */
+static bool auto_ends(struct job *j, int rc)
+{
+	const struct net_lease *l = &j->s.lease;
+
+	if (!j->src->auto_mode ||
+	    (rc == 0 && (l->boot_file[0] || l->config_file[0])))
+		return false;
+	log_info("%s: %s: nothing to boot from the network (network = auto)",
+		 j->ifname,
+		 rc < 0 ? "no DHCP answer" : "the lease names no boot file");
+	return true;
+}
+
 static void job_link(struct job *j);
 
 static void *job_run(void *data)
@@ -205,7 +223,7 @@ static void job_link(struct job *j)
 		if (t + 1 < NET_TRIES && !pause_ms(ns, 2000 << t))
 			return;
 	}
-	if (ns->cancel)
+	if (ns->cancel || auto_ends(j, rc))
 		return;
 	if (rc < 0) {
 		char why[256];
@@ -359,7 +377,8 @@ static int make_dirs(const char *path)
 	}
 }
 
-struct source *source_net_new(const char *only, const char *run_dir, bool wait)
+struct source *source_net_new(const char *only, const char *run_dir, bool wait,
+			      bool auto_mode)
 {
 	struct source *src = calloc(1, sizeof(*src));
 	struct net_src *ns = calloc(1, sizeof(*ns));
@@ -373,6 +392,7 @@ struct source *source_net_new(const char *only, const char *run_dir, bool wait)
 	ns->efd = eventfd(1, EFD_CLOEXEC | EFD_NONBLOCK); /* SETTLED waits */
 	snprintf(ns->dir, sizeof(ns->dir), "%s", run_dir);
 	ns->wait = wait;
+	ns->auto_mode = auto_mode;
 	ns->uefi = access("/sys/firmware/efi", F_OK) == 0;
 	ns->has_uuid = machine_uuid(ns->uuid) == 0;
 	if (ns->efd < 0 || make_dirs(run_dir) < 0 ||

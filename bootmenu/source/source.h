@@ -104,9 +104,13 @@ struct source *source_dirs_new(const char *const *specs, size_t n);
  * files (leases, caches, the udhcpc script) go under @run_dir. SETTLED
  * comes at once, so nothing waits for the network (the menu); with
  * @wait (--list, --boot) only once every link is done: its root
- * announced, or DHCP given up, or no carrier within 5 s. NULL with errno
- * set. */
-struct source *source_net_new(const char *only, const char *run_dir, bool wait);
+ * announced, or DHCP given up, or no carrier within 5 s. With
+ * @auto_mode (bootmenu.conf's network = auto, the default) a link whose
+ * DHCP gets no answer, or whose lease names no boot file (option 67 or
+ * BOOTP's file) nor pxelinux config (option 209), ends there: no root,
+ * no lookup on any server, a line in the log. NULL with errno set. */
+struct source *source_net_new(const char *only, const char *run_dir, bool wait,
+			      bool auto_mode);
 
 /* The firmware's own boot options (source/firmware.c), a source of
  * entries, read now from the firmware of @w (efi/fwstate.h; NULL: this

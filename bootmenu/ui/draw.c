@@ -108,8 +108,22 @@ static void draw_row(struct ui *u, int y, const struct ui_row *r, bool sel)
 	ui_line(u, y, 0, role, buf);
 }
 
+/* No entry yet. Once the disks settled, while the network still works
+ * and no key came, its entries may yet arrive and boot at the end of
+ * their countdown (screen.c settle()): say what is awaited; any key
+ * (Esc) stops that wait, as it stops a countdown. */
 static void draw_empty(struct ui *u)
 {
+	char net[300], line[400];
+
+	if (u->settled && !u->touched &&
+	    session_source_status(u->s, "network", net, sizeof(net))) {
+		snprintf(line, sizeof(line),
+			 "Waiting for the network: %s. Esc stops waiting.",
+			 net);
+		ui_line(u, 2, 2, UI_R_TEXT, line);
+		return;
+	}
 	ui_line(u, 2, 2, UI_R_TEXT,
 		u->settled
 		    ? "No boot entries found. r scans again, s opens a shell."

@@ -77,7 +77,7 @@ class Qemu:
         self.swtpm = None
         if tpm:
             args += self._start_swtpm(logs)
-        args += list(extra)
+        args += list(extra) + default_nic(extra)
         self.args = args
         self.buf = ""
         self.stamps = []  # _read(): (end offset of a chunk, arrival time)
@@ -204,6 +204,17 @@ class Qemu:
         if self.swtpm and self.swtpm.poll() is None:
             self.swtpm.kill()
             self.swtpm.wait()
+
+
+def default_nic(extra):
+    """QEMU's own default NIC (q35: an e1000e on user networking that
+    reaches the outside) replaced by the same card on a restricted user
+    network, when @extra names no network of its own: bootmenu asks DHCP
+    on every link by default (network = auto), and no guest may ever reach
+    outside. QEMU's DHCP server still answers, naming no boot file."""
+    if any(a in ("-nic", "-netdev", "-net") for a in extra):
+        return []
+    return ["-nic", "user,restrict=on,model=e1000e"]
 
 
 class Skip(Exception):

@@ -21,6 +21,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from qemu import Qemu, check, need  # noqa: E402
+import pxetree  # noqa: E402
 from screen import BOOTED, RESTARTED, Screen, ScreenGuest  # noqa: E402
 
 B = os.path.abspath(sys.argv[1])
@@ -75,32 +76,9 @@ def screens_show(out, pattern):
                 seen.append(m.group(0))
     return seen
 
-def pxe_cfg(entry):
-    """A pxelinux config whose DEFAULT boots the target with
-    demo.entry=@entry after 1 s; a decoy label comes first, so the
-    entry booted is the DEFAULT, not merely the first."""
-    label = ("  KERNEL vmlinuz\n"
-             "  APPEND initrd=initrd.gz %s demo.entry=%%s target.poweroff\n" % CON)
-    return ("DEFAULT %s\nTIMEOUT 10\n"
-            "LABEL %s-decoy\n" % (entry, entry) + label % (entry + "-decoy") +
-            "LABEL %s\n" % entry + label % entry)
-
-
 def tftp_tree(case, configs):
-    """BUILD/e2e-netboot/@case/: a placeholder pxelinux.0, the target's
-    kernel and initrd, and @configs ({name under pxelinux.cfg/: entry})."""
-    d = os.path.join(W, case)
-    shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(os.path.join(d, "pxelinux.cfg"))
-    with open(os.path.join(d, "pxelinux.0"), "wb") as f:
-        # bootmenu never runs it; only its name matters
-        f.write(b"placeholder: not a real pxelinux.0\n")
-    shutil.copy(need(os.path.join(B, "kernel", "bzImage")), os.path.join(d, "vmlinuz"))
-    shutil.copy(need(os.path.join(B, "target-initrd.cpio.gz")), os.path.join(d, "initrd.gz"))
-    for name, entry in configs.items():
-        with open(os.path.join(d, "pxelinux.cfg", name), "w") as f:
-            f.write(pxe_cfg(entry))
-    return d
+    """BUILD/e2e-netboot/@case/ (pxetree.py)."""
+    return pxetree.tftp_tree(B, W, case, configs)
 
 
 def write(d, name, text):

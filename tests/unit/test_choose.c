@@ -278,6 +278,47 @@ TEST(firmware_entries_last)
 	arena_free(&a);
 }
 
+/* network = auto: a network root's entries come after every local one,
+ * a removable stick's and a local entry that is no config's default
+ * included; the network's default is the default only when nothing local
+ * can boot, and a saved default may still name it. */
+TEST(network_after_local)
+{
+	static struct fs_net pxe = {.loader = FS_NET_PXELINUX};
+	static struct fs_root net = {.name = "eth0", .net = &pxe};
+	struct arena a = ARENA_INIT;
+	struct entry_list l;
+	struct conf cf;
+	struct choose c;
+	struct entry *s0, *a0;
+
+	conf_init(&cf);
+	choose_init(&c, &cf, "", -2);
+	/* the network alone: its default, then its other entries */
+	entry_list_init(&l, &a);
+	add(&l, &net, "n0", false, 0, NULL);
+	add(&l, &net, "n1", true, 0, NULL);
+	CHECK_STR(tchoose_order(&c, &l), "n1 n0");
+	CHECK_INT(choose_fs_rank(&c, &net), 3);
+	/* a stick's default and an internal entry that is nobody's default
+	 * both come before the network's default */
+	entry_list_init(&l, &a);
+	s0 = add(&l, &stick, "s0", true, 0, NULL);
+	a0 = add(&l, &disk1, "a0", false, 0, NULL);
+	add(&l, &net, "n0", false, 0, NULL);
+	add(&l, &net, "n1", true, 0, NULL);
+	CHECK_STR(tchoose_order(&c, &l), "s0 a0 n1 n0");
+	CHECK_STR(choose_default(&c, &l)->id, "s0");
+	/* local entries that cannot boot: the network's default */
+	s0->disabled = a0->disabled = "kernel not found";
+	CHECK_STR(tchoose_order(&c, &l), "n1 n0");
+	/* someone's choice names a network entry: it comes first */
+	s0->disabled = a0->disabled = NULL;
+	strcpy(c.saved_id, "n0");
+	CHECK_STR(tchoose_order(&c, &l), "n0 s0 a0 n1");
+	arena_free(&a);
+}
+
 static int unlock_boot_calls;
 
 static int unlock_boot(void *ctx, const struct entry *e, char *err, size_t len)
@@ -331,4 +372,4 @@ TEST(unlock_entry_never_chosen)
 TEST_MAIN("test_choose", default_rule_table, timeout_precedence,
 	  timeout_across_filesystems, next_entry_consumed,
 	  firmware_entries_last, autoboot_falls_back_in_order, front_ends_agree,
-	  unlock_entry_never_chosen)
+	  unlock_entry_never_chosen, network_after_local)

@@ -23,6 +23,8 @@ TEST(defaults)
 	CHECK_STR(c.hide, "");
 	CHECK(c.colour);
 	CHECK_INT(c.tpm, CONF_TPM_AUTO);
+	/* the network is on by default, harmlessly (auto) */
+	CHECK_INT(conf_network(c.network, NULL, 0), CONF_NET_AUTO);
 }
 
 TEST(every_key)
@@ -212,6 +214,7 @@ TEST(shipped_file)
 	CHECK(!c.save_default);
 	CHECK_STR(c.password, "");
 	CHECK(c.colour);
+	CHECK_INT(conf_network(c.network, NULL, 0), CONF_NET_AUTO);
 }
 
 /* luks_pass_key: no (the default), yes, or patterns over titles and ids
@@ -245,6 +248,30 @@ TEST(luks_pass_key)
 	CHECK_STR(c.pass_key, "Debian* \tgnulinux-*");
 }
 
+/* network: unset is auto (the default), the keywords in any case, and
+ * anything else one link's name, which counts as on for that link. */
+TEST(network_values)
+{
+	char only[8] = "stale";
+
+	CHECK_INT(conf_network("", only, sizeof(only)), CONF_NET_AUTO);
+	CHECK_STR(only, "");
+	CHECK_INT(conf_network("Auto", only, sizeof(only)), CONF_NET_AUTO);
+	CHECK_INT(conf_network("on", only, sizeof(only)), CONF_NET_ON);
+	CHECK_STR(only, "");
+	CHECK_INT(conf_network("1", only, sizeof(only)), CONF_NET_ON);
+	CHECK_INT(conf_network("OFF", only, sizeof(only)), CONF_NET_OFF);
+	CHECK_INT(conf_network("0", only, sizeof(only)), CONF_NET_OFF);
+	CHECK_INT(conf_network("no", only, sizeof(only)), CONF_NET_OFF);
+	CHECK_INT(conf_network("eth1", only, sizeof(only)), CONF_NET_ON);
+	CHECK_STR(only, "eth1");
+	/* a name longer than the buffer is cut, never overrun */
+	CHECK_INT(conf_network("enp0s31f6", only, sizeof(only)), CONF_NET_ON);
+	CHECK_STR(only, "enp0s31");
+	CHECK_INT(conf_network("off", only, sizeof(only)), CONF_NET_OFF);
+	CHECK_STR(only, "");
+}
+
 TEST_MAIN("test_conf", defaults, every_key, tpm_values, booleans,
 	  bad_password_locks, bad_lines_skipped, long_values, hide_lines_add_up,
-	  luks_pass_key, shipped_file)
+	  luks_pass_key, network_values, shipped_file)

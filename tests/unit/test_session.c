@@ -540,6 +540,46 @@ TEST(test_session_status)
 	disk_del("vde");
 }
 
+static size_t said_status(const struct source *src, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s", (const char *)src->priv);
+
+	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
+}
+
+/* One source's status by name (the menu's "Waiting for the network"),
+ * apart from the others' that session_status() joins. */
+TEST(test_session_source_status)
+{
+	static const struct source_ops disks_ops = {.name = "disks",
+						    .status = said_status};
+	static const struct source_ops net_ops = {.name = "network",
+						  .status = said_status};
+	char probing[] = "probing vda", dhcp[] = "eth0: asking for an "
+						 "address (DHCP)";
+	struct source disks = {&disks_ops, probing}, net = {&net_ops, dhcp};
+	struct session s;
+	char buf[64], small[8];
+
+	memset(&s, 0, sizeof(s));
+	s.srcs[0] = &disks;
+	s.srcs[1] = &net;
+	s.n_srcs = 2;
+	CHECK_INT(session_source_status(&s, "network", buf, sizeof(buf)), 34);
+	CHECK_STR(buf, "eth0: asking for an address (DHCP)");
+	CHECK_INT(session_status(&s, buf, sizeof(buf)), 47);
+	CHECK_STR(buf, "probing vda; eth0: asking for an address (DHCP)");
+	CHECK_INT(session_source_status(&s, "dirs", buf, sizeof(buf)), 0);
+	CHECK_STR(buf, "");
+	CHECK_INT(session_source_status(&s, "network", small, sizeof(small)),
+		  7);
+	CHECK_STR(small, "eth0: a");
+	/* a network with nothing going on says nothing */
+	dhcp[0] = '\0';
+	CHECK_INT(session_source_status(&s, "network", buf, sizeof(buf)), 0);
+	CHECK_STR(buf, "");
+}
+
 /* A --root session (no scan): the event calls are harmless. */
 TEST(test_session_no_scan)
 {
@@ -687,6 +727,6 @@ TEST_MAIN("test_session", test_session_setup, test_session_cross_fs,
 	  test_session_two_sources, test_session_plug_pull_500,
 	  test_session_hidden, test_session_rescan,
 	  test_session_rescan_makes_again, test_session_status,
-	  test_session_no_scan, test_session_timeouts,
-	  test_session_settle_stick, test_session_status_usb,
-	  test_session_teardown)
+	  test_session_source_status, test_session_no_scan,
+	  test_session_timeouts, test_session_settle_stick,
+	  test_session_status_usb, test_session_teardown)
