@@ -2,8 +2,9 @@
 """/boot on volumes: an LVM2 logical volume and md RAID1 mirrors.
 
 Disks are written by Debian's lvm2 (without a device-mapper driver) and
-from md's documented superblock layout, with an ext4 /boot copied in at
-the volume's first byte. bootmenu reads each volume through a read-only
+by Debian's mdadm in a builder VM with Debian's kernel (mdadm_vm.py; the
+md under LVM-on-md still from md's documented superblock layout), with an
+ext4 /boot copied in at the volume's first byte. bootmenu reads each volume through a read-only
 loop device, or device-mapper for an LV in several runs over two PVs or
 striped over them:
 the volume's default entry boots, a volume group with a
@@ -12,11 +13,13 @@ RAID1 mirror with one member missing still boots, and every member image
 is byte-identical afterwards (sha256)."""
 import os
 import re
+import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 from qemu import Qemu, check, need  # noqa: E402
 from disks import sha256, ext4_image, lvm_disk, lvm_disks, md_member  # noqa: E402
+import mdadm_vm  # noqa: E402
 
 B = os.path.abspath(sys.argv[1])
 EFI = os.path.join(B, "bootmenu.efi")
@@ -185,29 +188,75 @@ def lvm_reasons():
         raise AssertionError("changed: " + ", ".join(changed))
 
 
-def md_degraded():
-    """RAID1 (1.2 metadata) with its second member missing boots."""
-    fs = os.path.join(W, "md-boot.ext4")
-    boot_fs(fs, "md-boot")
-    a = os.path.join(W, "md12-a.img")
-    md_member(a, fs, "1.2", 0, bytes(range(0x40, 0x50)))
-    boots("volumes-md-degraded", [a], "md-boot")
+MD_ARRAYS = []
+
+
+def md_real():
+    """The md members every md test boots, written once by Debian's mdadm
+    in a builder VM (tests/e2e/mdadm_vm.py): RAID1 pairs with 0.90, 1.0
+    and 1.2 metadata, a 1.2 mirror created with its second member
+    missing, and a 1.2 pair whose member b was left behind (the array
+    assembled from a alone and "md-new" written through it over
+    "md-old"). Returns the arrays by name."""
+    if not MD_ARRAYS:
+        fs = {}
+        for entry in ("md090", "md10", "md12", "md-degraded", "md-old", "md-new"):
+            fs[entry] = os.path.join(W, entry + ".ext4")
+            boot_fs(fs[entry], entry)
+        arrays = [mdadm_vm.Array("m090", "0.90", ["a", "b"], fs["md090"]),
+                  mdadm_vm.Array("m10", "1.0", ["a", "b"], fs["md10"]),
+                  mdadm_vm.Array("m12", "1.2", ["a", "b"], fs["md12"]),
+                  mdadm_vm.Array("mdeg", "1.2", ["a", "missing"], fs["md-degraded"]),
+                  mdadm_vm.Array("mstale", "1.2", ["a", "b"], fs["md-old"],
+                                 stale=fs["md-new"])]
+        examine = mdadm_vm.build(B, W, arrays)
+        for want in (r"Version : 0\.90", r"Version : 1\.0", r"Version : 1\.2",
+                     r"State : clean, degraded|Array State : A\."):
+            if not re.search(want, examine):
+                raise AssertionError("mdadm --examine in the builder has no /%s/" % want)
+        MD_ARRAYS.extend(arrays)
+    return {a.name: a for a in MD_ARRAYS}
+
+
+def md_pairs_listed():
+    """The 0.90, 1.0 and 1.2 pairs mdadm made: each one volume, listed once
+    with its mirror's entry."""
+    md = md_real()
+    disks = sum((md[n].paths(W) for n in ("m090", "m10", "m12")), [])
+    text = listing("volumes-md-pairs", disks)
+    for entry, dev in (("md090", "md0"), ("md10", "md/m10"), ("md12", "md/m12")):
+        line = r"^\d+\*? +%s \[grub\] %s:/vmlinuz " % (entry, re.escape(dev))
+        if len(re.findall(line, text, re.M)) != 1:
+            raise AssertionError("no one line /%s/ in:\n%s" % (line, text))
+
+
+def md_10_pair():
+    """RAID1 with 1.0 metadata (superblock at the end), both members: it
+    boots."""
+    boots("volumes-md-10", md_real()["m10"].paths(W), "md10")
 
 
 def md_090_pair():
     """RAID1 with 0.90 metadata, both members: one volume, it boots."""
-    fs = os.path.join(W, "md090-boot.ext4")
-    boot_fs(fs, "md090-boot")
-    disks = [os.path.join(W, "md090-%s.img" % c) for c in "ab"]
-    for i, p in enumerate(disks):
-        md_member(p, fs, "0.90", i, bytes(range(0x60, 0x70)))
-    boots("volumes-md-090", disks, "md090-boot")
+    boots("volumes-md-090", md_real()["m090"].paths(W), "md090")
+
+
+def md_degraded():
+    """RAID1 (1.2 metadata) created with its second member missing boots."""
+    boots("volumes-md-degraded", md_real()["mdeg"].paths(W), "md-degraded")
+
+
+def md_stale_member():
+    """A 1.2 pair whose member b is behind by event count: the array is
+    read from a, the fresher, and its "md-new" boots, not b's "md-old"."""
+    boots("volumes-md-stale", md_real()["mstale"].paths(W), "md-new")
 
 
 def cleanup():
     for f in os.listdir(W):
-        if f.endswith(".img") or f.endswith(".ext4"):
+        if f.endswith(".img") or f.endswith(".ext4") or f.endswith(".cpio"):
             os.unlink(os.path.join(W, f))
+    shutil.rmtree(os.path.join(W, "mdadm-builder"), ignore_errors=True)
 
 
 ok = True
@@ -218,8 +267,11 @@ for name, fn in (("e2e.volumes.lvm_boot_lv_boots", lvm_boot),
                  ("e2e.volumes.lvm_listed_then_every_mapping_removed",
                   lvm_runs_listed_then_unmapped),
                  ("e2e.volumes.lvm_missing_pv_and_thin_listed", lvm_reasons),
+                 ("e2e.volumes.md_mdadm_pairs_listed_once", md_pairs_listed),
                  ("e2e.volumes.md_raid1_12_one_member_missing_boots", md_degraded),
-                 ("e2e.volumes.md_raid1_090_boots", md_090_pair)):
+                 ("e2e.volumes.md_raid1_090_boots", md_090_pair),
+                 ("e2e.volumes.md_raid1_10_boots", md_10_pair),
+                 ("e2e.volumes.md_raid1_stale_member_left_behind", md_stale_member)):
     ok = check(name, fn) and ok
 if os.path.isdir(W):
     cleanup()
