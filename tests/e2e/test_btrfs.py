@@ -8,8 +8,12 @@ btrfs_relative_path; the snapshot menu of snapper's grub plugin, whose
 entry for snapshot 2, found in `--list` by its subvolume's name, boots the
 kernel inside that snapshot with its rootflags). Each image is made with Debian's btrfs-progs
 through a loop mount (root); in QEMU its default entry boots with no key
-pressed and the image is byte-identical afterwards (sha256)."""
+pressed and the image is byte-identical afterwards (sha256). Also a
+/boot stored zstd-compressed, and a btrfs with a log tree left to replay
+(as after a power cut), which bootmenu must not replay."""
+import gzip
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -32,14 +36,15 @@ def run(*cmd):
     return r.stdout
 
 
-def btrfs_image(path, build, uuid=None):
-    """A 160 MiB btrfs at @path; @build(mnt) fills it while mounted."""
+def btrfs_image(path, build, uuid=None, opts=""):
+    """A 160 MiB btrfs at @path; @build(mnt) fills it while mounted (with
+    the mount options @opts too)."""
     os.makedirs(W, exist_ok=True)
     with open(path, "wb") as f:
         f.truncate(160 << 20)
     run("mkfs.btrfs", "-q", "-f", *(["-U", uuid] if uuid else []), path)
     mnt = tempfile.mkdtemp(dir=W)
-    run("mount", "-o", "loop", path, mnt)
+    run("mount", "-o", "loop" + ("," + opts if opts else ""), path, mnt)
     try:
         build(mnt)
     finally:
@@ -157,9 +162,84 @@ def snapshot_entry_boots():
     os.unlink(img)
 
 
-def boots(name, build, entry, uuid=None):
+def plain_boot(entry, initrd="initrd.gz"):
+    """A build(mnt) for a /boot at the top level booting @entry."""
+    def build(mnt):
+        kernel_files(os.path.join(mnt, "boot"))
+        write(os.path.join(mnt, "boot", "grub", "grub.cfg"),
+              "set timeout=5\nmenuentry '%s' {\n  linux /boot/vmlinuz %s "
+              "demo.entry=%s target.poweroff\n  initrd /boot/%s\n}\n" % (
+                  entry, CON, entry, initrd) + "# padding\n" * 4096)
+    return build
+
+
+def zstd(mnt):
+    """/boot written with compress-force=zstd: grub.cfg (padded to 40 KiB)
+    and an uncompressed cpio initrd are stored as zstd extents (filefrag
+    says "encoded"), which bootmenu's kernel must inflate to read them."""
+    plain_boot("btrfs-zstd", "initrd.cpio")(mnt)
+    with open(os.path.join(B, "target-initrd.cpio.gz"), "rb") as f:
+        data = gzip.decompress(f.read())
+    with open(os.path.join(mnt, "boot", "initrd.cpio"), "wb") as f:
+        f.write(data)
+    run("sync")
+    for name in ("initrd.cpio", "grub/grub.cfg"):
+        if "encoded" not in run("filefrag", "-v", os.path.join(mnt, "boot", name)):
+            raise AssertionError("%s was not stored compressed" % name)
+
+
+def log_tree_image(img):
+    """A btrfs whose superblock points at a log tree, as a power cut leaves
+    it: /boot written and committed, then the mount's file late.txt
+    written and fsync()ed (btrfs logs it in the log tree, not in a
+    commit), and the image copied right then, while still mounted."""
+    live = img + ".live"
+    btrfs_image(live, lambda mnt: None)
+    mnt = tempfile.mkdtemp(dir=W)
+    run("mount", "-o", "loop", live, mnt)
+    try:
+        plain_boot("btrfs-logtree")(mnt)
+        run("sync")
+        with open(os.path.join(mnt, "boot", "late.txt"), "w") as f:
+            f.write("written after the last commit\n")
+            f.flush()
+            os.fsync(f.fileno())
+        shutil.copyfile(live, img)
+    finally:
+        subprocess.run(["umount", mnt])
+        os.rmdir(mnt)
+        os.unlink(live)
+    log_root = re.search(r"^log_root\s+(\d+)", run(
+        "btrfs", "inspect-internal", "dump-super", img), re.M)
+    if not log_root or log_root.group(1) == "0":
+        raise AssertionError("the copied image has no log tree (log_root %s)" % (
+            log_root.group(1) if log_root else "?"))
+
+
+def log_tree_not_replayed():
+    """Issue #37, item 2: a btrfs with a log tree to replay (log_tree_image)
+    boots its default with no key pressed, and bootmenu neither replays the
+    log nor changes a byte (rescue=nologreplay on a read-only mount)."""
+    img = os.path.join(W, "logtree.img")
+    log_tree_image(img)
+    before = sha256(img)
+    q = Qemu(B, "btrfs-logtree", kernel=need(EFI), append="bootmenu.timeout=0",
+             disks=[{"file": img, "snapshot": False}], snapshot=False)
+    try:
+        got = q.expect(r"BOOTMENU-TARGET: booted entry=(\S+)", 240).group(1)
+        q.expect(r"BOOTMENU-TARGET: done", 30)
+    finally:
+        q.close()
+    if got != "btrfs-logtree":
+        raise AssertionError("booted %s, want btrfs-logtree" % got)
+    if sha256(img) != before:
+        raise AssertionError("the btrfs image with a log tree changed")
+    os.unlink(img)
+
+
+def boots(name, build, entry, uuid=None, opts=""):
     img = os.path.join(W, name + ".img")
-    btrfs_image(img, build, uuid)
+    btrfs_image(img, build, uuid, opts)
     before = sha256(img)
     q = Qemu(B, "btrfs-" + name, kernel=need(EFI), append="bootmenu.timeout=0",
              disks=[{"file": img, "snapshot": False}], snapshot=False)
@@ -179,6 +259,9 @@ ok = check("e2e.btrfs.ubuntu_layout_at_subvolume_boots", lambda: boots("ubuntu",
 ok = check("e2e.btrfs.opensuse_default_snapshot_boots",
            lambda: boots("opensuse", opensuse, "btrfs-suse")) and ok
 ok = check("e2e.btrfs.opensuse_snapshot_entry_boots_its_kernel", snapshot_entry_boots) and ok
+ok = check("e2e.btrfs.zstd_compressed_boot_boots",
+           lambda: boots("zstd", zstd, "btrfs-zstd", opts="compress-force=zstd")) and ok
+ok = check("e2e.btrfs.log_tree_not_replayed", log_tree_not_replayed) and ok
 # the fixture's grub.cfg searches for its filesystem by this UUID
 ok = check("e2e.btrfs.fedora_root_subvolume_saved_entry_boots",
            lambda: boots("fedora", fedora, "btrfs-fedora-saved",
