@@ -135,9 +135,12 @@ int grub_source_file(struct grub_state *st, const char *arg, bool configfile)
 	}
 	rc = grub_read(st, &w, FS_CONFIG_MAX, &buf, &len);
 	if (rc < 0) {
+		char why[256];
+
 		if (rc != -ECANCELED) /* cfg_budget() has said why */
-			grub_warn(st, "cannot read %s: %s", w.path,
-				  strerror(-rc));
+			grub_warn(
+			    st, "cannot read %s: %s", w.path,
+			    fs_strerror(w.fs, w.path, rc, why, sizeof(why)));
 		return 1;
 	}
 	st->include_depth++;

@@ -635,9 +635,13 @@ int sl_read_file(struct sl_parse *s, const char *path)
 		return -ELOOP;
 	rc = fs_read_file(s->ctx->fs, path, FS_CONFIG_MAX, &buf, &len);
 	if (rc < 0) {
+		char why[256];
+
 		if (rc != -ENOENT)
 			entry_warn(s->ctx->out, s->ctx->fs, path, 0,
-				   "cannot read: %s", strerror(-rc));
+				   "cannot read: %s",
+				   fs_strerror(s->ctx->fs, path, rc, why,
+					       sizeof(why)));
 		return rc;
 	}
 	if (!cfg_budget(s->ctx, path, 0, len)) {

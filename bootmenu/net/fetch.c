@@ -191,13 +191,39 @@ static int reason(struct net_fetch *f, const char *log)
 	return -EIO;
 }
 
+/* @n bytes in words: MiB from 10 MiB on, else KiB (a config's 4 MiB cap
+ * and a 4.5 MiB file must not both read "4 MiB"). */
+static void size_words(unsigned long long n, char *buf, size_t len)
+{
+	if (n >= 10ull << 20)
+		snprintf(buf, len, "%llu MiB", n >> 20);
+	else
+		snprintf(buf, len, "%llu KiB", (n + 1023) >> 10);
+}
+
+/* What the cap stands for: "the 512 MiB free", "the 4096 KiB a config
+ * file may have". */
+static void cap_words(const struct net_fetch *f, char *buf, size_t len)
+{
+	char size[32];
+
+	size_words(f->cap, size, sizeof(size));
+	if (f->cap_of)
+		snprintf(buf, len, "the %s %s may have", size, f->cap_of);
+	else
+		snprintf(buf, len, "the %s free", size);
+}
+
 /* A size the server announced past the cap: nothing is fetched. */
 static int too_big(struct net_fetch *f)
 {
+	char size[32], cap[96];
+
+	size_words(f->total, size, sizeof(size));
+	cap_words(f, cap, sizeof(cap));
 	snprintf(f->why, sizeof(f->why),
-		 "the server announces %llu MiB, more than the %llu MiB free: "
-		 "not fetched",
-		 f->total >> 20, f->cap >> 20);
+		 "the server announces %s, more than %s: not fetched", size,
+		 cap);
 	return -EFBIG;
 }
 
@@ -322,10 +348,13 @@ int net_fetch(struct net_fetch *f)
 		rc = reason(f, log);
 	else if (rc == -E2BIG)
 		rc = too_big(f);
-	else if (rc == -EFBIG)
+	else if (rc == -EFBIG) {
+		char cap[96];
+
+		cap_words(f, cap, sizeof(cap));
 		snprintf(f->why, sizeof(f->why),
-			 "larger than %llu MiB: stopped there", f->cap >> 20);
-	else if (rc == -ETIMEDOUT)
+			 "larger than %s: stopped there", cap);
+	} else if (rc == -ETIMEDOUT)
 		snprintf(f->why, sizeof(f->why),
 			 "no data for %d seconds: stopped", NET_FETCH_STALL_S);
 	else if (rc == -ECANCELED)

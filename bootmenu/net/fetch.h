@@ -36,6 +36,9 @@ struct net_fetch {
 	const char *remote;
 	const char *dest; /* written as dest.part, renamed when complete */
 	unsigned long long cap; /* most bytes accepted */
+	/* what the cap is, for the sentence ("a config file": "more than the
+	 * 4096 KiB a config file may have"); NULL: the free RAM */
+	const char *cap_of;
 	/* the running child, for the owner's stop(): 0 when none */
 	_Atomic pid_t *child;
 	const _Atomic int *cancel; /* set: stop now (-ECANCELED) */

@@ -15,11 +15,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/resource.h>
 #include <sys/sysinfo.h>
 #include <unistd.h>
 
-#define REMOTE_MISSING_MAX 64
 #define REMOTE_KEY_MAX 1024
+
+/* A file the server did not give: missing (-ENOENT), or a queued fetch
+ * that failed, with the reason in the tool's words. */
+struct remote_known {
+	char *key;
+	char *why;
+	int rc;
+};
 
 struct net_remote {
 	struct fs_root fs;
@@ -27,11 +35,25 @@ struct net_remote {
 	char server[64];
 	char cache[512];
 	int cache_fd;
-	pthread_mutex_t lock; /* one transfer at a time; the missing list */
-	_Atomic pid_t child;
+	pthread_mutex_t xfer; /* one transfer at a time, held across it */
+	/* the lists and the worker's state below; never held across a
+	 * transfer, so the menu's remote_open() never waits on one */
+	pthread_mutex_t lock;
+	pthread_cond_t wake; /* the worker: a fetch was queued, or quit */
+	struct remote_known known[NET_REMOTE_KNOWN_MAX];
+	size_t n_known;
+	char *queue[NET_REMOTE_QUEUE_MAX];
+	size_t n_queue;
+	char *current; /* the worker's fetch now, out of the queue */
+	pthread_t worker;
+	bool worker_on, quit;
+	bool open_waits; /* net_remote_open_waits() */
+	void (*fetched)(void *ctx, const struct fs_root *fs);
+	void *fetched_ctx;
+	_Atomic pid_t child; /* the callers' transfers (search, boot) */
 	_Atomic int cancel;
-	char *missing[REMOTE_MISSING_MAX];
-	size_t n_missing;
+	_Atomic pid_t bg_child; /* the worker's */
+	_Atomic int bg_cancel;
 };
 
 static bool is_url(const char *s)
@@ -102,12 +124,42 @@ static int cache_name(const char *key, char *out, size_t size)
 	return 0;
 }
 
+/* What is known of @key: its entry, or NULL. Called with the lock. */
+static const struct remote_known *known(const struct net_remote *rt,
+					const char *key)
+{
+	for (size_t i = 0; i < rt->n_known; i++)
+		if (!strcmp(rt->known[i].key, key))
+			return &rt->known[i];
+	return NULL;
+}
+
 static bool missing(const struct net_remote *rt, const char *key)
 {
-	for (size_t i = 0; i < rt->n_missing; i++)
-		if (!strcmp(rt->missing[i], key))
-			return true;
-	return false;
+	const struct remote_known *k = known(rt, key);
+
+	return k && k->rc == -ENOENT;
+}
+
+/* Remember that @key gave @rc (why: @why), unless it is known already
+ * or the list is full (remote_ask() then fetches nothing new). Called
+ * with the lock. */
+static void known_add(struct net_remote *rt, const char *key, int rc,
+		      const char *why)
+{
+	struct remote_known *k = &rt->known[rt->n_known];
+
+	if (known(rt, key) || rt->n_known == NET_REMOTE_KNOWN_MAX)
+		return;
+	k->key = strdup(key);
+	k->why = strdup(why && *why ? why : strerror(-rc));
+	k->rc = rc;
+	if (k->key && k->why)
+		rt->n_known++;
+	else {
+		free(k->key);
+		free(k->why);
+	}
 }
 
 static unsigned long long remote_cap(void)
@@ -121,40 +173,47 @@ static unsigned long long remote_cap(void)
 	return half < NET_REMOTE_MAX ? half : NET_REMOTE_MAX;
 }
 
-/* Fetch @key into the cache unless it is there. Called with the lock. */
+static bool is_missing(struct net_remote *rt, const char *key)
+{
+	bool gone;
+
+	pthread_mutex_lock(&rt->lock);
+	gone = missing(rt, key);
+	pthread_mutex_unlock(&rt->lock);
+	return gone;
+}
+
+/* Fetch @key into the cache unless it is there, at most @f->cap bytes
+ * (@f: its cap, child, cancel and progress set). Called with rt->xfer.
+ * A file not there is remembered as missing. */
 static int fetch_locked(struct net_remote *rt, const char *key,
-			const char *name, const struct fs_progress *cb,
-			char *why, size_t len)
+			const char *name, struct net_fetch *f, char *why,
+			size_t len)
 {
 	char dest[1024];
-	struct net_fetch f = {.server = rt->server,
-			      .remote = key,
-			      .dest = dest,
-			      .cap = remote_cap(),
-			      .child = &rt->child,
-			      .cancel = &rt->cancel,
-			      .progress = cb};
 	struct stat st;
 	int rc;
 
 	if (fstatat(rt->cache_fd, name, &st, 0) == 0)
 		return 0;
-	if (missing(rt, key))
+	if (is_missing(rt, key))
 		return -ENOENT;
 	if (!strncmp(key, "https://", 8)) {
 		snprintf(why, len, "https is not supported yet");
 		return -EPROTONOSUPPORT;
 	}
 	snprintf(dest, sizeof(dest), "%s/%s", rt->cache, name);
-	rc = net_fetch(&f);
-	if (rc == -ENOENT && rt->n_missing < REMOTE_MISSING_MAX) {
-		char *dup = strdup(key);
-
-		if (dup)
-			rt->missing[rt->n_missing++] = dup;
-	}
+	f->server = rt->server;
+	f->remote = key;
+	f->dest = dest;
+	rc = net_fetch(f);
 	if (rc < 0)
-		snprintf(why, len, "%s", f.why[0] ? f.why : strerror(-rc));
+		snprintf(why, len, "%s", f->why[0] ? f->why : strerror(-rc));
+	if (rc == -ENOENT) {
+		pthread_mutex_lock(&rt->lock);
+		known_add(rt, key, rc, why);
+		pthread_mutex_unlock(&rt->lock);
+	}
 	return rc;
 }
 
@@ -166,18 +225,35 @@ static int remote_names(const char *path, char *key, char *name)
 	return rc < 0 ? rc : cache_name(key, name, 256);
 }
 
-static int remote_get(struct net_remote *rt, const char *path, char *name,
-		      const struct fs_progress *cb, char *why, size_t len)
+/* Fetch @path with @f (its cap, child, cancel and progress set), one
+ * transfer at a time; name[0..256) gets its cache file's name. */
+static int fetch_path(struct net_remote *rt, const char *path, char *name,
+		      struct net_fetch *f, char *why, size_t len)
 {
 	char key[REMOTE_KEY_MAX];
 	int rc = remote_names(path, key, name);
 
 	if (rc < 0)
 		return rc;
-	pthread_mutex_lock(&rt->lock);
-	rc = fetch_locked(rt, key, name, cb, why, len);
-	pthread_mutex_unlock(&rt->lock);
+	pthread_mutex_lock(&rt->xfer);
+	rc = fetch_locked(rt, key, name, f, why, len);
+	pthread_mutex_unlock(&rt->xfer);
 	return rc;
+}
+
+/* Fetch @path now, on the caller's thread, capped at @cap. */
+static int remote_get(struct net_remote *rt, const char *path, char *name,
+		      unsigned long long cap, const struct fs_progress *cb,
+		      char *why, size_t len)
+{
+	struct net_fetch f = {.cap = cap,
+			      .cap_of =
+				  cap == FS_CONFIG_MAX ? "a config file" : NULL,
+			      .child = &rt->child,
+			      .cancel = &rt->cancel,
+			      .progress = cb};
+
+	return fetch_path(rt, path, name, &f, why, len);
 }
 
 int net_remote_fetch(struct net_remote *rt, const char *path, char *why,
@@ -186,7 +262,7 @@ int net_remote_fetch(struct net_remote *rt, const char *path, char *why,
 	char name[256];
 
 	why[0] = '\0';
-	return remote_get(rt, path, name, NULL, why, len);
+	return remote_get(rt, path, name, FS_CONFIG_MAX, NULL, why, len);
 }
 
 static struct net_remote *of(const struct fs_root *fs)
@@ -194,14 +270,193 @@ static struct net_remote *of(const struct fs_root *fs)
 	return fs->priv;
 }
 
-/* remote_get(), with the reason in the log when it is not "not there"
- * (the menu's dialog has only the -errno). */
-static int fetch_logged(struct net_remote *rt, const char *path, char *name,
-			const struct fs_progress *cb)
+/* The owner's callback, for a queued fetch that ended. */
+static void tell_fetched(struct net_remote *rt)
 {
-	char why[192] = "";
-	int rc = remote_get(rt, path, name, cb, why, sizeof(why));
+	if (rt->fetched)
+		rt->fetched(rt->fetched_ctx, &rt->fs);
+}
 
+/* Every queued fetch dropped, and the worker's own stopped: nobody waits
+ * for them any more. True when there was one. Called with the lock. */
+static bool queue_drop(struct net_remote *rt)
+{
+	bool any = rt->n_queue || rt->current;
+	pid_t pid;
+
+	for (size_t i = 0; i < rt->n_queue; i++)
+		free(rt->queue[i]);
+	rt->n_queue = 0;
+	if (rt->current) {
+		rt->bg_cancel = 1;
+		if ((pid = rt->bg_child) > 0)
+			kill(pid, SIGKILL);
+	}
+	return any;
+}
+
+/* The worker's fetch of @key, capped as a config file is. */
+static int worker_fetch(struct net_remote *rt, const char *key, char *why,
+			size_t len)
+{
+	char name[256];
+	struct net_fetch f = {.cap = FS_CONFIG_MAX,
+			      .cap_of = "a config file",
+			      .child = &rt->bg_child,
+			      .cancel = &rt->bg_cancel};
+
+	return fetch_path(rt, key, name, &f, why, len);
+}
+
+/* One queued fetch after another, until net_remote_cancel(); the owner is
+ * told after each (done, missing, failed or dropped), so that it reads
+ * the file again and finds the copy or the reason. */
+static void *worker_run(void *data)
+{
+	struct net_remote *rt = data;
+	char why[192];
+	int rc;
+
+	/* below the menu, as the network source's threads */
+	if (setpriority(PRIO_PROCESS, 0, 10) < 0)
+		log_debug("network: cannot lower the fetches' priority");
+	pthread_mutex_lock(&rt->lock);
+	while (!rt->quit) {
+		if (!rt->n_queue) {
+			pthread_cond_wait(&rt->wake, &rt->lock);
+			continue;
+		}
+		rt->current = rt->queue[0];
+		memmove(rt->queue, rt->queue + 1,
+			--rt->n_queue * sizeof(rt->queue[0]));
+		rt->bg_cancel = 0;
+		pthread_mutex_unlock(&rt->lock);
+		why[0] = '\0';
+		rc = worker_fetch(rt, rt->current, why, sizeof(why));
+		if (rc < 0 && rt->bg_cancel) /* killed by queue_drop() */
+			rc = -ECANCELED;
+		/* the menu shows it as the include's warning; a line on the
+		 * console would be drawn over the menu */
+		if (rc < 0 && rc != -ECANCELED && rc != -ENOENT)
+			log_info("%s: %s: %s",
+				 rt->fs.name ? rt->fs.name : "network",
+				 rt->current, why);
+		pthread_mutex_lock(&rt->lock);
+		if (rc < 0 && rc != -ECANCELED)
+			known_add(rt, rt->current, rc, why);
+		free(rt->current);
+		rt->current = NULL;
+		if (!rt->quit) {
+			pthread_mutex_unlock(&rt->lock);
+			tell_fetched(rt);
+			pthread_mutex_lock(&rt->lock);
+		}
+	}
+	pthread_mutex_unlock(&rt->lock);
+	return NULL;
+}
+
+static bool queued(const struct net_remote *rt, const char *key)
+{
+	if (rt->current && !strcmp(rt->current, key))
+		return true;
+	for (size_t i = 0; i < rt->n_queue; i++)
+		if (!strcmp(rt->queue[i], key))
+			return true;
+	return false;
+}
+
+/* Queue @key for the worker, started now if it is not running yet.
+ * Called with the lock. */
+static int queue_add(struct net_remote *rt, const char *key)
+{
+	char *dup;
+
+	if (queued(rt, key))
+		return -EINPROGRESS;
+	if (rt->n_queue == NET_REMOTE_QUEUE_MAX)
+		return -EINPROGRESS; /* asked again when one of those ends */
+	if (!rt->worker_on) {
+		if (pthread_create(&rt->worker, NULL, worker_run, rt) != 0)
+			return -EAGAIN;
+		rt->worker_on = true;
+	}
+	if (!(dup = strdup(key)))
+		return -ENOMEM;
+	rt->queue[rt->n_queue++] = dup;
+	pthread_cond_signal(&rt->wake);
+	return -EINPROGRESS;
+}
+
+/* remote_ask() for a root whose open() waits: fetched on the caller's
+ * thread, capped as a config file, a failure remembered as the worker's
+ * are. */
+static int remote_open_now(struct net_remote *rt, const char *key)
+{
+	const struct remote_known *k;
+	char name[256], why[192] = "";
+	int rc = 0;
+
+	pthread_mutex_lock(&rt->lock);
+	if ((k = known(rt, key)))
+		rc = k->rc;
+	pthread_mutex_unlock(&rt->lock);
+	if (rc < 0)
+		return rc;
+	rc = remote_get(rt, key, name, FS_CONFIG_MAX, NULL, why, sizeof(why));
+	if (rc < 0 && rc != -ECANCELED) {
+		if (rc != -ENOENT)
+			log_warn("%s: %s: %s",
+				 rt->fs.name ? rt->fs.name : "network", key,
+				 why);
+		pthread_mutex_lock(&rt->lock);
+		known_add(rt, key, rc, why);
+		pthread_mutex_unlock(&rt->lock);
+	}
+	return rc;
+}
+
+/* A file not in the cache, for remote_open(): what is known of it, or
+ * -EINPROGRESS once it is queued. */
+static int remote_ask(struct net_remote *rt, const char *key)
+{
+	const struct remote_known *k;
+	int rc;
+
+	if (!strncmp(key, "https://", 8))
+		return -EPROTONOSUPPORT;
+	if (rt->open_waits)
+		return remote_open_now(rt, key);
+	pthread_mutex_lock(&rt->lock);
+	if ((k = known(rt, key)))
+		rc = k->rc;
+	else if (rt->quit)
+		rc = -ECANCELED;
+	else if (rt->n_known == NET_REMOTE_KNOWN_MAX)
+		rc = -ENOSPC; /* else a reparse could queue them forever */
+	else
+		rc = queue_add(rt, key);
+	pthread_mutex_unlock(&rt->lock);
+	return rc;
+}
+
+/* The boot room's fetch: now, with its progress, capped at the free RAM.
+ * The queued fetches are dropped first (remote_open() queues them again
+ * if the menu comes back), so the boot does not wait behind them. */
+static int remote_prefetch(const struct fs_root *fs, const char *path,
+			   const struct fs_progress *cb)
+{
+	struct net_remote *rt = of(fs);
+	char name[256], why[192] = "";
+	bool dropped;
+	int rc;
+
+	pthread_mutex_lock(&rt->lock);
+	dropped = queue_drop(rt);
+	pthread_mutex_unlock(&rt->lock);
+	if (dropped)
+		tell_fetched(rt);
+	rc = remote_get(rt, path, name, remote_cap(), cb, why, sizeof(why));
 	if (rc < 0 && rc != -ENOENT && rc != -ECANCELED)
 		log_warn("%s: %s: %s", rt->fs.name ? rt->fs.name : "network",
 			 path, why[0] ? why : strerror(-rc));
@@ -211,28 +466,49 @@ static int fetch_logged(struct net_remote *rt, const char *path, char *name,
 	return rc;
 }
 
-static int remote_prefetch(const struct fs_root *fs, const char *path,
-			   const struct fs_progress *cb)
-{
-	char name[256];
-
-	return fetch_logged(of(fs), path, name, cb);
-}
-
 static int remote_open(const struct fs_root *fs, const char *path,
 		       bool want_dir)
 {
 	struct net_remote *rt = of(fs);
-	char name[256];
+	char key[REMOTE_KEY_MAX], name[256];
 	int rc, fd;
 
 	if (want_dir)
 		return -EOPNOTSUPP; /* a server cannot be listed */
-	rc = fetch_logged(rt, path, name, NULL);
-	if (rc < 0)
+	if ((rc = remote_names(path, key, name)) < 0)
 		return rc;
 	fd = openat(rt->cache_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	return fd < 0 ? -errno : fd;
+	if (fd >= 0 || errno != ENOENT)
+		return fd < 0 ? -errno : fd;
+	return remote_ask(rt, key);
+}
+
+static size_t remote_why(const struct fs_root *fs, const char *path, int rc,
+			 char *buf, size_t len)
+{
+	struct net_remote *rt = of(fs);
+	char key[REMOTE_KEY_MAX];
+	const struct remote_known *k;
+	int n = 0;
+
+	if (remote_key(path, key) < 0)
+		return 0;
+	pthread_mutex_lock(&rt->lock);
+	if ((k = known(rt, key)) && k->rc == rc)
+		n = snprintf(buf, len, "%s", k->why);
+	else if (rc == -EINPROGRESS)
+		n = snprintf(buf, len,
+			     "not here yet: fetching it from the server, "
+			     "its entries follow when it comes");
+	else if (rc == -ENOSPC)
+		n = snprintf(buf, len,
+			     "more than %d files of this server were missing "
+			     "or failed: no more are fetched",
+			     NET_REMOTE_KNOWN_MAX);
+	else if (rc == -EPROTONOSUPPORT)
+		n = snprintf(buf, len, "https is not supported yet");
+	pthread_mutex_unlock(&rt->lock);
+	return n > 0 ? (size_t)n : 0;
 }
 
 static int remote_stat(const struct fs_root *fs, const char *path,
@@ -241,7 +517,6 @@ static int remote_stat(const struct fs_root *fs, const char *path,
 	struct net_remote *rt = of(fs);
 	char key[REMOTE_KEY_MAX], name[256];
 	int rc = remote_names(path, key, name);
-	bool gone;
 
 	if (rc == -EISDIR) { /* the server's root */
 		memset(st, 0, sizeof(*st));
@@ -252,10 +527,7 @@ static int remote_stat(const struct fs_root *fs, const char *path,
 		return rc;
 	if (fstatat(rt->cache_fd, name, st, 0) == 0)
 		return 0;
-	pthread_mutex_lock(&rt->lock);
-	gone = missing(rt, key);
-	pthread_mutex_unlock(&rt->lock);
-	if (gone)
+	if (is_missing(rt, key))
 		return -ENOENT;
 	memset(st, 0, sizeof(*st)); /* not fetched yet: a file, size unknown */
 	st->st_mode = S_IFREG | 0444;
@@ -277,6 +549,7 @@ static const struct fs_ops remote_ops = {
     .list = remote_list,
     .realpath = remote_realpath,
     .prefetch = remote_prefetch,
+    .why = remote_why,
 };
 
 static int remote_realpath(const struct fs_root *fs, const char *path,
@@ -311,12 +584,29 @@ struct net_remote *net_remote_new(const char *server, const char *cache)
 		free(rt);
 		return NULL;
 	}
+	pthread_mutex_init(&rt->xfer, NULL);
 	pthread_mutex_init(&rt->lock, NULL);
+	pthread_cond_init(&rt->wake, NULL);
 	rt->fs.ops = &remote_ops;
 	rt->fs.root_fd = rt->cache_fd;
 	rt->fs.priv = rt;
 	rt->fs.net = &rt->net;
 	return rt;
+}
+
+void net_remote_on_fetched(struct net_remote *rt,
+			   void (*fn)(void *ctx, const struct fs_root *fs),
+			   void *ctx)
+{
+	pthread_mutex_lock(&rt->lock);
+	rt->fetched = fn;
+	rt->fetched_ctx = ctx;
+	pthread_mutex_unlock(&rt->lock);
+}
+
+void net_remote_open_waits(struct net_remote *rt)
+{
+	rt->open_waits = true;
 }
 
 struct fs_root *net_remote_fs(struct net_remote *rt)
@@ -333,6 +623,11 @@ void net_remote_cancel(struct net_remote *rt)
 {
 	pid_t pid;
 
+	pthread_mutex_lock(&rt->lock);
+	rt->quit = true;
+	queue_drop(rt);
+	pthread_cond_signal(&rt->wake);
+	pthread_mutex_unlock(&rt->lock);
 	rt->cancel = 1;
 	if ((pid = rt->child) > 0)
 		kill(pid, SIGKILL);
@@ -346,8 +641,10 @@ void net_remote_free(struct net_remote *rt)
 	if (!rt)
 		return;
 	net_remote_cancel(rt);
-	pthread_mutex_lock(&rt->lock); /* no transfer runs past here */
-	pthread_mutex_unlock(&rt->lock);
+	if (rt->worker_on)
+		pthread_join(rt->worker, NULL);
+	pthread_mutex_lock(&rt->xfer); /* no transfer runs past here */
+	pthread_mutex_unlock(&rt->xfer);
 	if ((d = opendir(rt->cache))) {
 		while ((de = readdir(d)))
 			if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
@@ -355,9 +652,13 @@ void net_remote_free(struct net_remote *rt)
 		closedir(d);
 		rmdir(rt->cache);
 	}
-	for (size_t i = 0; i < rt->n_missing; i++)
-		free(rt->missing[i]);
+	for (size_t i = 0; i < rt->n_known; i++) {
+		free(rt->known[i].key);
+		free(rt->known[i].why);
+	}
 	close(rt->cache_fd);
+	pthread_cond_destroy(&rt->wake);
 	pthread_mutex_destroy(&rt->lock);
+	pthread_mutex_destroy(&rt->xfer);
 	free(rt);
 }

@@ -387,6 +387,15 @@ int fs_prefetch(const struct fs_root *fs, const char *path,
 	return fs->ops->prefetch(fs, path, cb);
 }
 
+const char *fs_strerror(const struct fs_root *fs, const char *path, int rc,
+			char *buf, size_t len)
+{
+	if (fs->ops && fs->ops->why && len &&
+	    fs->ops->why(fs, path, rc, buf, len))
+		return buf;
+	return strerror(-rc);
+}
+
 int fs_stat(const struct fs_root *fs, const char *path, struct stat *st)
 {
 	int fd, rc = 0;

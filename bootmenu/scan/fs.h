@@ -64,6 +64,10 @@ struct fs_ops {
 	 * fetches it), calling @cb as bytes come (see fs_prefetch()). */
 	int (*prefetch)(const struct fs_root *fs, const char *path,
 			const struct fs_progress *cb);
+	/* Optional: why @path gave @rc, in the backend's words (see
+	 * fs_strerror()), into buf[0..len); its length, 0 when none. */
+	size_t (*why)(const struct fs_root *fs, const char *path, int rc,
+		      char *buf, size_t len);
 };
 
 /* A btrfs filesystem seen two ways. Parsers are handed @home: the
@@ -152,6 +156,15 @@ int fs_open(const struct fs_root *fs, const char *path, bool want_dir);
  * to stop, or the -errno fs_open() would give. */
 int fs_prefetch(const struct fs_root *fs, const char *path,
 		const struct fs_progress *cb);
+
+/* Why @path could not be read, for a parser's warning: @rc (a -errno an
+ * fs_ function gave for it) in the backend's words when it has them (a
+ * network root: "the TFTP server 10.0.2.99 does not answer", or that the
+ * file is still being fetched, for -EINPROGRESS), written into
+ * buf[0..len); else strerror(-@rc). Returns the text (@buf or a
+ * static string). */
+const char *fs_strerror(const struct fs_root *fs, const char *path, int rc,
+			char *buf, size_t len);
 
 /* Read the whole regular file @path into a malloc'd buffer (NUL-terminated
  * for convenience; *len excludes the NUL). The caller frees *buf.

@@ -263,6 +263,19 @@ static bool part_add(struct session *s, const struct fs_root *fs, size_t src)
 	return true;
 }
 
+/* @fs reads differently now (SOURCE_FS_CHANGED): its own part and
+ * those that reached it are stale. Nothing when it is no part (an event
+ * for a root already removed, or never announced). */
+static void part_changed(struct session *s, const struct fs_root *fs)
+{
+	size_t i = part_find(s, fs);
+
+	if (i == s->n_fss)
+		return;
+	s->parts[i]->stale = true;
+	parts_mark_stale(s, fs, false);
+}
+
 static bool part_remove(struct session *s, const struct fs_root *fs)
 {
 	size_t i = part_find(s, fs);
@@ -570,6 +583,10 @@ static int take_event(struct session *s, size_t i,
 		return SESSION_CHANGED_DEVICES;
 	case SOURCE_SETTLED:
 		s->src_settled[i] = true;
+		return 0;
+	case SOURCE_FS_CHANGED:
+		/* no change yet: parts_parse() says if the parse made one */
+		part_changed(s, ev->fs);
 		return 0;
 	}
 	return 0;

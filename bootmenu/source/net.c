@@ -54,7 +54,8 @@ struct job {
 	struct net_remote *rt;
 	struct net_search s; /* the lease, the server, the config */
 	char label[96];
-	char state[80]; /* for the status line, under the source's lock */
+	char state[80];	 /* for the status line, under the source's lock */
+	bool fs_changed; /* a fetch of its root ended: SOURCE_FS_CHANGED */
 };
 
 struct net_src {
@@ -133,6 +134,19 @@ static void looking(void *ctx, const char *name)
 	set_state(j, "%s: looking for %.60s", j->ifname, name);
 }
 
+/* net/remote.h's callback, on the root's worker: a file a parse asked
+ * for has come (or failed), so the root is to be parsed again. */
+static void fetched(void *ctx, const struct fs_root *fs)
+{
+	struct job *j = ctx;
+
+	(void)fs;
+	pthread_mutex_lock(&j->src->lock);
+	j->fs_changed = true;
+	pthread_mutex_unlock(&j->src->lock);
+	wake(j);
+}
+
 static void make_root(struct job *j, const char *server)
 {
 	struct net_src *ns = j->src;
@@ -146,6 +160,9 @@ static void make_root(struct job *j, const char *server)
 			 strerror(errno));
 		return;
 	}
+	net_remote_on_fetched(j->rt, fetched, j);
+	if (ns->wait) /* --list, --boot: nothing drawn waits */
+		net_remote_open_waits(j->rt);
 	fs = net_remote_fs(j->rt);
 	fs->name = j->ifname;
 	fs->fstype = "tftp";
@@ -259,6 +276,18 @@ static int net_fd(const struct source *src)
 	return ns->efd;
 }
 
+/* A root a fetch changed (fetched()), taken: NULL when none. Called with
+ * the source's lock. */
+static const struct fs_root *changed_root(struct net_src *ns)
+{
+	for (size_t i = 0; i < ns->n_jobs; i++)
+		if (ns->jobs[i].fs_changed && ns->jobs[i].rt) {
+			ns->jobs[i].fs_changed = false;
+			return net_remote_fs(ns->jobs[i].rt);
+		}
+	return NULL;
+}
+
 static int net_next(struct source *src, struct source_event *ev)
 {
 	struct net_src *ns = src->priv;
@@ -274,6 +303,8 @@ static int net_next(struct source *src, struct source_event *ev)
 		   (!ns->wait || ns->n_done == ns->n_jobs)) {
 		ev->type = SOURCE_SETTLED;
 		ns->settled_told = true;
+	} else if ((ev->fs = changed_root(ns))) {
+		ev->type = SOURCE_FS_CHANGED;
 	} else if (ns->state_changed) {
 		ev->type = SOURCE_DEVICE;
 		ns->state_changed = false;

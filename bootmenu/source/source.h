@@ -36,11 +36,16 @@ enum source_event_type {
 	SOURCE_FS_REMOVED, /* ev.fs is gone (its memory stays until freed) */
 	SOURCE_DEVICE,	   /* something the status line shows changed */
 	SOURCE_SETTLED,	   /* once: what was there at start is announced */
+	/* ev.fs, announced before, reads differently now: a file a parse
+	 * could not open yet has come (a network root's fetch of an included
+	 * config ended: done, missing or failed, net/remote.h). The session
+	 * parses it again, and the filesystems whose parse reached it. */
+	SOURCE_FS_CHANGED,
 };
 
 struct source_event {
 	enum source_event_type type;
-	const struct fs_root *fs; /* FS_ADDED, FS_REMOVED */
+	const struct fs_root *fs; /* FS_ADDED, FS_REMOVED, FS_CHANGED */
 };
 
 /* What a source of entries is handed for one filesystem's parse. */

@@ -2,7 +2,9 @@
  * and the transfers under it (net/fetch.c), with stand-ins for busybox's
  * tftp and wget: shell scripts first in PATH that serve a scratch
  * directory, log each name asked for, and can misbehave (an endless
- * transfer). Nothing touches the network. */
+ * transfer, one that stalls, a refusal). Nothing touches the network.
+ * open() queues a fetch and answers -EINPROGRESS; the tests wait for the
+ * root's "fetched" callback, as the network source does. */
 #include "net/fetch.h"
 #include "net/remote.h"
 #include "scan/fs.h"
@@ -11,6 +13,8 @@
 
 #include <errno.h>
 #include <ftw.h>
+#include <pthread.h>
+#include <time.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +32,9 @@ static const char fake_tftp[] =
     " esac; shift; done\n"
     "echo \"tftp $1 $r\" >> \"$ASKED\"\n"
     "[ \"$r\" = endless ] && exec cat /dev/zero > \"$l\"\n"
+    "[ \"$r\" = stall ] && exec sleep 100\n"
+    "[ \"$r\" = refused ] && { echo 'tftp: recvfrom: Connection refused'"
+    " >&2; exit 1; }\n"
     "[ \"$r\" = slow ] && { while :; do head -c 65536 /dev/zero; sleep 0.1;"
     " done > \"$l\"; }\n"
     "[ -f \"$SRV/$r\" ] || { echo 'tftp: server error: (1) File not found'"
@@ -97,11 +104,71 @@ static void teardown(void)
 	test_rmtree(top);
 }
 
-/* A new scratch tree and a remote root over it. */
+/* The root's "fetched" callback, counted. */
+static pthread_mutex_t told_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t told_cond = PTHREAD_COND_INITIALIZER;
+static int told;
+
+static void on_fetched(void *ctx, const struct fs_root *fs)
+{
+	(void)fs;
+	CHECK(ctx == &told);
+	pthread_mutex_lock(&told_lock);
+	told++;
+	pthread_cond_broadcast(&told_cond);
+	pthread_mutex_unlock(&told_lock);
+}
+
+/* Wait until the callback was called @n times in all, at most 10 s;
+ * returns the count. */
+static int wait_told(int n)
+{
+	struct timespec end;
+	int got;
+
+	clock_gettime(CLOCK_REALTIME, &end);
+	end.tv_sec += 10;
+	pthread_mutex_lock(&told_lock);
+	while (told < n &&
+	       pthread_cond_timedwait(&told_cond, &told_lock, &end) == 0)
+		;
+	got = told;
+	pthread_mutex_unlock(&told_lock);
+	return got;
+}
+
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000 +
+	       (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* A new scratch tree and a remote root over it, its callback counted. */
 static struct net_remote *fresh(void)
 {
+	struct net_remote *rt;
+
 	setup();
-	return net_remote_new("127.0.0.1", cache);
+	rt = net_remote_new("127.0.0.1", cache);
+	if (!rt)
+		abort();
+	told = 0;
+	net_remote_on_fetched(rt, on_fetched, &told);
+	return rt;
+}
+
+/* fs_open() of @path once its queued fetch ended. */
+static int open_fetched(const struct fs_root *fs, const char *path)
+{
+	int before = told, rc = fs_open(fs, path, false);
+
+	if (rc != -EINPROGRESS)
+		return rc;
+	CHECK_INT(wait_told(before + 1), before + 1);
+	return fs_open(fs, path, false);
 }
 
 /* How many transfers were asked for so far; the last in last[]. */
@@ -134,6 +201,10 @@ TEST(open_fetches_once_then_reads_the_copy)
 
 	CHECK(rt != NULL);
 	fs = net_remote_fs(rt);
+	/* not here yet: queued, and the worker tells when it came */
+	CHECK_INT(fs_read_file(fs, "/pxelinux.cfg/default", 4096, &buf, &len),
+		  -EINPROGRESS);
+	CHECK_INT(wait_told(1), 1);
 	CHECK_INT(fs_read_file(fs, "/pxelinux.cfg/default", 4096, &buf, &len),
 		  0);
 	CHECK_STR(buf, "LABEL x\n");
@@ -156,9 +227,11 @@ TEST(missing_file_is_enoent_and_remembered)
 	struct stat st;
 	char why[192];
 
-	CHECK_INT(fs_open(fs, "/pxelinux.cfg/01-52-54-00-12-34-56", false),
+	CHECK_INT(open_fetched(fs, "/pxelinux.cfg/01-52-54-00-12-34-56"),
 		  -ENOENT);
 	CHECK_INT(asked_count(NULL, 0), 1);
+	CHECK_INT(fs_open(fs, "/pxelinux.cfg/01-52-54-00-12-34-56", false),
+		  -ENOENT);
 	CHECK_INT(fs_stat(fs, "/pxelinux.cfg/01-52-54-00-12-34-56", &st),
 		  -ENOENT);
 	CHECK_INT(net_remote_fetch(rt, "pxelinux.cfg/01-52-54-00-12-34-56", why,
@@ -192,7 +265,7 @@ TEST(dot_dot_stays_on_the_server_root)
 	char last[512], *real;
 	int fd;
 
-	fd = fs_open(fs, "/pxelinux.cfg/../../../default", false);
+	fd = open_fetched(fs, "/pxelinux.cfg/../../../default");
 	CHECK(fd >= 0);
 	close(fd);
 	asked_count(last, sizeof(last));
@@ -229,12 +302,16 @@ TEST(http_address_goes_to_wget)
 
 	CHECK_INT(
 	    fs_read_file(fs, "/http://10.0.2.100/default", 4096, &buf, &len),
+	    -EINPROGRESS);
+	CHECK_INT(wait_told(1), 1);
+	CHECK_INT(
+	    fs_read_file(fs, "/http://10.0.2.100/default", 4096, &buf, &len),
 	    0);
 	CHECK_STR(buf, "DEFAULT linux\n");
 	free(buf);
 	asked_count(last, sizeof(last));
 	CHECK_STR(last, "wget http://10.0.2.100/default");
-	CHECK_INT(fs_open(fs, "/http://10.0.2.100/nothing", false), -ENOENT);
+	CHECK_INT(open_fetched(fs, "/http://10.0.2.100/nothing"), -ENOENT);
 	CHECK_INT(fs_open(fs, "https://10.0.2.100/x", false), -EPROTONOSUPPORT);
 	net_remote_free(rt);
 	teardown();
@@ -412,6 +489,118 @@ TEST(fast_http_transfer_tells_its_total)
 	teardown();
 }
 
+/* Wait up to 5 s for the fake tools to have been asked @n times. */
+static int asked_wait(int n)
+{
+	for (int i = 0; i < 100 && asked_count(NULL, 0) < n; i++)
+		usleep(50 * 1000);
+	return asked_count(NULL, 0);
+}
+
+/* open() never waits for a transfer: a stalled one holds the worker,
+ * the same file asked again is not queued twice, another waits behind
+ * it; freeing the root stops the transfer, drops the queue and joins the
+ * worker at once, with no callback. */
+TEST(open_queues_once_and_never_waits)
+{
+	struct net_remote *rt = fresh();
+	const struct fs_root *fs = net_remote_fs(rt);
+	struct timespec t0;
+	long ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (int i = 0; i < 3; i++)
+		CHECK_INT(fs_open(fs, "/stall", false), -EINPROGRESS);
+	CHECK_INT(fs_open(fs, "/pxelinux.cfg/default", false), -EINPROGRESS);
+	ms = ms_since(&t0);
+	printf("  note: 4 opens while a transfer stalls: %ld ms\n", ms);
+	CHECK(ms < 1000); /* a transfer would be 100 s */
+	CHECK_INT(asked_wait(1), 1);
+	usleep(300 * 1000);
+	CHECK_INT(asked_count(NULL, 0), 1); /* "stall" once, "default" waits */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	net_remote_free(rt);
+	ms = ms_since(&t0);
+	printf("  note: free with a stalled transfer: %ld ms\n", ms);
+	CHECK(ms < 3000);
+	CHECK_INT(told, 0);
+	CHECK_INT(asked_count(NULL, 0), 1);
+	teardown();
+}
+
+/* A queued fetch that fails is remembered with its reason: open() gives
+ * the same -errno at once, fs_strerror() the tool's words, and nothing
+ * is fetched again. A file still queued says so. */
+TEST(failure_is_remembered_with_its_reason)
+{
+	struct net_remote *rt = fresh();
+	const struct fs_root *fs = net_remote_fs(rt);
+	char why[256];
+
+	CHECK_INT(fs_open(fs, "/refused", false), -EINPROGRESS);
+	CHECK(
+	    strstr(fs_strerror(fs, "/refused", -EINPROGRESS, why, sizeof(why)),
+		   "fetching it from the server") != NULL);
+	CHECK_INT(wait_told(1), 1);
+	CHECK_INT(fs_open(fs, "/refused", false), -ECONNREFUSED);
+	CHECK_STR(fs_strerror(fs, "/refused", -ECONNREFUSED, why, sizeof(why)),
+		  "tftp: recvfrom: Connection refused");
+	CHECK_INT(fs_open(fs, "refused", false), -ECONNREFUSED);
+	usleep(200 * 1000);
+	CHECK_INT(asked_count(NULL, 0), 1);
+	CHECK_INT(told, 1);
+	net_remote_free(rt);
+	teardown();
+}
+
+/* What open() fetches is a config: capped at FS_CONFIG_MAX, with a
+ * sentence; an HTTP server's Content-Length past it stops the transfer
+ * as soon as the headers come. */
+TEST(open_is_capped_as_a_config)
+{
+	struct net_remote *rt = fresh();
+	const struct fs_root *fs = net_remote_fs(rt);
+	char why[256];
+	struct timespec t0;
+
+	CHECK_INT(open_fetched(fs, "/endless"), -EFBIG);
+	CHECK_STR(fs_strerror(fs, "/endless", -EFBIG, why, sizeof(why)),
+		  "larger than the 4096 KiB a config file may have: stopped "
+		  "there");
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	CHECK_INT(open_fetched(fs, "/http://10.0.2.100/huge"), -EFBIG);
+	CHECK(ms_since(&t0) < 4000); /* the fake server sends for 5 s */
+	CHECK(strstr(fs_strerror(fs, "/http://10.0.2.100/huge", -EFBIG, why,
+				 sizeof(why)),
+		     "more than the 4096 KiB a config file may have: not "
+		     "fetched") != NULL);
+	net_remote_free(rt);
+	teardown();
+}
+
+/* The boot room's prefetch drops what is queued and stops the worker's
+ * transfer, so the boot does not wait behind it; the owner is told, and
+ * a later open() queues the dropped file again (it did not fail). */
+TEST(prefetch_drops_the_queue)
+{
+	struct net_remote *rt = fresh();
+	const struct fs_root *fs = net_remote_fs(rt);
+	struct timespec t0;
+
+	CHECK_INT(fs_open(fs, "/stall", false), -EINPROGRESS);
+	CHECK_INT(asked_wait(1), 1);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	CHECK_INT(fs_prefetch(fs, "/pxelinux.cfg/default", NULL), 0);
+	printf("  note: prefetch behind a stalled queued fetch: %ld ms\n",
+	       ms_since(&t0));
+	CHECK(ms_since(&t0) < 3000);
+	CHECK(wait_told(1) >= 1);
+	CHECK_INT(fs_open(fs, "/stall", false), -EINPROGRESS);
+	CHECK_INT(asked_wait(3), 3); /* stall, default, stall again */
+	net_remote_free(rt);
+	teardown();
+}
+
 TEST_MAIN("test_net_remote", open_fetches_once_then_reads_the_copy,
 	  missing_file_is_enoent_and_remembered, stat_does_not_fetch,
 	  dot_dot_stays_on_the_server_root,
@@ -420,4 +609,7 @@ TEST_MAIN("test_net_remote", open_fetches_once_then_reads_the_copy,
 	  prefetch_failure_says_why_in_the_tools_words,
 	  announced_size_past_the_cap_is_not_fetched,
 	  fast_http_transfer_tells_its_total, endless_headers_are_stopped,
-	  garbage_content_length_is_no_size, short_body_is_not_used)
+	  garbage_content_length_is_no_size, short_body_is_not_used,
+	  open_queues_once_and_never_waits,
+	  failure_is_remembered_with_its_reason, open_is_capped_as_a_config,
+	  prefetch_drops_the_queue)

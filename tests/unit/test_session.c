@@ -19,6 +19,8 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
+#include <sys/eventfd.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -378,6 +380,123 @@ TEST(test_session_rescan_makes_again)
 	disk_del("vdb");
 }
 
+/* A source the test drives (source.h): it announces one directory as a
+ * filesystem, then says SOURCE_FS_CHANGED for it (or for a root it never
+ * announced) when told to, as the network source does when a fetch an
+ * include asked for has ended. */
+struct fake_src {
+	struct fs_root fs;
+	int efd;
+	struct source_event ev[4];
+	size_t n_ev;
+};
+
+static int fake_fd(const struct source *src)
+{
+	return ((const struct fake_src *)src->priv)->efd;
+}
+
+static int fake_next(struct source *src, struct source_event *ev)
+{
+	struct fake_src *f = src->priv;
+	uint64_t v;
+
+	if (!f->n_ev) {
+		if (read(f->efd, &v, sizeof(v)) < 0)
+			v = 0; /* nothing to clear */
+		return 0;
+	}
+	*ev = f->ev[0];
+	memmove(f->ev, f->ev + 1, --f->n_ev * sizeof(f->ev[0]));
+	return 1;
+}
+
+static void fake_stop(struct source *src)
+{
+	(void)src;
+}
+
+static void fake_free(struct source *src)
+{
+	struct fake_src *f = src->priv;
+
+	fs_root_close(&f->fs);
+	close(f->efd);
+	free(src);
+}
+
+static const struct source_ops fake_ops = {.name = "fake",
+					   .fd = fake_fd,
+					   .next = fake_next,
+					   .stop = fake_stop,
+					   .free = fake_free};
+
+static void fake_say(struct fake_src *f, enum source_event_type type,
+		     const struct fs_root *fs)
+{
+	uint64_t one = 1;
+
+	f->ev[f->n_ev++] = (struct source_event){type, fs};
+	if (write(f->efd, &one, sizeof(one)) < 0)
+		abort();
+}
+
+static struct source *fake_new(struct fake_src *f, const char *dir)
+{
+	struct source *src = calloc(1, sizeof(*src));
+
+	memset(f, 0, sizeof(*f));
+	if (!src || fs_root_open_dir(&f->fs, dir) < 0)
+		abort();
+	f->fs.name = "fakefs";
+	f->fs.uuid = EXT4_UUID;
+	f->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	*src = (struct source){&fake_ops, f};
+	fake_say(f, SOURCE_FS_ADDED, &f->fs);
+	fake_say(f, SOURCE_SETTLED, NULL);
+	return src;
+}
+
+/* SOURCE_FS_CHANGED: the root is parsed again, and so is vdb, whose grub
+ * `search --fs-uuid` reached it, and nothing else; the new file's entry
+ * shows. One for a root the session does not know changes nothing. */
+TEST(test_session_fs_changed)
+{
+	struct session s = {.scan_opts = &test_opts};
+	struct fake_src f;
+	struct fs_root stranger = {.name = "stranger"};
+	char dir[PATH_MAX];
+	size_t used;
+
+	disk_add("vdb", IMG "xfs.img");
+	disk_add("sdb", IMG "btrfs.img");
+	snprintf(dir, sizeof(dir), "%s/changing", tree_dir);
+	tree_file("changing", "/loader/entries/a.conf",
+		  "title First\nlinux /vmlinuz\n");
+	CHECK_INT(session_start(&s, 5), 0);
+	CHECK_INT(session_add_source(&s, fake_new(&f, dir)), 0);
+	CHECK(pump(&s, SESSION_SETTLED, 4000) & SESSION_SETTLED);
+	CHECK_STR(titles(&s), "Stick entry|Kernel on ext4|First");
+
+	tree_file("changing", "/loader/entries/b.conf",
+		  "title Second\nlinux /vmlinuz\n");
+	used = s.parses;
+	fake_say(&f, SOURCE_FS_CHANGED, &f.fs);
+	CHECK(pump(&s, SESSION_CHANGED_ENTRIES, 4000) &
+	      SESSION_CHANGED_ENTRIES);
+	/* BLS sorts b.conf before a.conf (bootspec: ids descending) */
+	CHECK_STR(titles(&s), "Stick entry|Kernel on ext4|Second|First");
+	CHECK_INT(s.parses, used + 2);
+
+	used = s.parses;
+	fake_say(&f, SOURCE_FS_CHANGED, &stranger);
+	CHECK_INT(pump(&s, SESSION_CHANGED_ENTRIES, 300), 0);
+	CHECK_INT(s.parses, used);
+	session_free(&s);
+	disk_del("vdb");
+	disk_del("sdb");
+}
+
 /* A stick plugged and pulled 500 times: after each cycle the entries are
  * the first cycle's and the session holds the bytes it held then. */
 TEST(test_session_plug_pull_500)
@@ -724,8 +843,8 @@ TEST(test_session_teardown)
 }
 
 TEST_MAIN("test_session", test_session_setup, test_session_cross_fs,
-	  test_session_two_sources, test_session_plug_pull_500,
-	  test_session_hidden, test_session_rescan,
+	  test_session_two_sources, test_session_fs_changed,
+	  test_session_plug_pull_500, test_session_hidden, test_session_rescan,
 	  test_session_rescan_makes_again, test_session_status,
 	  test_session_source_status, test_session_no_scan,
 	  test_session_timeouts, test_session_settle_stick,
