@@ -177,8 +177,11 @@ def keys_answer_while_pending():
 def local_default_boots_on_time():
     """No key: the countdown's first frame ("in 8 s") and the first frame
     of the loading bar are 8 s apart (-1 s, +3 s for a loaded host), the
-    network's entries having come in between with their includes pending;
-    the demo disk's default boots."""
+    network's entries having come before the boot with their includes
+    pending (the stalled one takes 20 s to fail, so whether the entries
+    came just before the countdown's first frame or during it, their
+    includes were pending all through it); the demo disk's default
+    boots."""
     timeout = 8
     d = tree("countdown")
     try:
@@ -197,9 +200,9 @@ def local_default_boots_on_time():
             count, start, net))
     print("  countdown %.2f s, network entries %+.2f s, loading %+.2f s" % (
         0, net - count, start - count))
-    if not count < net < start:
-        raise AssertionError("the network's entries did not come during the "
-                             "countdown: the test proves nothing")
+    if not net < start:
+        raise AssertionError("the network's entries did not come before the boot: "
+                             "the test proves nothing")
     if not timeout - 1 <= start - count <= timeout + 3:
         raise AssertionError("the boot started %.2f s after the countdown's first "
                              "frame, want %d s" % (start - count, timeout))
