@@ -138,9 +138,9 @@ int scan_next(struct scan *s, struct scan_event *ev);
 /* The caller is done with @fs, whose SCAN_EV_FS_REMOVED it took: nothing
  * of its points at @fs any more, nor at its btrfs top level and subvolume
  * names (its other strings are the device's and stay). Its memory goes,
- * in the caller's thread. Returns 0;
- * -EBUSY (its FS_REMOVED was not taken yet: nothing changed) or -ENOENT
- * (not a filesystem of @s, or handed back already). */
+ * in the caller's thread. Returns 0, -EBUSY (its FS_REMOVED was not taken
+ * yet: nothing changed) or -ENOENT (not a filesystem of @s, or handed
+ * back already). */
 int scan_release(struct scan *s, const struct fs_root *fs);
 
 /* Bytes the scan's memory holds now: its arena, its strings' table and
