@@ -92,6 +92,12 @@ struct scan *scan_new(const struct scan_opts *opts)
 	return s;
 }
 
+static void fsnode_free(struct scan_fsnode *n)
+{
+	arena_free(&n->a);
+	free(n);
+}
+
 void scan_free(struct scan *s)
 {
 	if (!s)
@@ -99,6 +105,13 @@ void scan_free(struct scan *s)
 	if (s->ev_fd >= 0 && s->wake_fd >= 0)
 		scan_unmount_all(s);
 	scan_queues_free(s);
+	while (s->all_fs) {
+		struct scan_fsnode *n = s->all_fs;
+
+		s->all_fs = n->next;
+		fsnode_free(n);
+	}
+	free(s->strs);
 	if (s->nl_fd >= 0)
 		close(s->nl_fd);
 	if (s->ev_fd >= 0)
@@ -110,6 +123,28 @@ void scan_free(struct scan *s)
 	pthread_cond_destroy(&s->cond);
 	arena_free(&s->a);
 	free(s);
+}
+
+int scan_release(struct scan *s, const struct fs_root *fs)
+{
+	struct scan_fsnode **pp, *n = NULL;
+	int rc = -ENOENT;
+
+	pthread_mutex_lock(&s->lock);
+	for (pp = &s->all_fs; *pp; pp = &(*pp)->next) {
+		if (&(*pp)->fs != fs)
+			continue;
+		rc = (*pp)->taken ? 0 : -EBUSY;
+		if (rc == 0) {
+			n = *pp;
+			*pp = n->next;
+		}
+		break;
+	}
+	pthread_mutex_unlock(&s->lock);
+	if (n)
+		fsnode_free(n);
+	return rc;
 }
 
 /* --- waiting and views */
@@ -183,5 +218,17 @@ size_t scan_devices(struct scan *s, struct scan_dev *out, size_t max)
 	}
 	pthread_mutex_unlock(&s->lock);
 	qsort(out, n < max ? n : max, sizeof(*out), cmp_dev);
+	return n;
+}
+
+size_t scan_mem_bytes(struct scan *s)
+{
+	size_t n;
+
+	pthread_mutex_lock(&s->lock);
+	n = s->a.used + s->strs_cap * sizeof(*s->strs);
+	for (const struct scan_fsnode *f = s->all_fs; f; f = f->next)
+		n += sizeof(*f) + f->a.used;
+	pthread_mutex_unlock(&s->lock);
 	return n;
 }

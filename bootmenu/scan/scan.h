@@ -21,10 +21,14 @@
  *
  * Or blocking: scan_all(s, settle_s), then scan_roots().
  *
- * Memory: the scan's arena owns every struct fs_root, struct scan_dev
- * string and name; they stay valid until scan_free(), even after their
- * device is removed (only fs->root_fd is closed then). A rescan is
- * scan_free() and scan_new(), after the caller dropped its entries.
+ * Memory: the scan's arena owns every struct scan_dev string and name,
+ * each text once (a device that comes back the same adds nothing); they
+ * stay valid until scan_free(). Each mount makes a new struct fs_root,
+ * the scan's until the caller hands it back with scan_release() after
+ * taking its FS_REMOVED (its root_fd is closed by then), or until
+ * scan_free(): a caller that never hands any back keeps every one of
+ * them. A rescan is scan_free() and scan_new(), after the caller dropped
+ * its entries.
  * All functions are called from one thread (the caller's); the scan's
  * own threads never call back.
  */
@@ -130,6 +134,18 @@ int scan_fd(const struct scan *s);
 
 /* Take the next event into @ev. Returns 1, or 0 when none is queued. */
 int scan_next(struct scan *s, struct scan_event *ev);
+
+/* The caller is done with @fs, whose SCAN_EV_FS_REMOVED it took: nothing
+ * of its points at @fs any more, nor at its btrfs top level and subvolume
+ * names (its other strings are the device's and stay). Its memory goes,
+ * in the caller's thread. Returns 0, -EBUSY (its FS_REMOVED was not taken
+ * yet: nothing changed) or -ENOENT (not a filesystem of @s, or handed
+ * back already). */
+int scan_release(struct scan *s, const struct fs_root *fs);
+
+/* Bytes the scan's memory holds now: its arena, its strings' table and
+ * the filesystems not handed back (tests, the bench). */
+size_t scan_mem_bytes(struct scan *s);
 
 /* Block until the devices known at start are done and the uevent stream
  * has been quiet for SCAN_QUIET_MS, but at most @seconds. Returns 0, or

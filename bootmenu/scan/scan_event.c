@@ -1,14 +1,16 @@
 /* scan_event.c - the bottom of the scan room: its clock, its eventfds,
- * the names of the device states, and the two queues between the caller
- * and the coordinator (the events the caller takes with scan_next(), the
- * uevents it hands in with scan_inject_uevent()). Calls no other scan_*
- * file. The threads and who owns what: see scan_int.h.
+ * the names of the device states, the records' strings, and the two
+ * queues between the caller and the coordinator (the events the caller
+ * takes with scan_next(), the uevents it hands in with
+ * scan_inject_uevent()). Calls no other scan_* file. The threads and who
+ * owns what: see scan_int.h.
  */
 #include "scan/fs.h"
 #include "scan/scan_int.h"
 #include "util/log.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -50,6 +52,69 @@ const char *scan_state_name(enum scan_state st)
 							       : "?";
 }
 
+/* --- strings */
+
+/* FNV-1a */
+static size_t str_hash(const char *v)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *v; v++)
+		h = (h ^ (unsigned char)*v) * 16777619u;
+	return h;
+}
+
+/* Where @v is in the table t[0..cap), or the empty slot it would take. */
+static size_t str_slot(const char *const *t, size_t cap, const char *v)
+{
+	size_t i = str_hash(v) & (cap - 1);
+
+	while (t[i] && strcmp(t[i], v))
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
+void *scan_calloc(size_t size)
+{
+	void *p = calloc(1, size);
+
+	if (!p) { /* as arena.h: a boot menu without memory cannot go on */
+		fputs("bootmenu: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+static void strs_grow(struct scan *s)
+{
+	size_t cap = s->strs_cap ? s->strs_cap * 2 : 64;
+	const char **t = scan_calloc(cap * sizeof(*t));
+
+	for (size_t i = 0; i < s->strs_cap; i++)
+		if (s->strs[i])
+			t[str_slot(t, cap, s->strs[i])] = s->strs[i];
+	free(s->strs);
+	s->strs = t;
+	s->strs_cap = cap;
+}
+
+const char *scan_str(struct scan *s, const char *v)
+{
+	size_t i;
+
+	if (!v)
+		return NULL;
+	/* at most three quarters full, so a probe ends at an empty slot */
+	if ((s->n_strs + 1) * 4 > s->strs_cap * 3)
+		strs_grow(s);
+	i = str_slot(s->strs, s->strs_cap, v);
+	if (!s->strs[i]) {
+		s->strs[i] = arena_strdup(&s->a, v);
+		s->n_strs++;
+	}
+	return s->strs[i];
+}
+
 /* --- events */
 
 void scan_ev_push(struct scan *s, enum scan_event_type type, struct fs_root *fs,
@@ -89,9 +154,12 @@ int scan_next(struct scan *s, struct scan_event *ev)
 			scan_efd_drain(s->ev_fd);
 		}
 		*ev = q->ev;
-		/* the caller's thread: the only one that closes root fds */
-		if (q->ev.type == SCAN_EV_FS_REMOVED && q->fs->root_fd >= 0)
+		/* the caller's thread: the only one that closes root fds;
+		 * the caller may hand the fs_root back from now on */
+		if (q->ev.type == SCAN_EV_FS_REMOVED) {
 			fs_root_close(q->fs);
+			scan_fsnode_of(q->fs)->taken = true;
+		}
 	}
 	pthread_mutex_unlock(&s->lock);
 	free(q);

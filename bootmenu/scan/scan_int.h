@@ -33,6 +33,7 @@
 #define BM_SCAN_INT_H
 
 #include "scan/btrfs.h"
+#include "scan/fs.h"
 #include "scan/mount.h"
 #include "scan/probe.h"
 #include "scan/scan.h"
@@ -42,6 +43,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -148,10 +150,24 @@ struct scan_rec {
 	struct scan_recvol *vol; /* a volume's record; NULL: a device's */
 };
 
+/* One filesystem the scan mounted, malloc'd: the struct fs_root handed
+ * out with FS_ADDED and, for btrfs, its top level and subvolumes in @a;
+ * its strings are the record's (scan_str()). On s->all_fs from its mount
+ * until the caller hands it back with scan_release() after taking its
+ * FS_REMOVED, or until scan_free(): a stick plugged and pulled any number
+ * of times holds one at most. */
 struct scan_fsnode {
 	struct scan_fsnode *next;
-	struct fs_root *fs;
+	struct fs_root fs;
+	struct arena a;
+	bool taken; /* scan_next() handed out its FS_REMOVED */
 };
+
+static inline struct scan_fsnode *scan_fsnode_of(struct fs_root *fs)
+{
+	return (struct scan_fsnode *)((char *)fs -
+				      offsetof(struct scan_fsnode, fs));
+}
 
 struct scan_evq {
 	struct scan_evq *next;
@@ -176,8 +192,12 @@ struct scan {
 	pthread_cond_t cond; /* s->quiet became true */
 	struct arena a;
 	struct scan_rec *recs;
-	struct scan_fsnode
-	    *all_fs; /* every fs_root made, to close at the end */
+	/* every fs_root made and not handed back, to close at the end */
+	struct scan_fsnode *all_fs;
+	/* every string of the records, once (scan_str()): an open-addressing
+	 * table, malloc'd, of copies in the arena; @strs_cap a power of 2 */
+	const char **strs;
+	size_t strs_cap, n_strs;
 	struct scan_evq *evq, **evq_tail;
 	struct scan_msg *inj, **inj_tail;
 	int ev_fd, wake_fd, nl_fd;
@@ -206,6 +226,16 @@ void scan_efd_drain(int fd);
  * the scan. Out of memory: logged, the event is lost. */
 void scan_ev_push(struct scan *s, enum scan_event_type type, struct fs_root *fs,
 		  const char *name);
+
+/* Zeroed memory of @size bytes, malloc'd; out of memory aborts, as
+ * arena.h does. */
+void *scan_calloc(size_t size);
+
+/* @v as a string of the scan's (NULL stays NULL): the copy in the arena
+ * made the first time that text came, so a device that comes back with
+ * the same names, identities and reasons adds nothing. Under s->lock;
+ * valid until scan_free(). */
+const char *scan_str(struct scan *s, const char *v);
 
 /* Free the events and injected uevents still queued (scan_free(), once
  * the coordinator is gone). */

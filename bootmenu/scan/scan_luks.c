@@ -92,8 +92,8 @@ bool scan_luks_take(struct scan *s, struct scan_rec *r,
 		return true;
 	}
 	r->pub.luks_version = j->luks_version;
-	r->pub.luks_uuid = arena_strdup(&s->a, j->luks_uuid);
-	r->pub.luks_label = arena_strdup(&s->a, j->luks_label);
+	r->pub.luks_uuid = scan_str(s, j->luks_uuid);
+	r->pub.luks_label = scan_str(s, j->luks_label);
 	scan_luks_reason(j->luks_version, j->luks_label, why, len);
 	*st = SCAN_DEV_LOCKED;
 	return true;

@@ -1,8 +1,10 @@
 /* scan_record.c - the device records: one per block device the scan has
- * seen, in the scan's arena, under s->lock. A record is scheduled (a
- * probe due), probing (its job runs), then mounted, skipped, failed or
- * timed out; removed when the device goes, scheduled again when it
- * changes. A volume's record is made here too, from scan_vol.c's plan.
+ * seen, in the scan's arena, under s->lock, their strings each kept once
+ * (scan_str()): a device probed again adds only what it says anew. A
+ * record is scheduled (a probe due), probing (its job runs), then mounted,
+ * skipped, failed or timed out; removed when the device goes, scheduled
+ * again when it changes. A volume's record is made here too, from scan_vol.c's
+ * plan.
  *
  * The owner of the records: it calls the files below it (scan_worker.c
  * for the jobs, scan_unmount.c, scan_vol.c for the readings and the plan)
@@ -32,7 +34,7 @@ struct scan_rec *scan_rec_get(struct scan *s, const char *name)
 	if (r)
 		return r;
 	r = arena_alloc(&s->a, sizeof(*r));
-	r->pub.name = arena_strdup(&s->a, name);
+	r->pub.name = scan_str(s, name);
 	r->pub.disk = r->pub.name;
 	r->pub.devnode = r->pub.fstype = r->pub.uuid = r->pub.label = "";
 	r->pub.partuuid = r->pub.partlabel = r->pub.pttype = "";
@@ -49,7 +51,7 @@ void scan_rec_set_state(struct scan *s, struct scan_rec *r, enum scan_state st,
 			const char *reason)
 {
 	r->pub.state = st;
-	r->pub.reason = reason ? arena_strdup(&s->a, reason) : NULL;
+	r->pub.reason = scan_str(s, reason);
 	scan_ev_push(s, SCAN_EV_DEVICE, NULL, r->pub.name);
 }
 
@@ -160,6 +162,7 @@ int scan_rec_luks_add(struct scan *s, struct scan_rec *dev,
 		      char *err, size_t errlen)
 {
 	struct scan_rec *r = scan_rec_find(s, vol_name);
+	char why[160];
 
 	if (r && !r->removed)
 		return say(err, errlen, -EEXIST,
@@ -167,7 +170,9 @@ int scan_rec_luks_add(struct scan *s, struct scan_rec *dev,
 			   "with the same LUKS UUID?)",
 			   vol_name);
 	r = scan_rec_get(s, vol_name);
-	r->vol = arena_alloc(&s->a, sizeof(*r->vol));
+	if (!r->vol) /* unlocked before: its record is reused */
+		r->vol = arena_alloc(&s->a, sizeof(*r->vol));
+	memset(r->vol, 0, sizeof(*r->vol));
 	r->vol->crypt = true;
 	snprintf(r->vol->map_dev, sizeof(r->vol->map_dev), "%s", map_dev);
 	snprintf(r->vol->member_name, sizeof(r->vol->member_name), "%s",
@@ -175,12 +180,12 @@ int scan_rec_luks_add(struct scan *s, struct scan_rec *dev,
 	snprintf(r->sys.devnode, sizeof(r->sys.devnode), "%s", map_dev);
 	r->sys.size = size;
 	r->pub.disk = r->pub.name;
-	r->pub.devnode = arena_strdup(&s->a, map_dev);
+	r->pub.devnode = scan_str(s, map_dev);
 	r->pub.size = size;
 	r->pub.removable = dev->pub.removable;
 	dev->pub.unlocked_as = r->pub.name;
-	scan_rec_set_state(s, dev, SCAN_DEV_SKIPPED,
-			   arena_printf(&s->a, "unlocked as %s", vol_name));
+	snprintf(why, sizeof(why), "unlocked as %s", vol_name);
+	scan_rec_set_state(s, dev, SCAN_DEV_SKIPPED, why);
 	scan_rec_schedule(r, scan_now_ms());
 	scan_ev_push(s, SCAN_EV_DEVICE, NULL, r->pub.name);
 	scan_efd_poke(s->wake_fd);
@@ -191,7 +196,7 @@ int scan_rec_luks_add(struct scan *s, struct scan_rec *dev,
 
 static const char *dup0(struct scan *s, const char *v)
 {
-	return arena_strdup(&s->a, v ? v : "");
+	return scan_str(s, v ? v : "");
 }
 
 static void rec_take_probe(struct scan *s, struct scan_rec *r,
@@ -211,30 +216,33 @@ static void rec_take_probe(struct scan *s, struct scan_rec *r,
 	r->pub.xbootldr = p->xbootldr;
 }
 
-/* @fs is btrfs: its top level and subvolumes, from @j. */
-static void rec_add_btrfs(struct scan *s, struct fs_root *fs,
-			  struct scan_job *j)
+/* @n's filesystem is btrfs: its top level and subvolumes, from @j, in
+ * @n's arena. */
+static void rec_add_btrfs(struct scan_fsnode *n, struct scan_job *j)
 {
+	struct fs_root *fs = &n->fs;
 	const char *sv[FS_SUBVOL_MAX];
 	const char *p = j->subvols;
-	size_t n;
+	size_t k;
 
-	for (n = 0; n < j->n_subvols && n < FS_SUBVOL_MAX; n++) {
-		sv[n] = p;
+	for (k = 0; k < j->n_subvols && k < FS_SUBVOL_MAX; k++) {
+		sv[k] = p;
 		p += strlen(p) + 1;
 	}
-	if (fs_root_add_btrfs(fs, &s->a, j->top_fd, j->sub, j->def, sv, n) < 0)
+	if (fs_root_add_btrfs(fs, &n->a, j->top_fd, j->sub, j->def, sv, k) < 0)
 		log_info("scan: %s: btrfs top level not kept: grub paths "
 			 "start at the default subvolume",
 			 fs->name);
 }
 
+/* A new fs_root (scan_int.h: struct scan_fsnode) for @r's mount. */
 static struct fs_root *rec_make_fs(struct scan *s, struct scan_rec *r,
 				   struct scan_job *j)
 {
-	struct fs_root *fs = arena_alloc(&s->a, sizeof(*fs));
-	struct scan_fsnode *n = arena_alloc(&s->a, sizeof(*n));
+	struct scan_fsnode *n = scan_calloc(sizeof(*n));
+	struct fs_root *fs = &n->fs;
 	const struct scan_dev *d = &r->pub;
+	char mp[sizeof(j->target) + sizeof(j->sub) + 1];
 
 	fs->root_fd = j->root_fd;
 	j->root_fd = -1;
@@ -245,9 +253,9 @@ static struct fs_root *rec_make_fs(struct scan *s, struct scan_rec *r,
 	fs->label = *d->label ? d->label : NULL;
 	fs->partuuid = *d->partuuid ? d->partuuid : NULL;
 	fs->partlabel = *d->partlabel ? d->partlabel : NULL;
-	fs->mountpoint = j->sub[0]
-			     ? arena_printf(&s->a, "%s/%s", j->target, j->sub)
-			     : arena_strdup(&s->a, j->target);
+	snprintf(mp, sizeof(mp), "%s%s%s", j->target, j->sub[0] ? "/" : "",
+		 j->sub);
+	fs->mountpoint = scan_str(s, mp);
 	fs->casefold = !strcmp(d->fstype, "vfat");
 	fs->esp = d->esp;
 	fs->partno = d->partno > 0 ? (unsigned)d->partno : 0;
@@ -258,9 +266,8 @@ static struct fs_root *rec_make_fs(struct scan *s, struct scan_rec *r,
 	fs->volume = r->vol != NULL;
 	fs->priv = r;
 	if (j->top_fd >= 0)
-		rec_add_btrfs(s, fs, j);
+		rec_add_btrfs(n, j);
 	j->top_fd = -1;
-	n->fs = fs;
 	n->next = s->all_fs;
 	s->all_fs = n;
 	return fs;
@@ -317,8 +324,8 @@ void scan_rec_reap(struct scan *s, struct scan_rec *r)
 
 static void rec_take_sys(struct scan *s, struct scan_rec *r)
 {
-	r->pub.disk = arena_strdup(&s->a, r->sys.disk);
-	r->pub.devnode = arena_strdup(&s->a, r->sys.devnode);
+	r->pub.disk = scan_str(s, r->sys.disk);
+	r->pub.devnode = scan_str(s, r->sys.devnode);
 	r->pub.partno = r->sys.partno;
 	r->pub.size = r->sys.size;
 	r->pub.removable = r->sys.removable;

@@ -77,7 +77,7 @@ int scan_unmount_all(struct scan *s)
 		}
 	}
 	for (struct scan_fsnode *n = s->all_fs; n; n = n->next)
-		fs_root_close(n->fs);
+		fs_root_close(&n->fs);
 	rc = release_all(s);
 	s->frozen = true;
 	return rc;

@@ -219,7 +219,7 @@ void scan_vol_take_map(struct scan *s, struct scan_rec *r, struct scan_job *j)
 	if (r->vol && j->mapped) { /* the record holds it now */
 		snprintf(r->vol->map_dev, sizeof(r->vol->map_dev), "%s",
 			 j->map_dev);
-		r->pub.devnode = arena_strdup(&s->a, j->map_dev);
+		r->pub.devnode = scan_str(s, j->map_dev);
 		j->mapped = false;
 	}
 }
@@ -232,7 +232,7 @@ bool scan_vol_reaped(struct scan *s, struct scan_rec *r, struct scan_job *j)
 	    r->pub.state != SCAN_DEV_LOCKED && !j->member_read)
 		scan_vol_unmap(r);
 	else if (r->vol && r->vol->note[0])
-		r->pub.reason = arena_strdup(&s->a, r->vol->note);
+		r->pub.reason = scan_str(s, r->vol->note);
 	if (!j->member_read)
 		return false;
 	member_keep(s, r, j);
@@ -336,7 +336,7 @@ static const char *vol_members(struct scan *s, const struct scan_volplan *p,
 		memcpy(buf + used, dev, k + 1);
 		used += k;
 	}
-	return arena_strdup(&s->a, buf);
+	return scan_str(s, buf);
 }
 
 void scan_vol_fill(struct scan *s, struct scan_rec *r,

@@ -16,7 +16,9 @@
  * the first entries show at once. A part parsed again, or gone, hands
  * its arena to a retired list that session_release() frees, so
  * memory follows what is present: plugging and pulling a stick any
- * number of times leaves the session's bytes where they were.
+ * number of times leaves the session's bytes where they were. A
+ * filesystem that went is handed back to its source there too, once no
+ * arena that could point at it is left (the scan then frees its fs_root).
  *
  * A source of entries (the firmware's boot options) adds its entries to
  * the parse of the filesystem they go with, in that part's arena, and
@@ -75,6 +77,14 @@ struct session_part {
 struct session_retired {
 	struct arena a;
 	struct session_retired *next;
+};
+
+/* A filesystem whose FS_REMOVED the session took, to hand back to the
+ * source that announced it (@src) when nothing points at it any more. */
+struct session_gone {
+	const struct fs_root *fs;
+	size_t src;
+	struct session_gone *next;
 };
 
 /* --- hide = patterns */
@@ -189,6 +199,50 @@ static void retired_free(struct session *s)
 		s->retired = r->next;
 		arena_free(&r->a);
 		free(r);
+	}
+}
+
+static void gone_add(struct session *s, const struct fs_root *fs, size_t src)
+{
+	struct session_gone *g = calloc(1, sizeof(*g));
+
+	if (!g)
+		abort(); /* as retire() */
+	g->fs = fs;
+	g->src = src;
+	g->next = s->gone;
+	s->gone = g;
+}
+
+/* After retired_free(): every arena of a part that was parsed again or
+ * went is freed, and cfg_finish() pointed the live entries' files at the
+ * filesystems present. Only a part that reached one that went and is not
+ * parsed again yet (stale, before start-up settles) may point at it:
+ * while there is one, the filesystems wait. */
+static void gone_hand_back(struct session *s)
+{
+	for (size_t i = 0; i < s->n_fss; i++)
+		if (s->parts[i]->stale)
+			return;
+	while (s->gone) {
+		struct session_gone *g = s->gone;
+		struct source *src = s->srcs[g->src];
+
+		s->gone = g->next;
+		if (src->ops->release)
+			src->ops->release(src, g->fs);
+		free(g);
+	}
+}
+
+/* The sources are freed: what they announced went with them. */
+static void gone_drop(struct session *s)
+{
+	while (s->gone) {
+		struct session_gone *g = s->gone;
+
+		s->gone = g->next;
+		free(g);
 	}
 }
 
@@ -438,6 +492,7 @@ static void parts_free(struct session *s)
 void session_release(struct session *s)
 {
 	retired_free(s);
+	gone_hand_back(s);
 }
 
 size_t session_arena_bytes(const struct session *s)
@@ -507,6 +562,7 @@ static void sources_free(struct session *s)
 {
 	for (size_t i = 0; i < s->n_srcs; i++)
 		s->srcs[i]->ops->free(s->srcs[i]);
+	gone_drop(s);
 	memset(s->srcs, 0, sizeof(s->srcs));
 	memset(s->src_settled, 0, sizeof(s->src_settled));
 	s->n_srcs = 0;
@@ -578,6 +634,7 @@ static int take_event(struct session *s, size_t i,
 		return 0;
 	case SOURCE_FS_REMOVED:
 		*changed |= part_remove(s, ev->fs);
+		gone_add(s, ev->fs, i);
 		return 0;
 	case SOURCE_DEVICE:
 		return SESSION_CHANGED_DEVICES;

@@ -62,6 +62,9 @@ struct session {
 	/* each part's config timeout, which list.fs_timeout_ds shows */
 	int timeouts_ds[SESSION_MAX_FS];
 	struct session_retired *retired;
+	/* filesystems whose FS_REMOVED was taken, not handed back to their
+	 * sources yet (source.h release()) */
+	struct session_gone *gone;
 	unsigned long parses; /* filesystems parsed so far (tests, bench) */
 	char *hide_copy;      /* malloc'd; session_free() frees it */
 	struct scan_opts *opts_copy; /* malloc'd, for session_rescan() */
@@ -232,7 +235,8 @@ size_t session_keys_of(void *ctx, const char *fs_name, struct boot_key *out,
 /* Entry number @n (0-based) of @l, or NULL. */
 const struct entry *session_nth(const struct entry_list *l, long n);
 
-/* Free the memory of entries no longer in s->list (see above). */
+/* Free the memory of entries no longer in s->list (see above), and hand
+ * the filesystems that went back to their sources, which free them. */
 void session_release(struct session *s);
 
 /* Bytes held by the session's arenas: its own and every filesystem's,

@@ -27,6 +27,11 @@ static int disks_next(struct source *src, struct source_event *ev)
 	return 1;
 }
 
+static void disks_release(struct source *src, const struct fs_root *fs)
+{
+	scan_release(src->priv, fs);
+}
+
 static void disks_stop(struct source *src)
 {
 	scan_unmount_all(src->priv);
@@ -44,6 +49,7 @@ static const struct source_ops disks_ops = {
     .next = disks_next,
     .stop = disks_stop,
     .free = disks_free,
+    .release = disks_release,
     .sorted = true,
 };
 

@@ -10,7 +10,9 @@
  * which only ever see fs_roots.
  *
  * A source owns the fs_roots it announces: one stays valid until the
- * source says SOURCE_FS_REMOVED for it (or is freed).
+ * source says SOURCE_FS_REMOVED for it, and after that until the session
+ * hands it back with release() (a source without one keeps it until it
+ * is freed).
  *
  * A source of entries (the firmware's boot options) makes entries
  * directly, with no filesystem and no parser between: it reads what it
@@ -33,7 +35,7 @@ struct scan_opts;
 
 enum source_event_type {
 	SOURCE_FS_ADDED,   /* ev.fs can be read now */
-	SOURCE_FS_REMOVED, /* ev.fs is gone (its memory stays until freed) */
+	SOURCE_FS_REMOVED, /* ev.fs is gone (its memory stays: release()) */
 	SOURCE_DEVICE,	   /* something the status line shows changed */
 	SOURCE_SETTLED,	   /* once: what was there at start is announced */
 	/* ev.fs, announced before, reads differently now: a file a parse
@@ -78,6 +80,10 @@ struct source_ops {
 	/* Optional: what it is doing, for the status line ("eth0: DHCP"),
 	 * into buf[0..len); returns its length (0: nothing). */
 	size_t (*status)(const struct source *src, char *buf, size_t len);
+	/* Optional: the session is done with @fs, whose SOURCE_FS_REMOVED
+	 * it took (nothing of the session points at it any more): its
+	 * memory may go. */
+	void (*release)(struct source *src, const struct fs_root *fs);
 	/* Its filesystems are listed in device-name order ("sda2" before
 	 * "sda10"); else in the order they came. */
 	bool sorted;

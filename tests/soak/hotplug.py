@@ -6,7 +6,10 @@ link flaps?
 
     tests/soak/hotplug.py BUILD [CYCLES [FLAPS]]   (defaults 500 and 50)
 
-bootmenu.efi boots with bootmenu.shell and bootmenu.net=on: the rescue
+bootmenu.efi boots (with SOAK_INITRD=1: build/kernel/bzImage with
+build/initramfs.cpio.gz, the same kernel and the same files, for a
+bootmenu rebuilt without remaking bootmenu.efi) with bootmenu.shell and
+bootmenu.net=on: the rescue
 shell is on ttyS0 (this script's stdin and stdout with the guest), and from
 it the real menu is started in the background on ttyS1 (a second serial
 port on a unix socket this script reads and types on), with --timeout -1
@@ -136,10 +139,18 @@ class MenuTerminal:
             time.sleep(0.2)
 
 
+def boot_files():
+    """-kernel (and -initrd) for the guest: see the docstring."""
+    if os.environ.get("SOAK_INITRD") == "1":
+        return {"kernel": need(os.path.join(B, "kernel", "bzImage")),
+                "initrd": need(os.path.join(B, "initramfs.cpio.gz"))}
+    return {"kernel": need(os.path.join(B, "bootmenu.efi"))}
+
+
 def start(logs):
     """The guest at its rescue shell, and the menu started on ttyS1."""
     sock = os.path.join(logs, "soak-" + NAME + ".ttyS1.sock")
-    q = Qemu(B, "soak-" + NAME, kernel=need(os.path.join(B, "bootmenu.efi")),
+    q = Qemu(B, "soak-" + NAME, **boot_files(),
              append="bootmenu.shell bootmenu.net=on",
              disks=[need(os.path.join(B, "demo.img"))],
              extra=["-device", "qemu-xhci,id=xhci",
@@ -267,6 +278,8 @@ def main():
         q.close()
     bad = verdict(samples)
     result = {"cycles": CYCLES, "flaps": FLAPS, "flap_rescan": FLAP_RESCAN,
+              "boot": "bzImage+initramfs" if os.environ.get("SOAK_INITRD") == "1"
+              else "bootmenu.efi",
               "s_per_cycle": round(t_cyc / CYCLES, 2) if CYCLES else None,
               "s_per_flap": round(t_flap / FLAPS, 2) if FLAPS else None,
               "rss_kib_per_cycle": round(rss_growth(samples)[1], 3),

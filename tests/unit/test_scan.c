@@ -415,6 +415,55 @@ out:
 	scan_free(s);
 }
 
+/* The hand-off of a filesystem that went (scan.h): its fs_root is the
+ * scan's until the caller took its FS_REMOVED and hands it back, then its
+ * memory goes; a stick pulled and plugged again and again leaves the
+ * scan's bytes where the first pull left them. */
+TEST(test_scan_hand_back)
+{
+	struct scan *s = start_scan();
+	struct scan_dev devs[16];
+	struct seen w = {0};
+	size_t bytes = 0;
+
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	CHECK_INT(scan_settle(s, 2.5), 0);
+	pump(s, &w, 20);
+	CHECK_INT(w.added, 3); /* vdh is test_scan_hotplug's */
+	for (int i = 0, before = test_failures; i < 5; i++) {
+		size_t n = scan_devices(s, devs, 16);
+		const struct scan_dev *d = find_dev(devs, n, "vdh");
+		const struct fs_root *fs = d ? d->fs : NULL;
+
+		CHECK(fs != NULL);
+		if (!fs)
+			break;
+		CHECK_INT(scan_release(s, fs), -EBUSY); /* mounted */
+		memset(&w, 0, sizeof(w));
+		CHECK_INT(scan_inject_uevent(s, MSG(REMOVE_VDH)), 0);
+		CHECK_INT(scan_settle(s, 2), 0);
+		CHECK_INT(scan_release(s, fs), -EBUSY); /* not taken yet */
+		pump(s, &w, 20);
+		CHECK_INT(w.removed, 1);
+		CHECK(w.last_removed == fs);
+		CHECK_INT(scan_release(s, fs), 0);
+		CHECK_INT(scan_release(s, fs), -ENOENT); /* once */
+		if (i == 0)
+			bytes = scan_mem_bytes(s);
+		CHECK_INT(scan_mem_bytes(s), bytes);
+		CHECK_INT(scan_inject_uevent(s, MSG(ADD_VDH)), 0);
+		CHECK_INT(scan_settle(s, 2), 0);
+		pump(s, &w, 20);
+		CHECK_INT(w.added, 1);
+		CHECK_STR(w.added_names, "vdh ");
+		if (test_failures != before)
+			break;
+	}
+	scan_free(s);
+}
+
 TEST(test_scan_bad_sysfs)
 {
 	struct scan_opts o = {.sysfs = "/nonexistent"};
@@ -579,6 +628,6 @@ TEST(test_scan_teardown)
 
 TEST_MAIN("test_scan", test_uevent_parse, test_uevent_reject,
 	  test_uevent_long_fields, test_scan_setup, test_scan_start,
-	  test_scan_hotplug, test_scan_bad_sysfs, test_scan_settle_usb_event,
-	  test_scan_settle_usb_sysfs, test_scan_settle_usb_empty,
-	  test_scan_teardown)
+	  test_scan_hotplug, test_scan_hand_back, test_scan_bad_sysfs,
+	  test_scan_settle_usb_event, test_scan_settle_usb_sysfs,
+	  test_scan_settle_usb_empty, test_scan_teardown)

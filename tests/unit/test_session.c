@@ -497,13 +497,26 @@ TEST(test_session_fs_changed)
 	disk_del("sdb");
 }
 
+/* ASan's count of the bytes the process has allocated now; NULL in a
+ * build without it. */
+size_t __sanitizer_get_current_allocated_bytes(void) __attribute__((weak));
+
+/* What the heap may gain from the 10th plug/pull cycle to the 500th: a
+ * worker's job or an event still in flight when it is read. The scan's
+ * leak mended in issue #37 was 384 bytes a cycle, 188,160 over these
+ * 490. */
+#define PLUG_PULL_HEAP_SLACK 16384
+
 /* A stick plugged and pulled 500 times: after each cycle the entries are
- * the first cycle's and the session holds the bytes it held then. */
+ * the first cycle's, and the session and its scan hold the bytes they held
+ * then (the scan's fs_root of each plug is handed back and freed; its
+ * strings are the first plug's); nor does the process's heap grow. */
 TEST(test_session_plug_pull_500)
 {
 	struct session s = {.scan_opts = &test_opts};
 	char first[512];
-	size_t bytes = 0;
+	size_t bytes = 0, scan_bytes = 0, heap10 = 0, heap = 0;
+	size_t (*heap_now)(void) = __sanitizer_get_current_allocated_bytes;
 
 	disk_add("vdb", IMG "xfs.img");
 	CHECK_INT(session_start(&s, 5), 0);
@@ -522,18 +535,27 @@ TEST(test_session_plug_pull_500)
 		      SESSION_CHANGED_ENTRIES);
 		CHECK_STR(titles(&s), "Kernel on ext4");
 		session_release(&s);
-		if (i == 0)
+		if (i == 0) {
 			bytes = session_arena_bytes(&s);
-		if (session_arena_bytes(&s) != bytes) {
-			CHECK_INT(session_arena_bytes(&s), bytes);
-			break;
+			scan_bytes = scan_mem_bytes(s.scan);
 		}
+		CHECK_INT(session_arena_bytes(&s), bytes);
+		CHECK_INT(scan_mem_bytes(s.scan), scan_bytes);
+		heap = heap_now ? heap_now() : 0;
+		if (i == 9)
+			heap10 = heap;
 		if (test_failures != before)
 			break;
 	}
-	printf("  note: session bytes after 1 and 500 plug/pull cycles: %zu, "
-	       "%zu\n",
-	       bytes, session_arena_bytes(&s));
+	printf("  note: session and scan bytes after 1 and 500 plug/pull "
+	       "cycles: %zu and %zu, %zu and %zu; heap after 10 and 500: "
+	       "%zu, %zu\n",
+	       bytes, scan_bytes, session_arena_bytes(&s),
+	       scan_mem_bytes(s.scan), heap10, heap);
+	if (heap_now)
+		CHECK(heap <= heap10 + PLUG_PULL_HEAP_SLACK);
+	else
+		test_skip("no ASan: the process's heap is not counted");
 	session_free(&s);
 	disk_del("vdb");
 }
