@@ -438,6 +438,9 @@ static void parts_free(struct session *s)
 void session_release(struct session *s)
 {
 	retired_free(s);
+	for (size_t i = 0; i < s->n_srcs; i++)
+		if (s->srcs[i]->ops->release)
+			s->srcs[i]->ops->release(s->srcs[i]);
 }
 
 size_t session_arena_bytes(const struct session *s)

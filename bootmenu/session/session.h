@@ -232,7 +232,8 @@ size_t session_keys_of(void *ctx, const char *fs_name, struct boot_key *out,
 /* Entry number @n (0-based) of @l, or NULL. */
 const struct entry *session_nth(const struct entry_list *l, long n);
 
-/* Free the memory of entries no longer in s->list (see above). */
+/* Free the memory of entries no longer in s->list (see above), and let
+ * the sources free the filesystems they removed (source.h, release()). */
 void session_release(struct session *s);
 
 /* Bytes held by the session's arenas: its own and every filesystem's,

@@ -10,7 +10,8 @@
  * which only ever see fs_roots.
  *
  * A source owns the fs_roots it announces: one stays valid until the
- * source says SOURCE_FS_REMOVED for it (or is freed).
+ * source says SOURCE_FS_REMOVED for it and the session's next release()
+ * after that (or until the source is freed).
  *
  * A source of entries (the firmware's boot options) makes entries
  * directly, with no filesystem and no parser between: it reads what it
@@ -84,6 +85,10 @@ struct source_ops {
 	/* A source of entries: add to @x->out those that go with @x->fs
 	 * (often none). NULL for a source of filesystems. */
 	void (*entries)(struct source *src, struct source_entries *x);
+	/* Optional: nothing points any more at the filesystems the session
+	 * took SOURCE_FS_REMOVED for (session_release()): their memory may
+	 * go. Without it they stay until free(). */
+	void (*release)(struct source *src);
 };
 
 struct source {
@@ -113,7 +118,10 @@ struct source *source_dirs_new(const char *const *specs, size_t n);
  * @auto_mode (bootmenu.conf's network = auto, the default) a link whose
  * DHCP gets no answer, or whose lease names no boot file (option 67 or
  * BOOTP's file) nor pxelinux config (option 209), ends there: no root,
- * no lookup on any server, a line in the log. NULL with errno set. */
+ * no lookup on any server, a line in the log. Links plugged in later are
+ * used as they come; a link whose carrier goes has its root removed, and
+ * DHCP again when it comes back; a link removed ends. NULL with errno
+ * set. */
 struct source *source_net_new(const char *only, const char *run_dir, bool wait,
 			      bool auto_mode);
 
