@@ -1,4 +1,5 @@
-/* link.c - wired network links from sysfs, brought up with one ioctl. */
+/* link.c - wired network links from sysfs, brought up with one ioctl;
+ * the table of links in use (pure). */
 #include "net/lease.h"
 #include "net/link.h"
 #include "util/file.h"
@@ -33,7 +34,7 @@ static int link_has(const char *sysfs, const char *name, const char *what)
 	return access(path, F_OK) == 0;
 }
 
-static int wired(const char *sysfs, const char *name)
+bool net_link_wired(const char *sysfs, const char *name)
 {
 	char type[16];
 
@@ -65,13 +66,25 @@ int net_links_list(const char *sysfs, const char *only,
 			continue;
 		if (only && strcmp(only, de->d_name))
 			continue;
-		if (!wired(sysfs, de->d_name))
+		if (!net_link_wired(sysfs, de->d_name))
 			continue;
 		strcpy(names[n++], de->d_name);
 	}
 	closedir(d);
 	qsort(names, n, NET_IFNAME_MAX, name_cmp);
 	return (int)n;
+}
+
+int net_link_index(const char *sysfs, const char *name)
+{
+	char buf[16];
+	int rc = link_read(sysfs, name, "ifindex", buf, sizeof(buf));
+	long v;
+
+	if (rc < 0)
+		return rc;
+	v = strtol(buf, NULL, 10);
+	return v > 0 && v < 0x7fffffff ? (int)v : -EINVAL;
 }
 
 int net_link_up(const char *name)
@@ -108,4 +121,69 @@ int net_link_mac(const char *sysfs, const char *name, uint8_t mac[6])
 	int rc = link_read(sysfs, name, "address", buf, sizeof(buf));
 
 	return rc < 0 ? rc : net_mac_parse(buf, strcspn(buf, "\n"), mac);
+}
+
+/* The slot (LIVE or ENDING) of the link with index @index, or
+ * NET_LINKS_MAX. */
+static size_t slot_of(const struct net_links *t, int index)
+{
+	for (size_t i = 0; i < NET_LINKS_MAX; i++)
+		if (t->slot[i].state != NET_SLOT_FREE &&
+		    t->slot[i].index == index)
+			return i;
+	return NET_LINKS_MAX;
+}
+
+/* A link the table does not have: a free slot if it is one to use. */
+static enum net_link_do link_new(struct net_links *t,
+				 const struct net_link_msg *m, size_t *slot)
+{
+	struct net_link_slot *sl;
+	size_t i;
+
+	if (m->gone || !m->name[0] || (t->only && strcmp(t->only, m->name)) ||
+	    !t->wired(m->name, t->ctx))
+		return NET_LINK_KEEP;
+	for (i = 0; i < NET_LINKS_MAX; i++)
+		if (t->slot[i].state == NET_SLOT_FREE)
+			break;
+	if (i == NET_LINKS_MAX)
+		return NET_LINK_FULL;
+	sl = &t->slot[i];
+	sl->state = NET_SLOT_LIVE;
+	sl->index = m->index;
+	memcpy(sl->name, m->name, sizeof(sl->name));
+	sl->name[sizeof(sl->name) - 1] = '\0';
+	sl->carrier = m->carrier;
+	*slot = i;
+	return NET_LINK_START;
+}
+
+enum net_link_do net_links_apply(struct net_links *t,
+				 const struct net_link_msg *m, size_t *slot)
+{
+	size_t i = slot_of(t, m->index);
+	struct net_link_slot *sl;
+
+	if (i == NET_LINKS_MAX)
+		return link_new(t, m, slot);
+	sl = &t->slot[i];
+	if (sl->state == NET_SLOT_ENDING)
+		return NET_LINK_KEEP; /* listed again once the slot is free */
+	*slot = i;
+	if (m->gone ||
+	    (m->name[0] && strncmp(sl->name, m->name, sizeof(sl->name)))) {
+		sl->state = NET_SLOT_ENDING;
+		return NET_LINK_END;
+	}
+	if (sl->carrier == m->carrier)
+		return NET_LINK_KEEP;
+	sl->carrier = m->carrier;
+	return m->carrier ? NET_LINK_BACK : NET_LINK_LOST;
+}
+
+void net_links_free(struct net_links *t, size_t slot)
+{
+	if (slot < NET_LINKS_MAX && t->slot[slot].state == NET_SLOT_ENDING)
+		t->slot[slot] = (struct net_link_slot){0};
 }

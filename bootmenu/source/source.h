@@ -119,7 +119,10 @@ struct source *source_dirs_new(const char *const *specs, size_t n);
  * @auto_mode (bootmenu.conf's network = auto, the default) a link whose
  * DHCP gets no answer, or whose lease names no boot file (option 67 or
  * BOOTP's file) nor pxelinux config (option 209), ends there: no root,
- * no lookup on any server, a line in the log. NULL with errno set. */
+ * no lookup on any server, a line in the log. Links plugged in later are
+ * used as they come; a link whose carrier goes has its root removed, and
+ * DHCP again when it comes back; a link removed ends. NULL with errno
+ * set. */
 struct source *source_net_new(const char *only, const char *run_dir, bool wait,
 			      bool auto_mode);
 
