@@ -134,13 +134,6 @@ static const struct remote_known *known(const struct net_remote *rt,
 	return NULL;
 }
 
-static bool missing(const struct net_remote *rt, const char *key)
-{
-	const struct remote_known *k = known(rt, key);
-
-	return k && k->rc == -ENOENT;
-}
-
 /* Remember that @key gave @rc (why: @why), unless it is known already
  * or the list is full (remote_ask() then fetches nothing new). Called
  * with the lock. */
@@ -173,14 +166,22 @@ static unsigned long long remote_cap(void)
 	return half < NET_REMOTE_MAX ? half : NET_REMOTE_MAX;
 }
 
-static bool is_missing(struct net_remote *rt, const char *key)
+/* What is known of @key, under the lock: the -errno it gave, or 0. */
+static int known_rc(struct net_remote *rt, const char *key)
 {
-	bool gone;
+	const struct remote_known *k;
+	int rc;
 
 	pthread_mutex_lock(&rt->lock);
-	gone = missing(rt, key);
+	k = known(rt, key);
+	rc = k ? k->rc : 0;
 	pthread_mutex_unlock(&rt->lock);
-	return gone;
+	return rc;
+}
+
+static bool is_missing(struct net_remote *rt, const char *key)
+{
+	return known_rc(rt, key) == -ENOENT;
 }
 
 /* Fetch @key into the cache unless it is there, at most @f->cap bytes
@@ -393,14 +394,9 @@ static int queue_add(struct net_remote *rt, const char *key)
  * are. */
 static int remote_open_now(struct net_remote *rt, const char *key)
 {
-	const struct remote_known *k;
 	char name[256], why[192] = "";
-	int rc = 0;
+	int rc = known_rc(rt, key);
 
-	pthread_mutex_lock(&rt->lock);
-	if ((k = known(rt, key)))
-		rc = k->rc;
-	pthread_mutex_unlock(&rt->lock);
 	if (rc < 0)
 		return rc;
 	rc = remote_get(rt, key, name, FS_CONFIG_MAX, NULL, why, sizeof(why));
