@@ -629,6 +629,7 @@ static int boot_load_kexec(const struct entry *e, const struct boot_opts *o,
 	rq = (struct kexec_request){
 	    .kernel = im.kernel,
 	    .initrd = im.initrd,
+	    .initrd_secret = keys.added ? keys.archive.len : 0,
 	    .cmdline = im.cmdline,
 	    .syscall = boot_syscall(o),
 	    .dry_run = o->dry_run,

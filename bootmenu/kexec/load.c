@@ -80,6 +80,8 @@ static int load_plain(const struct kexec_request *rq, enum kexec_syscall *used,
 		kexec_plan_free(&p);
 		return 0;
 	}
+	p.initrd_secret =
+	    rq->initrd_secret < p.initrd_len ? rq->initrd_secret : p.initrd_len;
 	rc = kexec_commit(&p, rq->syscall, used, err, errlen);
 	kexec_plan_free(&p);
 	return rc;

@@ -17,7 +17,11 @@
 
 struct kexec_request {
 	struct kexec_blob kernel;
-	struct kexec_blob initrd;   /* initrds already concatenated */
+	struct kexec_blob initrd; /* initrds already concatenated */
+	/* bytes at the end of @initrd that are a secret (a LUKS key's
+	 * archive): kexec_file_load's copy of them is overwritten before it
+	 * is let go (the caller wipes @initrd itself) */
+	size_t initrd_secret;
 	const char *cmdline;	    /* NULL: "" */
 	enum kexec_syscall syscall; /* AUTO, LOAD (-c) or FILE (-s) */
 	bool crash;		    /* panic kernel (-p) */

@@ -86,6 +86,7 @@ struct kexec_plan {
 	/* the caller's inputs, for kexec_file_load and the printout */
 	const void *kernel, *initrd;
 	size_t kernel_len, initrd_len;
+	size_t initrd_secret; /* the initrd's last bytes that are a secret */
 	const char *cmdline;
 	uint64_t entry; /* kexec_load's entry: the purgatory */
 	uint64_t kernel_addr, kernel_entry;

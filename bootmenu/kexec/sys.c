@@ -10,6 +10,7 @@
 
 #include "kexec/raw.h"
 #include "kexec/sys.h"
+#include "util/log.h"
 #include "util/say.h"
 
 const char *kexec_syscall_name(enum kexec_syscall s)
@@ -196,6 +197,28 @@ static int memfd_of(const char *name, const void *buf, size_t len)
 	return fd;
 }
 
+/* Overwrite @fd's bytes [off, off + len) with zeros: a memfd's pages go
+ * back to the kernel unwiped when it is closed, and a key must not stay
+ * in free memory. Returns 0 or -errno. */
+static int memfd_wipe(int fd, size_t off, size_t len)
+{
+	static const char zero[4096];
+
+	while (len) {
+		ssize_t n =
+		    pwrite(fd, zero, len < sizeof(zero) ? len : sizeof(zero),
+			   (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		off += (size_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 static int do_file_load(const struct kexec_plan *p)
 {
 	unsigned long flags = p->crash ? KEXEC_FILE_ON_CRASH : 0;
@@ -217,6 +240,10 @@ static int do_file_load(const struct kexec_plan *p)
 	/* the length counts the NUL */
 	rc = kexec_raw_file_load(kfd, ifd, strlen(p->cmdline) + 1, p->cmdline,
 				 flags);
+	if (ifd >= 0 && p->initrd_secret &&
+	    memfd_wipe(ifd, p->initrd_len - p->initrd_secret, p->initrd_secret))
+		log_warn("kexec: the key's copy handed to kexec_file_load "
+			 "could not be overwritten");
 	if (ifd >= 0)
 		close(ifd);
 err_initrd:

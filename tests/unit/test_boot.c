@@ -391,6 +391,7 @@ static int fake_hand_on(void *ctx, const struct entry *e, FILE *dry,
 
 static char loaded_initrd[4096], loaded_line[512];
 static size_t loaded_len;
+static int kept_ifd = -1; /* the initrd's memfd, kept to read it after */
 
 static int rec_file_load(int kfd, int ifd, unsigned long len,
 			 const char *cmdline, unsigned long flags)
@@ -399,6 +400,7 @@ static int rec_file_load(int kfd, int ifd, unsigned long len,
 	    ifd < 0 ? 0 : pread(ifd, loaded_initrd, sizeof(loaded_initrd), 0);
 
 	loaded_len = n < 0 ? 0 : (size_t)n;
+	kept_ifd = ifd < 0 ? -1 : dup(ifd);
 	snprintf(loaded_line, sizeof(loaded_line), "%s", cmdline);
 	return 0;
 }
@@ -453,6 +455,20 @@ TEST(hand_on_in_the_load)
 	memcpy(want + k + 8, "KEYBYTES-1", 10);
 	CHECK_INT(loaded_len, k + 18);
 	CHECK(loaded_len == k + 18 && !memcmp(loaded_initrd, want, k + 18));
+	/* once the syscall has its copy, the memfd's key bytes are zeros
+	 * (its pages go back to the kernel unwiped) and the rest is kept */
+	CHECK(kept_ifd >= 0);
+	if (kept_ifd >= 0) {
+		char after[4096] = "";
+
+		CHECK_INT(pread(kept_ifd, after, sizeof(after), 0),
+			  (long)(k + 18));
+		CHECK(!memcmp(after, want, k + 8));
+		memset(want + k + 8, 0, 10);
+		CHECK(!memcmp(after + k + 8, want + k + 8, 10));
+		close(kept_ifd);
+		kept_ifd = -1;
+	}
 	/* a dry run prints the step's lines, and the line with its words */
 	if (can_plan_here()) {
 		f = fmemopen(out, sizeof(out), "w");
