@@ -601,6 +601,44 @@ TEST(prefetch_drops_the_queue)
 	teardown();
 }
 
+/* A server that answers "missing" to everything: its first
+ * NET_REMOTE_KNOWN_MAX failures are remembered, and past them nothing new
+ * is fetched (-ENOSPC, with a sentence), so a config naming endless
+ * missing files cannot keep the worker busy forever. What was fetched or
+ * remembered before still answers. */
+TEST(known_failures_are_capped)
+{
+	struct net_remote *rt = fresh();
+	const struct fs_root *fs = net_remote_fs(rt);
+	char path[32], why[256];
+	int fd, gone = 0;
+
+	fd = open_fetched(fs, "/default");
+	CHECK(fd >= 0);
+	if (fd >= 0)
+		close(fd);
+	for (int i = 0; i < NET_REMOTE_KNOWN_MAX; i++) {
+		snprintf(path, sizeof(path), "/gone-%d", i);
+		gone += open_fetched(fs, path) == -ENOENT;
+	}
+	CHECK_INT(gone, NET_REMOTE_KNOWN_MAX);
+	CHECK_INT(asked_count(NULL, 0), NET_REMOTE_KNOWN_MAX + 1);
+	CHECK_INT(fs_open(fs, "/gone-more", false), -ENOSPC);
+	CHECK(strstr(fs_strerror(fs, "/gone-more", -ENOSPC, why, sizeof(why)),
+		     "more than 128 files of this server were missing") !=
+	      NULL);
+	CHECK_INT(fs_open(fs, "/pxelinux.cfg/default", false), -ENOSPC);
+	CHECK_INT(fs_open(fs, "/gone-7", false), -ENOENT);
+	fd = fs_open(fs, "/default", false);
+	CHECK(fd >= 0);
+	if (fd >= 0)
+		close(fd);
+	usleep(200 * 1000);
+	CHECK_INT(asked_count(NULL, 0), NET_REMOTE_KNOWN_MAX + 1);
+	net_remote_free(rt);
+	teardown();
+}
+
 TEST_MAIN("test_net_remote", open_fetches_once_then_reads_the_copy,
 	  missing_file_is_enoent_and_remembered, stat_does_not_fetch,
 	  dot_dot_stays_on_the_server_root,
@@ -612,4 +650,4 @@ TEST_MAIN("test_net_remote", open_fetches_once_then_reads_the_copy,
 	  garbage_content_length_is_no_size, short_body_is_not_used,
 	  open_queues_once_and_never_waits,
 	  failure_is_remembered_with_its_reason, open_is_capped_as_a_config,
-	  prefetch_drops_the_queue)
+	  prefetch_drops_the_queue, known_failures_are_capped)
