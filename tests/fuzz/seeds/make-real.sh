@@ -64,4 +64,34 @@ fuzz_lvm() {
 	cp "$tmp/vgdef.txt" "$d/real-vgcfgbackup.txt"
 }
 
-for t in ${@:-fuzz_lvm}; do "$t"; done
+# fuzz_md takes a pick byte (where the superblock was found: 1 at 4 KiB,
+# 2 at the 1.0 place near the end, 3 at the 0.90 place; bit 2 asks the
+# target to sign a mutated superblock), the device's size in sectors
+# (le32), then 4 KiB from the superblock on. The members are the ones
+# Debian's mdadm wrote in tests/e2e/test_volumes.py's builder VM
+# (tests/e2e/mdadm_vm.py, Debian's kernel): 0.90, 1.0 and 1.2 mirrors, a
+# degraded one, and a mirror whose member b is stale by event count. This
+# machine's kernel has no md, so run test_volumes.py first to make them.
+fuzz_md() {
+	local d
+	d=$(out fuzz_md)
+	python3 - "$B/e2e-volumes" "$d" <<'PY'
+import os, struct, sys
+src, dst = sys.argv[1:]
+for name, pick in [("m090-a", 3), ("m090-b", 7), ("m10-a", 2), ("m12-a", 1),
+                   ("m12-b", 5), ("mdeg-a", 1), ("mstale-a", 1), ("mstale-b", 1)]:
+    path = os.path.join(src, name + ".img")
+    size = os.path.getsize(path)
+    at = {1: 4096, 2: ((size // 512 - 16) & ~7) * 512,
+          3: (size & ~65535) - 65536}[pick & 3]
+    with open(path, "rb") as f:
+        f.seek(at)
+        sb = f.read(4096)
+    if sb[:4] != bytes.fromhex("fc4e2ba9"):
+        sys.exit("%s: no md superblock at %d" % (path, at))
+    with open(os.path.join(dst, "real-" + name), "wb") as f:
+        f.write(struct.pack("<BI", pick, size // 512) + sb)
+PY
+}
+
+for t in ${@:-fuzz_lvm fuzz_md}; do "$t"; done
