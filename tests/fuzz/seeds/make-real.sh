@@ -94,4 +94,25 @@ for name, pick in [("m090-a", 3), ("m090-b", 7), ("m10-a", 2), ("m12-a", 1),
 PY
 }
 
-for t in ${@:-fuzz_lvm fuzz_md}; do "$t"; done
+# fuzz_btrfs_search takes an item count (one byte), then what
+# BTRFS_IOC_TREE_SEARCH copied out: search headers and the root tree's
+# items. mkfs.btrfs makes an image in a file, mounted on a loop device
+# only for the ioctl (it reads a mounted filesystem); subvolumes as
+# openSUSE lays them out (@, @/.snapshots, snapshots 1 to 3, the default
+# set to snapshot 1) and 70 more snapshots, so the subvolume search takes
+# two pages of 64 items. Each seed is the answer to one of scan/btrfs.c's
+# searches, asked with its keys.
+fuzz_btrfs_search() {
+	local d m
+	d=$(out fuzz_btrfs_search)
+	truncate -s 160M "$tmp/btrfs.img"
+	mkfs.btrfs -q "$tmp/btrfs.img" >/dev/null
+	loop "$tmp/btrfs.img"
+	m=$tmp/mnt
+	mkdir "$m"
+	mount -t btrfs "$dev" "$m"
+	mnts+=("$m")
+	python3 "$here/btrfs-search.py" "$m" "$d"
+}
+
+for t in ${@:-fuzz_lvm fuzz_md fuzz_btrfs_search}; do "$t"; done
