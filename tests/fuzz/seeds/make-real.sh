@@ -115,4 +115,17 @@ fuzz_btrfs_search() {
 	python3 "$here/btrfs-search.py" "$m" "$d"
 }
 
-for t in ${@:-fuzz_lvm fuzz_md fuzz_btrfs_search}; do "$t"; done
+# fuzz_lease takes the lease text our udhcpc script writes, fuzz_tftp a
+# TFTP server's answer (one UDP payload). net-capture.py boots bootmenu in
+# QEMU on two restricted user networks and keeps the leases (Debian-built
+# busybox udhcpc with bootmenu's script, against QEMU's DHCP server) and
+# the TFTP server's first packet of each kind, from a filter-dump.
+fuzz_lease() {
+	local l t
+	l=$(out fuzz_lease)
+	t=$(out fuzz_tftp)
+	TEST_LOGS=$tmp python3 "$here/net-capture.py" "$B" "$l" "$t"
+}
+fuzz_tftp() { fuzz_lease; }
+
+for t in ${@:-fuzz_lvm fuzz_md fuzz_btrfs_search fuzz_lease}; do "$t"; done
