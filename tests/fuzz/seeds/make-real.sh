@@ -128,4 +128,44 @@ fuzz_lease() {
 }
 fuzz_tftp() { fuzz_lease; }
 
-for t in ${@:-fuzz_lvm fuzz_md fuzz_btrfs_search fuzz_lease}; do "$t"; done
+# fuzz_pe_sig takes a whole PE file or a bare certificate table. Real
+# signed images are megabytes, so their tables (the security directory's
+# bytes) are kept: Debian's signed kernel, and what the Secure Boot tests
+# signed (images/secureboot.sh, images/shim.sh): Debian's shim (snakeoil),
+# a kernel signed with the test MOK, bootmenu.efi (snakeoil). The build's standin.efi (48 KiB) is kept
+# whole, signed by sbsign with Debian's OVMF snakeoil key, once and then
+# twice (sbattach adds the second to the table).
+pe_table() { # pe_table PE OUT: the security directory's bytes
+	python3 - "$1" "$2" <<'PY'
+import struct, sys
+b = open(sys.argv[1], "rb").read(1 << 20)
+pe = struct.unpack_from("<I", b, 0x3c)[0]
+opt = pe + 24
+dirs = opt + (112 if struct.unpack_from("<H", b, opt)[0] == 0x20b else 96)
+off, size = struct.unpack_from("<II", b, dirs + 4 * 8)
+if not size or size > 65536:
+    sys.exit("%s: no certificate table of at most 64 KiB" % sys.argv[1])
+with open(sys.argv[1], "rb") as f:
+    f.seek(off)
+    t = f.read(size)
+open(sys.argv[2], "wb").write(t)
+PY
+}
+fuzz_pe_sig() {
+	local d
+	d=$(out fuzz_pe_sig)
+	pe_table "$B/debkernel/vmlinuz" "$d/real-debian-vmlinuz.table"
+	pe_table "$B/shim-test/esp/EFI/BOOT/BOOTX64.EFI" "$d/real-shim.table"
+	pe_table "$B/shim-test/esp/k/mok-signed" "$d/real-mok-kernel.table"
+	pe_table "$B/sb-test/bootmenu.signed.efi" "$d/real-bootmenu-signed.table"
+	openssl pkey -passin pass:snakeoil -in /usr/share/ovmf/PkKek-1-snakeoil.key \
+		-out "$tmp/snakeoil.key"
+	sbsign --key "$tmp/snakeoil.key" --cert /usr/share/ovmf/PkKek-1-snakeoil.pem \
+		--output "$d/real-standin-signed.efi" "$B/standin.efi" 2>/dev/null
+	sbsign --key "$B/shim-test/mok/mok.key" --cert "$B/shim-test/mok/mok.pem" \
+		--detached --output "$tmp/mok.sig" "$d/real-standin-signed.efi" 2>/dev/null
+	cp "$d/real-standin-signed.efi" "$d/real-standin-twice.efi"
+	sbattach --attach "$tmp/mok.sig" "$d/real-standin-twice.efi" >/dev/null
+}
+
+for t in ${@:-fuzz_lvm fuzz_md fuzz_btrfs_search fuzz_lease fuzz_pe_sig}; do "$t"; done
