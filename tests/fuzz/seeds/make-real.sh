@@ -168,4 +168,66 @@ fuzz_pe_sig() {
 	sbattach --attach "$tmp/mok.sig" "$d/real-standin-twice.efi" >/dev/null
 }
 
-for t in ${@:-fuzz_lvm fuzz_md fuzz_btrfs_search fuzz_lease fuzz_pe_sig}; do "$t"; done
+# fuzz_luks takes a device's first bytes (both LUKS2 header copies: 32 KiB
+# with cryptsetup's default 16 KiB metadata; a LUKS1 header: its first
+# 4 KiB, the key material after it does not fit in 64 KiB) or LUKS2's
+# JSON alone. The target's device is its input, so a header on the disk
+# (data at 16 MiB) reads only to "bad data segment": all but one are
+# detached headers (--header; data at 0 on another device), which read
+# whole. Beside the fixtures' five: cryptsetup's defaults on the disk and
+# detached, with a label, a subsystem, two keyslots and a keyring token; a
+# re-encryption set up (--init-only: the reencrypt keyslot, three
+# segments, the online-reencrypt-v2 requirement bootmenu refuses); an
+# encryption of a plain device set up the same way; aes-cbc-plain64,
+# aes-ctr-plain64, aes-xts-plain; LUKS1, LUKS2 converted from it, and
+# LUKS1 converted back from LUKS2. Only ciphers this machine's kernel has
+# can be formatted.
+fuzz_luks() {
+	local d f
+	d=$(out fuzz_luks)
+	local fast='--pbkdf argon2id --pbkdf-force-iterations 4 --pbkdf-memory 32 --pbkdf-parallel 1'
+	local pb2='--pbkdf pbkdf2 --pbkdf-force-iterations 1000'
+	pw() { printf 'correct horse'; }
+	fmt() { # fmt NAME ARGS...: $tmp/NAME.hdr detached from $tmp/NAME.data
+		local n=$1
+		shift
+		truncate -s 8M "$tmp/$n.data"
+		pw | cryptsetup luksFormat -q "$@" --header "$tmp/$n.hdr" "$tmp/$n.data" -
+	}
+	truncate -s 40M "$tmp/l2disk.hdr"
+	pw | cryptsetup luksFormat -q --type luks2 $fast --label root --subsystem seed \
+		"$tmp/l2disk.hdr" -
+	fmt l2default --type luks2 $fast --label root --subsystem seed
+	for f in l2disk l2default; do
+		pw | cryptsetup luksAddKey -q $fast --key-file - \
+			--new-keyfile <(printf 'battery staple') "$tmp/$f.hdr"
+		cryptsetup token add --key-description seed:key --token-id 3 --key-slot 1 \
+			"$tmp/$f.hdr"
+	done
+	fmt l2reencrypt --type luks2 $pb2
+	pw | cryptsetup reencrypt -q --init-only $pb2 --key-file - \
+		--header "$tmp/l2reencrypt.hdr" "$tmp/l2reencrypt.data"
+	truncate -s 8M "$tmp/l2encrypt.data"
+	pw | cryptsetup reencrypt -q --encrypt --init-only --type luks2 $pb2 --key-file - \
+		--header "$tmp/l2encrypt.hdr" "$tmp/l2encrypt.data"
+	fmt l2cbc --type luks2 $fast --cipher aes-cbc-plain64 --key-size 256
+	fmt l2ctr --type luks2 $fast --cipher aes-ctr-plain64 --key-size 256 --sector-size 512
+	fmt l2xtsplain --type luks2 $pb2 --cipher aes-xts-plain --key-size 256 --hash sha1
+	fmt l1cbc --type luks1 $pb2 --cipher aes-cbc-plain64 --hash sha512 --key-size 128
+	cp "$tmp/l1cbc.hdr" "$tmp/l1to2.hdr"
+	cryptsetup convert -q --type luks2 "$tmp/l1to2.hdr"
+	fmt l2to1 --type luks2 --sector-size 512 $pb2
+	cryptsetup convert -q --type luks1 "$tmp/l2to1.hdr"
+	for f in l2disk l2default l2reencrypt l2encrypt l2cbc l2ctr l2xtsplain l1to2; do
+		head -c 32768 "$tmp/$f.hdr" >"$d/real-$f.hdr"
+	done
+	for f in l1cbc l2to1; do
+		head -c 4096 "$tmp/$f.hdr" >"$d/real-$f.hdr"
+	done
+	# the JSON text alone (after the 4 KiB binary header, up to its NULs)
+	for f in l2default l2reencrypt l2encrypt; do
+		tail -c +4097 "$tmp/$f.hdr" | head -c 12288 | tr -d '\0' >"$d/real-$f.json"
+	done
+}
+
+for t in ${@:-fuzz_lvm fuzz_md fuzz_btrfs_search fuzz_lease fuzz_pe_sig fuzz_luks}; do "$t"; done
