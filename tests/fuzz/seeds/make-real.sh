@@ -230,4 +230,13 @@ fuzz_luks() {
 	done
 }
 
-for t in ${@:-fuzz_lvm fuzz_md fuzz_btrfs_search fuzz_lease fuzz_pe_sig fuzz_luks}; do "$t"; done
+# fuzz_tpm_evlog takes a TCG event log. tpm-capture.py boots bootmenu in
+# QEMU with swtpm under SeaBIOS and under OVMF and keeps the log each
+# firmware handed to the kernel (crypto-agile, the banks swtpm offers).
+fuzz_tpm_evlog() {
+	local d
+	d=$(out fuzz_tpm_evlog)
+	TEST_LOGS=$tmp python3 "$here/tpm-capture.py" "$B" "$d"
+}
+
+for t in ${@:-fuzz_lvm fuzz_md fuzz_btrfs_search fuzz_lease fuzz_pe_sig fuzz_luks fuzz_tpm_evlog}; do "$t"; done
