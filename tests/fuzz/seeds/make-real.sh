@@ -239,4 +239,25 @@ fuzz_tpm_evlog() {
 	TEST_LOGS=$tmp python3 "$here/tpm-capture.py" "$B" "$d"
 }
 
-for t in ${@:-fuzz_lvm fuzz_md fuzz_btrfs_search fuzz_lease fuzz_pe_sig fuzz_luks fuzz_tpm_evlog}; do "$t"; done
+# fuzz_uki_measure takes a UKI. Debian's systemd-stub 252 is 83 KB, more
+# than a seed holds, so tests/fixtures/uki-measure/mkuki.sh (objcopy onto
+# the stub at systemd-measure(1)'s VMAs) builds the UKI twice: onto the
+# stub with its .text removed by objcopy (every other section, .sdmagic
+# included, as the stub has them; the UKI's sections all within 34 KB),
+# and onto the stub itself, cut to 64 KiB (the headers and the stub's
+# sections; the UKI's own lie past the cut). A third has only .linux and
+# .cmdline on the stub without .text.
+fuzz_uki_measure() {
+	local d s=/usr/lib/systemd/boot/efi/linuxx64.efi.stub
+	d=$(out fuzz_uki_measure)
+	objcopy --remove-section .text "$s" "$tmp/stub.efi"
+	UKI_STUB=$tmp/stub.efi bash "$here/../../fixtures/uki-measure/mkuki.sh" "$tmp/uki" >/dev/null
+	cp "$tmp/uki/uki.efi" "$d/real-uki-notext.efi"
+	objcopy --add-section .linux="$tmp/uki/linux.bin" --change-section-vma .linux=0x2000000 \
+		--add-section .cmdline="$tmp/uki/cmdline.txt" --change-section-vma .cmdline=0x30000 \
+		"$tmp/stub.efi" "$d/real-uki-linux-cmdline.efi"
+	bash "$here/../../fixtures/uki-measure/mkuki.sh" "$tmp/full" >/dev/null
+	head -c 65536 "$tmp/full/uki.efi" >"$d/real-uki-cut.efi"
+}
+
+for t in ${@:-fuzz_lvm fuzz_md fuzz_btrfs_search fuzz_lease fuzz_pe_sig fuzz_luks fuzz_tpm_evlog fuzz_uki_measure}; do "$t"; done
