@@ -260,4 +260,16 @@ fuzz_uki_measure() {
 	head -c 65536 "$tmp/full/uki.efi" >"$d/real-uki-cut.efi"
 }
 
-for t in ${@:-fuzz_lvm fuzz_md fuzz_btrfs_search fuzz_lease fuzz_pe_sig fuzz_luks fuzz_tpm_evlog fuzz_uki_measure}; do "$t"; done
+# fuzz_efi_loadopt takes an EFI_LOAD_OPTION (or BootOrder's array),
+# fuzz_efi_devpath a device path list. efi-capture.py lets OVMF boot the
+# build's ESP image with a DVD-ROM and a NIC and reads the boot options
+# the firmware made from the variable store QEMU kept.
+fuzz_efi_loadopt() {
+	local l p
+	l=$(out fuzz_efi_loadopt)
+	p=$(out fuzz_efi_devpath)
+	TEST_LOGS=$tmp python3 "$here/efi-capture.py" "$B" "$l" "$p"
+}
+fuzz_efi_devpath() { fuzz_efi_loadopt; }
+
+for t in ${@:-fuzz_lvm fuzz_md fuzz_btrfs_search fuzz_lease fuzz_pe_sig fuzz_luks fuzz_tpm_evlog fuzz_uki_measure fuzz_efi_loadopt}; do "$t"; done
