@@ -272,4 +272,15 @@ fuzz_efi_loadopt() {
 }
 fuzz_efi_devpath() { fuzz_efi_loadopt; }
 
-for t in ${@:-fuzz_lvm fuzz_md fuzz_btrfs_search fuzz_lease fuzz_pe_sig fuzz_luks fuzz_tpm_evlog fuzz_uki_measure fuzz_efi_loadopt}; do "$t"; done
+# fuzz_netlink takes what one recv() on an rtnetlink socket gave.
+# netlink-capture.py, in a network namespace of its own (unshare -n: no
+# link of this machine's is touched or seen), keeps the kernel's link
+# messages while `ip` makes, changes and deletes veth, bridge and macvlan
+# links, and the answer to a dump of every link.
+fuzz_netlink() {
+	local d
+	d=$(out fuzz_netlink)
+	unshare -n python3 "$here/netlink-capture.py" "$d"
+}
+
+for t in ${@:-fuzz_lvm fuzz_md fuzz_btrfs_search fuzz_lease fuzz_pe_sig fuzz_luks fuzz_tpm_evlog fuzz_uki_measure fuzz_efi_loadopt fuzz_netlink}; do "$t"; done
