@@ -70,17 +70,22 @@ fuzz_lvm() {
 # (le32), then 4 KiB from the superblock on. The members are the ones
 # Debian's mdadm wrote in tests/e2e/test_volumes.py's builder VM
 # (tests/e2e/mdadm_vm.py, Debian's kernel): 0.90, 1.0 and 1.2 mirrors, a
-# degraded one, and a mirror whose member b is stale by event count. This
-# machine's kernel has no md, so run test_volumes.py first to make them.
+# degraded one, and a mirror whose member b is stale by event count (this
+# machine's kernel has no md: run test_volumes.py first to make them);
+# md-raid5.py runs the same builder with raid456 for a three-member RAID5.
 fuzz_md() {
-	local d
+	local d v=$B/e2e-volumes
 	d=$(out fuzz_md)
-	python3 - "$B/e2e-volumes" "$d" <<'PY'
+	mkdir -p "$tmp/r5"
+	[ -d "$v/mdadm-deb" ] && cp -a "$v/mdadm-deb" "$tmp/r5/"
+	TEST_LOGS=$tmp python3 "$here/md-raid5.py" "$B" "$tmp/r5" >/dev/null
+	python3 - "$d" "$v/m090-a" 3 "$v/m090-b" 7 "$v/m10-a" 2 "$v/m12-a" 1 "$v/m12-b" 5 \
+		"$v/mdeg-a" 1 "$v/mstale-a" 1 "$v/mstale-b" 1 "$tmp/r5/mr5-a" 1 \
+		"$tmp/r5/mr5-c" 5 <<'PY'
 import os, struct, sys
-src, dst = sys.argv[1:]
-for name, pick in [("m090-a", 3), ("m090-b", 7), ("m10-a", 2), ("m12-a", 1),
-                   ("m12-b", 5), ("mdeg-a", 1), ("mstale-a", 1), ("mstale-b", 1)]:
-    path = os.path.join(src, name + ".img")
+dst, args = sys.argv[1], sys.argv[2:]
+for src, pick in zip(args[::2], map(int, args[1::2])):
+    path = src + ".img"
     size = os.path.getsize(path)
     at = {1: 4096, 2: ((size // 512 - 16) & ~7) * 512,
           3: (size & ~65535) - 65536}[pick & 3]
@@ -89,7 +94,7 @@ for name, pick in [("m090-a", 3), ("m090-b", 7), ("m10-a", 2), ("m12-a", 1),
         sb = f.read(4096)
     if sb[:4] != bytes.fromhex("fc4e2ba9"):
         sys.exit("%s: no md superblock at %d" % (path, at))
-    with open(os.path.join(dst, "real-" + name), "wb") as f:
+    with open(os.path.join(dst, "real-" + os.path.basename(src)), "wb") as f:
         f.write(struct.pack("<BI", pick, size // 512) + sb)
 PY
 }
