@@ -128,9 +128,10 @@ fuzz_btrfs_search() {
 
 # fuzz_lease takes the lease text our udhcpc script writes, fuzz_tftp a
 # TFTP server's answer (one UDP payload). net-capture.py boots bootmenu in
-# QEMU on two restricted user networks and keeps the leases (Debian-built
-# busybox udhcpc with bootmenu's script, against QEMU's DHCP server) and
-# the TFTP server's first packet of each kind, from a filter-dump.
+# QEMU on two restricted user networks and keeps the leases (the
+# initramfs's busybox udhcpc with bootmenu's script, against QEMU's DHCP
+# server) and the TFTP server's first packet of each kind, from a
+# filter-dump.
 fuzz_lease() { pair net-capture.py fuzz_lease fuzz_tftp; }
 fuzz_tftp() { fuzz_lease; }
 
