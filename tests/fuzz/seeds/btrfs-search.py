@@ -1,4 +1,4 @@
-"""btrfs-search.py MNT DIR - make.real.sh's btrfs part: subvolumes on the
+"""btrfs-search.py MNT DIR - make-real.sh's btrfs part: subvolumes on the
 btrfs mounted at MNT, then scan/btrfs.c's three searches of the root tree
 asked through BTRFS_IOC_TREE_SEARCH, each answer written to DIR as a
 fuzz_btrfs_search seed (the item count in one byte, then the headers and

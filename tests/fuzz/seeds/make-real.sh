@@ -24,6 +24,12 @@ out() { # out TARGET: the target's directory, old real-* seeds removed
 	rm -f "$here/$1"/real-*
 	echo "$here/$1"
 }
+pair() { # pair SCRIPT TARGET1 TARGET2: a script that writes two targets' seeds
+	local a b
+	a=$(out "$2")
+	b=$(out "$3")
+	TEST_LOGS=$tmp python3 "$here/$1" "$B" "$a" "$b"
+}
 loop() { # loop FILE -> the loop device in $dev
 	dev=$(losetup -f --show "$1")
 	loops+=("$dev")
@@ -122,15 +128,11 @@ fuzz_btrfs_search() {
 
 # fuzz_lease takes the lease text our udhcpc script writes, fuzz_tftp a
 # TFTP server's answer (one UDP payload). net-capture.py boots bootmenu in
-# QEMU on two restricted user networks and keeps the leases (Debian-built
-# busybox udhcpc with bootmenu's script, against QEMU's DHCP server) and
-# the TFTP server's first packet of each kind, from a filter-dump.
-fuzz_lease() {
-	local l t
-	l=$(out fuzz_lease)
-	t=$(out fuzz_tftp)
-	TEST_LOGS=$tmp python3 "$here/net-capture.py" "$B" "$l" "$t"
-}
+# QEMU on two restricted user networks and keeps the leases (the
+# initramfs's busybox udhcpc with bootmenu's script, against QEMU's DHCP
+# server) and the TFTP server's first packet of each kind, from a
+# filter-dump.
+fuzz_lease() { pair net-capture.py fuzz_lease fuzz_tftp; }
 fuzz_tftp() { fuzz_lease; }
 
 # fuzz_pe_sig takes a whole PE file or a bare certificate table. Real
@@ -170,7 +172,7 @@ fuzz_pe_sig() {
 	sbsign --key "$B/shim-test/mok/mok.key" --cert "$B/shim-test/mok/mok.pem" \
 		--detached --output "$tmp/mok.sig" "$d/real-standin-signed.efi" 2>/dev/null
 	cp "$d/real-standin-signed.efi" "$d/real-standin-twice.efi"
-	sbattach --attach "$tmp/mok.sig" "$d/real-standin-twice.efi" >/dev/null
+	sbattach --attach "$tmp/mok.sig" "$d/real-standin-twice.efi" >/dev/null 2>&1
 }
 
 # fuzz_luks takes a device's first bytes (both LUKS2 header copies: 32 KiB
@@ -269,12 +271,7 @@ fuzz_uki_measure() {
 # fuzz_efi_devpath a device path list. efi-capture.py lets OVMF boot the
 # build's ESP image with a DVD-ROM and a NIC and reads the boot options
 # the firmware made from the variable store QEMU kept.
-fuzz_efi_loadopt() {
-	local l p
-	l=$(out fuzz_efi_loadopt)
-	p=$(out fuzz_efi_devpath)
-	TEST_LOGS=$tmp python3 "$here/efi-capture.py" "$B" "$l" "$p"
-}
+fuzz_efi_loadopt() { pair efi-capture.py fuzz_efi_loadopt fuzz_efi_devpath; }
 fuzz_efi_devpath() { fuzz_efi_loadopt; }
 
 # fuzz_netlink takes what one recv() on an rtnetlink socket gave.

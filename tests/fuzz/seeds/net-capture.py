@@ -16,10 +16,8 @@ import struct
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "e2e"))
+from guest import shell  # noqa: E402 (it puts tests/e2e on the path)
 from pxetree import tftp_tree  # noqa: E402
-from qemu import Qemu, need  # noqa: E402
 
 UUID = "8a4c1e2f6d3b4a5c9e0f1a2b3c4d5e6f"  # the client UUID sent as option 97
 
@@ -57,23 +55,17 @@ def main(build, lease_dir, tftp_dir):
                  "-netdev", "user,id=n1,restrict=on,net=10.0.3.0/24,tftp=%s,"
                  "bootfile=grub/grubx64.efi" % d1,
                  "-device", "e1000e,netdev=n1,mac=52:54:00:12:34:57"]
-        q = Qemu(build, "seed-net", kernel=need(os.path.join(build, "bootmenu.efi")),
-                 append="bootmenu.shell", extra=extra)
-        try:
-            q.expect(r"rescue shell", 120)
-            # bootmenu removes its leases when it ends: udhcpc is run again
-            # on each link with the script bootmenu left and dhcp.c's options
-            q.send("bootmenu --list >/dev/null 2>&1; for i in eth0 eth1; do "
-                   "BOOTMENU_LEASE=/tmp/$i.lease udhcpc -f -q -n -i $i "
-                   "-s /run/bootmenu/net/udhcpc.sh -t 3 -T 2 "
-                   "-V PXEClient:Arch:00000:UNDI:003016 -x 0x5d:0000 -O tftp "
-                   "-O bootfile -O pxeconffile -O pxepathprefix -O reboottime "
-                   "-x 0x61:00%s >/dev/null 2>&1; echo LEASE-BEGIN; cat /tmp/$i.lease; "
-                   "echo LEASE-END; done; echo ALL-\"\"DONE\n" % UUID)
-            q.expect(r"ALL-DONE\s", 300)
-            out = q.output().replace("\r", "")
-        finally:
-            q.close()
+        # bootmenu removes its leases when it ends: udhcpc is run again on
+        # each link with the script bootmenu left and dhcp.c's options
+        out = shell(build, "seed-net",
+                    "bootmenu --list >/dev/null 2>&1; for i in eth0 eth1; do "
+                    "BOOTMENU_LEASE=/tmp/$i.lease udhcpc -f -q -n -i $i "
+                    "-s /run/bootmenu/net/udhcpc.sh -t 3 -T 2 "
+                    "-V PXEClient:Arch:00000:UNDI:003016 -x 0x5d:0000 -O tftp "
+                    "-O bootfile -O pxeconffile -O pxepathprefix -O reboottime "
+                    "-x 0x61:00%s >/dev/null 2>&1; echo LEASE-BEGIN; cat /tmp/$i.lease; "
+                    "echo LEASE-END; done; echo ALL-\"\"DONE\n" % UUID, r"ALL-DONE\s",
+                    extra=extra)
         leases = re.findall(r"^LEASE-BEGIN\n(.*?)^LEASE-END$", out, re.S | re.M)
         if not leases:
             sys.exit("net-capture: no lease printed; see the serial log")

@@ -10,26 +10,17 @@ import re
 import struct
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "e2e"))
-from qemu import Qemu, need  # noqa: E402
+from guest import shell
 
 MAX = 65536
 LOG = "/sys/kernel/security/tpm0/binary_bios_measurements"
 
 
 def read_log(build, name, uefi):
-    q = Qemu(build, name, kernel=need(os.path.join(build, "bootmenu.efi")),
-             append="bootmenu.shell", uefi=uefi, tpm=True)
-    try:
-        q.expect(r"rescue shell", 180)
-        q.send("dmesg -n 1; mount -t securityfs none /sys/kernel/security 2>/dev/null; "
-               "echo LOG-BEGIN; hexdump -v -e '32/1 \"%%02x\" \"\\n\"' %s; "
-               "echo LOG-END $(wc -c < %s)\n" % (LOG, LOG))
-        q.expect(r"LOG-END \d+", 300)
-        out = q.output().replace("\r", "")
-    finally:
-        q.close()
+    out = shell(build, name, "dmesg -n 1; mount -t securityfs none /sys/kernel/security "
+                "2>/dev/null; echo LOG-BEGIN; hexdump -v -e '32/1 \"%%02x\" \"\\n\"' %s; "
+                "echo LOG-END $(wc -c < %s)\n" % (LOG, LOG), r"LOG-END \d+",
+                uefi=uefi, tpm=True)
     m = re.search(r"^LOG-BEGIN\n(.*?)^LOG-END (\d+)$", out, re.S | re.M)
     if not m:
         sys.exit("tpm-capture: no event log from %s" % name)
