@@ -372,6 +372,10 @@ static int luks2_choose(struct luks_hdr *h, struct luks_hdr *s, int r1, int r2,
 	luks_free(s);
 	if (r1 == -ENOENT && r2 == -ENOENT)
 		return say(err, errlen, -ENOENT, "no LUKS header");
+	/* both copies sound but asking for what is not supported (a
+	 * re-encryption under way): that reason alone, nothing is damaged */
+	if (r1 == -ENOTSUP && r2 == -ENOTSUP)
+		return say(err, errlen, -ENOTSUP, "%s", e1);
 	return say(err, errlen, r1 != -ENOENT ? r1 : r2,
 		   "LUKS2 header damaged in both copies: primary: %s; "
 		   "secondary: %s",

@@ -544,6 +544,23 @@ TEST(t_both_copies_bad)
 	free(m.b);
 }
 
+/* A re-encryption cryptsetup set up (both copies sound, each naming the
+ * mandatory requirement "online-reencrypt-v2"): refused with that reason,
+ * not called damaged. */
+TEST(t_reencrypt_requirement)
+{
+	char err[400] = "";
+	struct img m;
+
+	if (!img_load(&m, "l2-reencrypt"))
+		return;
+	CHECK_INT(read_img(&m, err, sizeof(err)), -ENOTSUP);
+	printf("  said: %s\n", err);
+	CHECK(strstr(err, "online-reencrypt-v2") != NULL);
+	CHECK(strstr(err, "damaged") == NULL);
+	free(m.b);
+}
+
 TEST(t_argon2_over_limit)
 {
 	struct luks_unlock u = opts(PW1);
@@ -810,6 +827,6 @@ TEST_MAIN("test_luks", t_json_values, t_json_errors, t_luks1_sha1_cbc_essiv,
 	  t_luks1_sha256_xts_two_slots, t_luks2_pbkdf2_sha512,
 	  t_luks2_argon2i_4k, t_luks2_argon2id_priority, t_luks2_tpm2_token,
 	  t_wrong_passphrase, t_primary_damaged, t_seqid_wins,
-	  t_both_copies_bad, t_priority_ignore, t_argon2_over_limit,
-	  t_cipher_we_lack, t_kdf_hash_we_lack, t_progress_cancel,
-	  t_luks1_hostile, t_dm_table)
+	  t_both_copies_bad, t_reencrypt_requirement, t_priority_ignore,
+	  t_argon2_over_limit, t_cipher_we_lack, t_kdf_hash_we_lack,
+	  t_progress_cancel, t_luks1_hostile, t_dm_table)
