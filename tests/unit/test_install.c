@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define PARTUUID "0e7a8d5c-3b51-4c0e-9f2a-6d1b8e4f7a21"
@@ -517,6 +518,39 @@ TEST(no_nvram_plain_directory)
 	CHECK(esp_file_is(&s, "EFI/BOOT/BOOTX64.EFI", "bootmenu.efi"));
 	CHECK(!strstr(s.printed, "variable:"));
 	uninstall_ends_as(&s, before);
+}
+
+/* The installer's syncfs() calls (file.c), counted: this definition
+ * stands in for the C library's in this program. */
+static int syncfs_calls;
+
+int syncfs(int fd)
+{
+	syncfs_calls++;
+	return (int)syscall(SYS_syncfs, fd);
+}
+
+/* Each file written is followed by a syncfs() of the ESP: on FAT, an
+ * fsync of the directory leaves a renamed file's entry (its size and
+ * first cluster) and the rename itself unwritten, and a power cut after
+ * the install had returned found EFI/BOOT/BOOTX64.EFI 0 bytes long
+ * (tests/e2e/test_powercut.py). */
+TEST(each_write_synced)
+{
+	struct scratch s;
+	const char *p;
+	int writes = 0;
+
+	scratch_make(&s);
+	s.o.part = NULL;
+	s.o.no_nvram = s.o.removable = true;
+	syncfs_calls = 0;
+	CHECK_INT(run(&s), 0);
+	for (p = s.printed; (p = strstr(p, "write:")); p++)
+		writes++;
+	CHECK_INT(writes, 3); /* bootmenu.efi, BOOTX64.EFI, the record */
+	CHECK(syncfs_calls >= writes);
+	scratch_remove(&s);
 }
 
 /* --- Secure Boot */
@@ -1669,7 +1703,7 @@ REFUSAL(shim_failure_halfway_rolls_back, set_shim_bootorder_dir, -EISDIR,
 
 TEST_MAIN("test_install", install_default_removable, install_not_default,
 	  install_reuses_option, install_again, install_empty_esp,
-	  print_changes_nothing, no_nvram_plain_directory,
+	  print_changes_nothing, no_nvram_plain_directory, each_write_synced,
 	  secure_boot_picks_signed, refuse_unsigned_under_secure_boot,
 	  refuse_no_image, refuse_no_efivars, refuse_not_uefi,
 	  refuse_not_a_partition, refuse_backup_in_the_way, refuse_no_record,
