@@ -1112,6 +1112,56 @@ TEST(bios_extlinux_fails_rolls_back)
 	ends_as(&s, before);
 }
 
+/* The disk as a power cut leaves it between the record (written ahead)
+ * and the boot code: the old code back in the first 440 bytes. */
+static void cut_before_code(struct bios *b)
+{
+	uint8_t *now = disk_now(b);
+
+	for (size_t i = 0; i < 440; i++)
+		now[i] = (uint8_t)(OLD_CODE + i);
+	put_file(b->disk, now, b->len);
+	free(now);
+}
+
+/* The record holds the old boot code before it is overwritten; an
+ * install cut between the two is taken back by --uninstall. */
+TEST(bios_cut_before_code_uninstalls)
+{
+	struct scratch s;
+	struct bios b;
+	char *before;
+
+	bios_make(&s, &b, false, 2);
+	before = snapshot(&s);
+	CHECK_INT(run(&s), 0);
+	cut_before_code(&b);
+	uninstall_ends_as(&s, before);
+}
+
+/* ... and an install again writes the boot code, keeping the old bytes
+ * the record holds: --uninstall puts them back. */
+TEST(bios_cut_before_code_install_again)
+{
+	struct scratch s;
+	struct bios b;
+	char *before;
+	uint8_t *now;
+
+	bios_make(&s, &b, false, 2);
+	before = snapshot(&s);
+	CHECK_INT(run(&s), 0);
+	cut_before_code(&b);
+	s.o.efi_dir = s.efi;
+	s.o.force_bios = true;
+	CHECK_INT(run(&s), 0);
+	CHECK(printed(&s, " bytes 0..439, the boot code (the old ones kept"));
+	now = disk_now(&b);
+	CHECK(code_is(now, MBR_CODE));
+	free(now);
+	uninstall_ends_as(&s, before);
+}
+
 /* A BIOS refusal: the scratch made by bios_make(@gpt, partition 2),
  * changed by @setup. */
 static void bios_refused(void (*setup)(struct scratch *, struct bios *),
@@ -1710,12 +1760,13 @@ TEST_MAIN("test_install", install_default_removable, install_not_default,
 	  refuse_bad_record, refuse_read_only_esp, refuse_no_room,
 	  failure_halfway_rolls_back, bios_print_changes_nothing,
 	  bios_install_mbr, bios_active_flag, bios_install_gpt,
-	  bios_install_again, bios_uninstall_refuses_foreign_code,
-	  bios_extlinux_fails_rolls_back, bios_refuse_no_extlinux,
-	  bios_refuse_no_mbr_bin, bios_refuse_uefi_booted,
-	  bios_refuse_not_a_disk, bios_refuse_no_such_partition,
-	  bios_refuse_logical_partition, bios_refuse_no_table,
-	  bios_refuse_bad_gpt, bios_refuse_half_options,
+	  bios_install_again, bios_cut_before_code_uninstalls,
+	  bios_cut_before_code_install_again,
+	  bios_uninstall_refuses_foreign_code, bios_extlinux_fails_rolls_back,
+	  bios_refuse_no_extlinux, bios_refuse_no_mbr_bin,
+	  bios_refuse_uefi_booted, bios_refuse_not_a_disk,
+	  bios_refuse_no_such_partition, bios_refuse_logical_partition,
+	  bios_refuse_no_table, bios_refuse_bad_gpt, bios_refuse_half_options,
 	  bios_refuse_boot_dir_tmpfs, bios_refuse_boot_dir_btrfs, shim_install,
 	  shim_default_again, shim_print_changes_nothing, shim_removable,
 	  shim_unsigned_without_helpers, shim_only_when_named,
