@@ -43,10 +43,14 @@ power cut: the kernel still writes what the killed installer had written
 installer on a running system leaves. After each: `e2fsck -fn` of the
 /boot partition finds nothing; the summary line counts the cuts that left
 nothing of bootmenu's (before: the old boot code, no /bootmenu), the
-record (after), or something between (during). BOOTS of them, spread, and the first "during", are
+record and syslinux's boot code (after: the record is written just
+before the boot code, so that it holds the old bytes first), or something
+between (during). BOOTS of them, spread, and the first "during", are
 booted by SeaBIOS from the disk alone: the old loader's line or
 bootmenu's init, never neither; on RECOVERS of those, a second
-install succeeds and then SeaBIOS starts bootmenu.
+install succeeds and then SeaBIOS starts bootmenu. On every cut but the
+"before" ones, a second install and then --uninstall (on a copy, no boot)
+must put the old loader's 440 bytes back.
 
 The saved default on btrfs: bootmenu does not write btrfs (savedef.c:
 "btrfs filesystems are not written (ext4 and vfat are)"), so there is
@@ -64,6 +68,7 @@ import time
 sys.path.insert(0, os.path.dirname(__file__))
 from qemu import Qemu, Skip, check, need  # noqa: E402
 import test_install as ti  # noqa: E402
+import test_install_bios as tb  # noqa: E402
 from disks import sha256  # noqa: E402
 
 B = os.path.abspath(sys.argv[1])
@@ -200,46 +205,62 @@ def clean_install():
     return window
 
 
-def uefi_cuts(window):
+def cut_series(kind, window, spread, one_cut, starts, again):
+    """CUTS cuts, the i-th at i/(CUTS-1) x @spread x @window s: @one_cut(i,
+    delay) makes it and checks the filesystem, returning "before",
+    "during" or "after"; @starts(i) boots the cut disk ("old" or "new");
+    @again(i) installs again and checks that bootmenu starts. Which cuts
+    boot and recover: see the docstring. Prints the counts."""
     stats = {"before": 0, "during": 0, "after": 0, "old": 0, "new": 0}
-    first_during = None
     boot_at = set(round(k * (CUTS - 1) / max(BOOTS - 1, 1)) for k in range(BOOTS))
-    recovered = 0
-    t_start = time.monotonic()
+    first_during, recovered, t_start = None, 0, time.monotonic()
     for i in range(CUTS):
-        delay = i / max(CUTS - 1, 1) * 1.2 * window
-        disk, vars_file = uefi_disk("cut")
-        q = install_guest("powercut-cut-%02d" % i, disk, vars_file)
+        delay = i / max(CUTS - 1, 1) * spread * window
         try:
-            q.expect(ANCHOR, 120)
-            time.sleep(delay)
-        finally:
-            q.close()  # SIGKILL: the power cut
-        try:
-            state = state_of(esp_check(disk))
+            state = one_cut(i, delay)
         except AssertionError as e:
-            raise AssertionError("cut %d (%.2f s): %s" % (i, delay, e))
+            raise AssertionError("%s cut %d (%.2f s): %s" % (kind, i, delay, e))
         stats[state] += 1
         boot = i in boot_at
         if state == "during" and first_during is None:
             first_during, boot = i, True
         if not boot:
             continue
-        got = firmware_starts("powercut-cut-%02d-boot" % i, disk, vars_file)
+        got = starts(i)
         stats[got] += 1
-        if recovered < RECOVERS and (state == "during" or i == CUTS - 1 or
-                                      recovered < RECOVERS - 1 and state != "before"):
-            recover(i, disk, vars_file)
+        if got == "old" and state == "after":
+            raise AssertionError("%s cut %d: the record is written, the old loader started"
+                                 % (kind, i))
+        if recovered < RECOVERS and state != "before":
+            again(i)
             recovered += 1
-    print("  %d cuts (window %.2f s, kills evenly over 0..1.2 x window): %d before any "
-          "write on the disk, %d during, %d after; %d booted: %d the stand-in, %d bootmenu;"
-          " %d recovered by a second install; %.0f s"
-          % (CUTS, window, stats["before"], stats["during"], stats["after"],
+    print("  %d %s cuts (window %.2f s, kills evenly over 0..%.1f x window): %d before "
+          "any change, %d during, %d after; %d booted: %d the old loader, %d bootmenu; "
+          "%d recovered by a second install; %.0f s"
+          % (CUTS, kind, window, spread, stats["before"], stats["during"], stats["after"],
              stats["old"] + stats["new"], stats["old"], stats["new"], recovered,
              time.monotonic() - t_start))
     sys.stdout.flush()
     if not stats["during"]:
-        raise AssertionError("no cut landed during the install: nothing was tested")
+        raise AssertionError("no %s cut landed during the install: nothing was tested" % kind)
+
+
+def uefi_cuts(window):
+    cur = {}
+
+    def one_cut(i, delay):
+        cur["disk"], cur["vars"] = uefi_disk("cut")
+        q = install_guest("powercut-cut-%02d" % i, cur["disk"], cur["vars"])
+        try:
+            q.expect(ANCHOR, 120)
+            time.sleep(delay)
+        finally:
+            q.close()  # SIGKILL: the power cut
+        return state_of(esp_check(cur["disk"]))
+
+    cut_series("UEFI", window, 1.2, one_cut,
+               lambda i: firmware_starts("powercut-cut-%02d-boot" % i, cur["disk"], cur["vars"]),
+               lambda i: recover(i, cur["disk"], cur["vars"]))
 
 
 def recover(i, disk, vars_file):
@@ -283,42 +304,9 @@ def must(*cmd):
 
 
 def bios_disk():
-    """test_install_bios's disk (an ext4 partition holding the demo's
-    lilo tree), OLD_CODE in its first 440 bytes."""
-    os.makedirs(BW, exist_ok=True)
-    part = os.path.join(BW, "part.ext4")
-    must("mke2fs", "-q", "-F", "-t", "ext4", "-O", "^metadata_csum,^64bit,^orphan_file",
-         "-L", "slackware", "-d", need(os.path.join(B, "demo", "lilo")), part, "48M")
-    with open(BDISK, "wb") as f:
-        f.truncate((1 + 48) << 20)
-    subprocess.run(["sfdisk", "-q", BDISK], input="label: dos\nstart=2048, type=83\n",
-                   text=True, check=True)
-    with open(part, "rb") as s, open(BDISK, "r+b") as d:
-        d.write(OLD_CODE)
-        d.seek(1 << 20)
-        d.write(s.read())
-    os.unlink(part)
-
-
-class Loop:
-    """BDISK on a loop device, its partition mounted (.dev, .mnt)."""
-
-    def __enter__(self):
-        self.dev = must("losetup", "-f", "--show", BDISK).strip()
-        self.mnt = os.path.join(BW, "mnt")
-        os.makedirs(self.mnt, exist_ok=True)
-        try:
-            must("partx", "-a", self.dev)
-            must("mount", self.dev + "p1", self.mnt)
-        except AssertionError:
-            self.__exit__()
-            raise
-        return self
-
-    def __exit__(self, *exc):
-        run("umount", self.mnt)
-        run("partx", "-d", self.dev)
-        run("losetup", "-d", self.dev)
+    """test_install_bios's disk, OLD_CODE in its first 440 bytes."""
+    tb.W, tb.DISK = BW, BDISK
+    tb.make_disk(OLD_CODE)
 
 
 def bios_installer(m, extra=()):
@@ -345,7 +333,7 @@ def bios_state():
     rec = run("debugfs", "-R", "stat /bootmenu/install.rec", part).stdout
     made = run("debugfs", "-R", "stat /bootmenu", part).stdout
     os.unlink(part)
-    if "Inode:" in rec:
+    if "Inode:" in rec and code != OLD_CODE:  # the record comes before the code
         return "after"
     return "before" if code == OLD_CODE and "Inode:" not in made else "during"
 
@@ -365,7 +353,7 @@ def bios_clean():
     bios_disk()
     if bios_boots("powercut-bios-old") != "old":
         raise AssertionError("the old loader did not start")
-    with Loop() as m:
+    with tb.Mounted() as m:
         t0 = time.monotonic()
         p = bios_installer(m)
         out = p.communicate(timeout=300)[0]
@@ -380,51 +368,51 @@ def bios_clean():
     return window
 
 
+def undo_on_copy():
+    """On a copy of the cut disk: a second install, then --uninstall,
+    which must put the old loader's 440 bytes back."""
+    copy = BDISK + ".undo"
+    shutil.copy(BDISK, copy)
+    tb.DISK = copy
+    try:
+        with tb.Mounted() as m:
+            must(INST, "--bios", m.dev, "--boot-dir", m.mnt, "--force-bios",
+                 "--image", need(ti.EFI))
+            must(INST, "--uninstall", "--boot-dir", m.mnt)
+        with open(copy, "rb") as f:
+            if f.read(440) != OLD_CODE:
+                raise AssertionError("install again, then --uninstall: the old loader's "
+                                     "boot code is not back")
+    finally:
+        tb.DISK = BDISK
+        os.unlink(copy)
+
+
 def bios_cuts(window):
-    stats = {"before": 0, "during": 0, "after": 0, "old": 0, "new": 0}
-    boot_at = set(round(k * (CUTS - 1) / max(BOOTS - 1, 1)) for k in range(BOOTS))
-    first_during, recovered, t_start = None, 0, time.monotonic()
-    for i in range(CUTS):
-        delay = i / max(CUTS - 1, 1) * 1.1 * window
+    def one_cut(i, delay):
         bios_disk()
-        with Loop() as m:
+        with tb.Mounted() as m:
             p = bios_installer(m)
             try:
                 p.wait(delay)
             except subprocess.TimeoutExpired:
                 os.killpg(p.pid, 9)
             p.communicate()
-        try:
-            state = bios_state()
-        except AssertionError as e:
-            raise AssertionError("cut %d (%.2f s): %s" % (i, delay, e))
-        stats[state] += 1
-        boot = i in boot_at
-        if state == "during" and first_during is None:
-            first_during, boot = i, True
-        if not boot:
-            continue
-        got = bios_boots("powercut-bios-cut-%02d" % i)
-        stats[got] += 1
-        if got == "old" and state == "after":
-            raise AssertionError("cut %d: the record is written but the old loader started" % i)
-        if recovered < RECOVERS and state != "before":
-            with Loop() as m:
-                out = must(INST, "--bios", m.dev, "--boot-dir", m.mnt, "--force-bios",
-                           "--image", need(ti.EFI))
-            if bios_boots("powercut-bios-cut-%02d-again" % i) != "new":
-                raise AssertionError("cut %d: a second install does not start bootmenu:\n%s"
-                                     % (i, out))
-            recovered += 1
-    print("  %d BIOS cuts (window %.2f s, kills evenly over 0..1.1 x window): %d before "
-          "the boot code, %d during, %d after; %d booted: %d the old loader, %d bootmenu;"
-          " %d recovered by a second install; %.0f s"
-          % (CUTS, window, stats["before"], stats["during"], stats["after"],
-             stats["old"] + stats["new"], stats["old"], stats["new"], recovered,
-             time.monotonic() - t_start))
-    sys.stdout.flush()
-    if not stats["during"]:
-        raise AssertionError("no cut landed during the install: nothing was tested")
+        state = bios_state()
+        if state != "before":
+            undo_on_copy()
+        return state
+
+    def again(i):
+        with tb.Mounted() as m:
+            out = must(INST, "--bios", m.dev, "--boot-dir", m.mnt, "--force-bios",
+                       "--image", need(ti.EFI))
+        if bios_boots("powercut-bios-cut-%02d-again" % i) != "new":
+            raise AssertionError("cut %d: a second install does not start bootmenu:\n%s"
+                                 % (i, out))
+
+    cut_series("BIOS", window, 1.1, one_cut,
+               lambda i: bios_boots("powercut-bios-cut-%02d" % i), again)
 
 
 # --- the saved default on btrfs
