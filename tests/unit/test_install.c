@@ -1051,6 +1051,15 @@ TEST(bios_install_gpt)
 	uninstall_ends_as(&s, before);
 }
 
+/* An install again on the BIOS scratch; --force-bios as the machine
+ * running the tests may be UEFI-booted. */
+static int run_again(struct scratch *s)
+{
+	s->o.efi_dir = s->efi;
+	s->o.force_bios = true;
+	return run(s);
+}
+
 /* A second install changes nothing more and one --uninstall takes all
  * back; --force-bios lets it run on a UEFI-booted machine. */
 TEST(bios_install_again)
@@ -1062,9 +1071,7 @@ TEST(bios_install_again)
 	bios_make(&s, &b, false, 2);
 	before = snapshot(&s);
 	CHECK_INT(run(&s), 0);
-	s.o.efi_dir = s.efi;
-	s.o.force_bios = true;
-	CHECK_INT(run(&s), 0);
+	CHECK_INT(run_again(&s), 0);
 	CHECK(printed(&s, " bytes 0..439 (the boot code an earlier install "
 			  "wrote)\n"));
 	CHECK(!strstr(s.printed, "the boot code (the old"));
@@ -1112,16 +1119,23 @@ TEST(bios_extlinux_fails_rolls_back)
 	ends_as(&s, before);
 }
 
-/* The disk as a power cut leaves it between the record (written ahead)
- * and the boot code: the old code back in the first 440 bytes. */
-static void cut_before_code(struct bios *b)
+/* bios_make()'s MBR scratch installed, then the disk as a power cut
+ * leaves it between the record (written ahead) and the boot code: the old
+ * code back in the first 440 bytes. Returns the snapshot before. */
+static char *installed_cut_before_code(struct scratch *s, struct bios *b)
 {
-	uint8_t *now = disk_now(b);
+	char *before;
+	uint8_t *now;
 
+	bios_make(s, b, false, 2);
+	before = snapshot(s);
+	CHECK_INT(run(s), 0);
+	now = disk_now(b);
 	for (size_t i = 0; i < 440; i++)
 		now[i] = (uint8_t)(OLD_CODE + i);
 	put_file(b->disk, now, b->len);
 	free(now);
+	return before;
 }
 
 /* The record holds the old boot code before it is overwritten; an
@@ -1130,12 +1144,8 @@ TEST(bios_cut_before_code_uninstalls)
 {
 	struct scratch s;
 	struct bios b;
-	char *before;
+	char *before = installed_cut_before_code(&s, &b);
 
-	bios_make(&s, &b, false, 2);
-	before = snapshot(&s);
-	CHECK_INT(run(&s), 0);
-	cut_before_code(&b);
 	uninstall_ends_as(&s, before);
 }
 
@@ -1145,16 +1155,10 @@ TEST(bios_cut_before_code_install_again)
 {
 	struct scratch s;
 	struct bios b;
-	char *before;
+	char *before = installed_cut_before_code(&s, &b);
 	uint8_t *now;
 
-	bios_make(&s, &b, false, 2);
-	before = snapshot(&s);
-	CHECK_INT(run(&s), 0);
-	cut_before_code(&b);
-	s.o.efi_dir = s.efi;
-	s.o.force_bios = true;
-	CHECK_INT(run(&s), 0);
+	CHECK_INT(run_again(&s), 0);
 	CHECK(printed(&s, " bytes 0..439, the boot code (the old ones kept"));
 	now = disk_now(&b);
 	CHECK(code_is(now, MBR_CODE));
