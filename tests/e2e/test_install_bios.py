@@ -67,7 +67,7 @@ class Mounted:
     def __exit__(self, *exc):
         # a process just killed (test_powercut.py) may hold it a moment
         for _ in range(50):
-            if subprocess.run(["umount", self.mnt]).returncode == 0:
+            if subprocess.run(["umount", self.mnt], capture_output=True).returncode == 0:
                 break
             time.sleep(0.1)
         os.rmdir(self.mnt)

@@ -19,13 +19,15 @@ the stand-in until the install says otherwise.
   the kill came while Linux had it mounted read-write, Linux sets it at
   mount and clears it at unmount, and the firmware's FAT driver does not
   look at it (the boot checks below read such ESPs). The summary line says
-  how many cuts landed before anything was written on the disk, during
-  (the ESP holds a .bootmenu-tmp or .bootmenu-old, or no record yet while
-  something changed) and after (the record written).
+  how many cuts landed before any change reached the disk (nothing under
+  \\EFI\\bootmenu yet: the first file's bytes were still on their way),
+  during (something of bootmenu's, no record or a temporary file) and
+  after (the record written, no temporary file).
 - BOOTS (POWERCUT_BOOTS, default 6) of the cuts, spread, and always the
   first one "during": OVMF starts from the cut disk with the cut
   variables: it must start the stand-in or bootmenu (its menu shows the
-  grub.cfg entry), never neither. On RECOVERS (POWERCUT_RECOVERS, default
+  grub.cfg entry), never neither, and bootmenu when the cut came after
+  the record. On RECOVERS (POWERCUT_RECOVERS, default
   3) of those, a second `bootmenu install --default --removable` must
   succeed, and then the firmware must start bootmenu.
 
@@ -35,8 +37,7 @@ first 440 bytes are now a real other loader: 23 bytes of 16-bit code
 printing "OLD-MBR-LOADER" on COM1): the installer runs under strace,
 every writing call (write, pwrite64, rename, mkdir, unlink, fsync, syncfs,
 ioctl) of it and of extlinux held BIOS_DELAY s at its entry, so that the
-kill lands between two known calls. A clean run counts the calls and
-times the window; the CUTS kills (SIGKILL of the whole process group) are
+kill lands between two calls. A clean run times the window; the CUTS kills (SIGKILL of the whole process group) are
 spread evenly over 0..1.1 x the window. This is a process cut, not a
 power cut: the kernel still writes what the killed installer had written
 (the partition is unmounted after the kill), which is what a cut of the
@@ -47,7 +48,7 @@ record and syslinux's boot code (after: the record is written just
 before the boot code, so that it holds the old bytes first), or something
 between (during). BOOTS of them, spread, and the first "during", are
 booted by SeaBIOS from the disk alone: the old loader's line or
-bootmenu's init, never neither; on RECOVERS of those, a second
+bootmenu's init, never neither (bootmenu "after"); on RECOVERS of those, a second
 install succeeds and then SeaBIOS starts bootmenu. On every cut but the
 "before" ones, a second install and then --uninstall (on a copy, no boot)
 must put the old loader's 440 bytes back.
@@ -57,6 +58,13 @@ The saved default on btrfs: bootmenu does not write btrfs (savedef.c:
 nothing to cut: `--save-default` on a btrfs /boot with a grubenv fails
 with that sentence and the image stays byte-identical. The saved default
 on a FAT ESP is cut in test_savedef.py (its vfat case, the state file).
+
+Two faults this test found, both fixed in bootmenu/install/: on FAT, a
+rename and the directory's fsync left the renamed files' entries unwritten
+(a cut after an install that had returned found BOOTX64.EFI and
+bootmenu.efi 0 bytes long: nothing to start; file.c now syncfs()es), and
+a BIOS cut between the boot code and the record lost the old loader's
+440 bytes for --uninstall (bios.c now writes the record first).
 """
 import os
 import re
@@ -235,7 +243,7 @@ def cut_series(kind, window, spread, one_cut, starts, again):
             again(i)
             recovered += 1
     print("  %d %s cuts (window %.2f s, kills evenly over 0..%.1f x window): %d before "
-          "any change, %d during, %d after; %d booted: %d the old loader, %d bootmenu; "
+          "any change on the disk, %d during, %d after; %d booted: %d the old loader, %d bootmenu; "
           "%d recovered by a second install; %.0f s"
           % (CUTS, kind, window, spread, stats["before"], stats["during"], stats["after"],
              stats["old"] + stats["new"], stats["old"], stats["new"], recovered,
