@@ -35,8 +35,9 @@ pkgs=(
 	libtss2-tcti-swtpm0
 	# a real Debian 12 userspace for the Boot Loader Interface tests
 	debootstrap
-	# test drivers (openssl makes the password hashes)
-	python3 tmux openssl
+	# test drivers (openssl makes the password hashes; strace holds the
+	# BIOS installer's writes for the power-cut test)
+	python3 tmux openssl strace
 	# the LUKS tests decrypt a volume's first bytes on the host before a
 	# guest sees it (python3-cryptography's AES-XTS)
 	python3-cryptography

@@ -211,7 +211,9 @@ static int bios_code_still_ours(struct inst *in, const struct record *r)
 	if (rc < 0)
 		return say(in->err, in->errlen, rc, "cannot read %s: %s",
 			   in->disk, strerror(-rc));
-	if (memcmp(now, r->code_ours, sizeof(now)))
+	/* the old bytes: an install cut before it wrote the boot code */
+	if (memcmp(now, r->code_ours, sizeof(now)) &&
+	    memcmp(now, r->code_old, sizeof(now)))
 		return say(in->err, in->errlen, -EBUSY,
 			   "the boot code in the first 440 bytes of %s is no "
 			   "longer the one bootmenu-install wrote: another "
@@ -370,30 +372,46 @@ static int bios_flags(struct inst *in)
 	return rc;
 }
 
-/* The first 440 bytes: syslinux's, the old ones into the record. */
+/* The first 440 bytes: syslinux's. The old ones go into the record and
+ * the record onto the disk before they are overwritten: a power cut
+ * between the two leaves a record whose old bytes are still in place
+ * (bios_code_still_ours() takes that), never overwritten bytes that no
+ * record holds. With an earlier record (an install again, or one cut
+ * before its boot code was written) its old bytes stay the ones kept. */
 static int bios_code(struct inst *in)
 {
 	uint8_t now[BIOS_CODE_LEN];
 	char more[PATH_MAX + 64];
+	bool known = rec_code(&in->old) >= 0;
 	int rc = disk_read(in, 0, now, sizeof(now));
 
 	if (rc == 0 && !memcmp(now, in->code, sizeof(now))) {
-		inst_say(in, "keep", in->disk, " bytes 0..439 (syslinux's)");
+		inst_say(in, "keep", in->disk,
+			 known ? " bytes 0..439 (the boot code an earlier "
+				 "install wrote)"
+			       : " bytes 0..439 (syslinux's)");
 		return 0;
 	}
 	snprintf(more, sizeof(more),
 		 " bytes 0..439, the boot code (the old ones kept in %s)",
 		 in->rec_path);
 	inst_say(in, "code", in->disk, more);
+	if (rc == 0 && !known) {
+		memcpy(in->done.code_old, now, sizeof(now));
+		memcpy(in->done.code_ours, in->code, sizeof(now));
+		rc = rec_add(&in->done, REC_CODE, NULL, 0, -1);
+		if (rc == 0 && !in->o->print)
+			rc = inst_record_ahead(in);
+		if (rc < 0)
+			return rc;
+	}
 	if (rc == 0 && !in->o->print)
 		rc = disk_write(in, 0, in->code, sizeof(in->code));
 	if (rc < 0)
 		return say(in->err, in->errlen, rc,
 			   "cannot write the boot code to %s: %s", in->disk,
 			   strerror(-rc));
-	memcpy(in->done.code_old, now, sizeof(now));
-	memcpy(in->done.code_ours, in->code, sizeof(now));
-	return rec_add(&in->done, REC_CODE, NULL, 0, -1);
+	return 0;
 }
 
 int bios_apply(struct inst *in)
@@ -409,13 +427,7 @@ int bios_apply(struct inst *in)
 		rc = bios_flags(in);
 	/* the boot code last: until it is written the BIOS starts what it
 	 * started before */
-	if (rc == 0 && rec_code(&in->old) >= 0)
-		inst_say(in, "keep", in->disk,
-			 " bytes 0..439 (the boot code an earlier install "
-			 "wrote)");
-	else if (rc == 0)
-		rc = bios_code(in);
-	return rc;
+	return rc ? rc : bios_code(in);
 }
 
 /* --- Taking it back */

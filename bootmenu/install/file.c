@@ -28,7 +28,14 @@ void inst_say(struct inst *in, const char *verb, const char *path,
 	fflush(in->out);
 }
 
-/* fsync the directory holding @path, so a rename in it lasts. */
+/* fsync the directory holding @path, then the whole filesystem, so a
+ * rename in it lasts. On FAT the fsync alone is not enough: a renamed
+ * file's size and first cluster live in its new directory entry, which
+ * Linux writes only with the file's inode, and a power cut right after
+ * an install that had returned left EFI/BOOT/BOOTX64.EFI and
+ * EFI/bootmenu/bootmenu.efi 0 bytes long and the record unrenamed
+ * (tests/e2e/test_powercut.py). syncfs() writes every dirty inode and
+ * buffer of the ESP. */
 static int file_sync_dir(struct inst *in, const char *path)
 {
 	char dir[REC_PATH_MAX];
@@ -41,6 +48,8 @@ static int file_sync_dir(struct inst *in, const char *path)
 	if (fd < 0)
 		return -errno;
 	rc = fsync(fd) < 0 && errno != EINVAL ? -errno : 0;
+	if (rc == 0 && syncfs(fd) < 0)
+		rc = -errno;
 	close(fd);
 	return rc;
 }

@@ -243,6 +243,29 @@ static int inst_record(struct inst *in)
 	return in->o->print ? 0 : file_put(in, in->rec_path, NULL, text, n);
 }
 
+int inst_record_ahead(struct inst *in)
+{
+	in->rec_ahead = !in->o->print;
+	return inst_record(in);
+}
+
+/* After a rollback: the record as it was before this run, or none. */
+static int inst_record_back(struct inst *in)
+{
+	char text[RECORD_TEXT_MAX];
+	size_t n = in->done.n;
+	int len;
+
+	if (!in->rec_ahead)
+		return 0;
+	if (!in->old.n)
+		return file_unlink(in, in->rec_path);
+	in->done.n = 0; /* the earlier record's lines alone */
+	len = rec_format(&in->old, &in->done, text, sizeof(text));
+	in->done.n = n;
+	return len < 0 ? len : file_put(in, in->rec_path, NULL, text, len);
+}
+
 /* Keep the file at @p->path aside (as @path.bootmenu-old) when there is
  * one, writing nothing in its place; recorded as a backup, which
  * --uninstall renames back. */
@@ -313,7 +336,9 @@ static int inst_rollback(struct inst *in, int rc)
 
 	snprintf(why, sizeof(why), "%s", in->err ? in->err : "");
 	fprintf(in->out, "failed:   taking back what was changed\n");
-	if (rec_undo(in, &in->done, NULL, &inst_undo_steps) < 0 && in->err) {
+	if ((rec_undo(in, &in->done, NULL, &inst_undo_steps) < 0 ||
+	     inst_record_back(in) < 0) &&
+	    in->err) {
 		n = strlen(why);
 		snprintf(why + n, sizeof(why) - n,
 			 "; and taking it back failed too (%s)", in->err);

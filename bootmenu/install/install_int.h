@@ -100,6 +100,7 @@ struct inst {
 	size_t n_put;
 	struct record old;  /* the record on the ESP, when there was one */
 	struct record done; /* this run's changes */
+	bool rec_ahead;	    /* the record was written before the end */
 	/* BIOS mode: the ESP fields above are the --boot-dir instead */
 	bool bios;
 	const char *rec_path; /* INSTALL_RECORD or INSTALL_BIOS_RECORD */
@@ -161,6 +162,11 @@ void inst_put(struct inst *in, const char *dir, const char *path,
 /* Make @dir (relative to the ESP) and each missing one above it, listed
  * and recorded. 0, or -errno with a sentence. */
 int inst_dirs(struct inst *in, const char *dir);
+/* Write the record (the earlier one and this run's changes) now, ahead
+ * of a change it must already name when a power cut comes (bios.c's boot
+ * code); a rollback then puts the earlier record back. 0, or -errno with
+ * a sentence. */
+int inst_record_ahead(struct inst *in);
 /* Write buf[0..len) to @path, the old file kept aside unless an earlier
  * install wrote it; @from says what it is in the list. Recorded. */
 int inst_file(struct inst *in, const char *path, const void *buf, size_t len,

@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define PARTUUID "0e7a8d5c-3b51-4c0e-9f2a-6d1b8e4f7a21"
@@ -519,6 +520,39 @@ TEST(no_nvram_plain_directory)
 	uninstall_ends_as(&s, before);
 }
 
+/* The installer's syncfs() calls (file.c), counted: this definition
+ * stands in for the C library's in this program. */
+static int syncfs_calls;
+
+int syncfs(int fd)
+{
+	syncfs_calls++;
+	return (int)syscall(SYS_syncfs, fd);
+}
+
+/* Each file written is followed by a syncfs() of the ESP: on FAT, an
+ * fsync of the directory leaves a renamed file's entry (its size and
+ * first cluster) and the rename itself unwritten, and a power cut after
+ * the install had returned found EFI/BOOT/BOOTX64.EFI 0 bytes long
+ * (tests/e2e/test_powercut.py). */
+TEST(each_write_synced)
+{
+	struct scratch s;
+	const char *p;
+	int writes = 0;
+
+	scratch_make(&s);
+	s.o.part = NULL;
+	s.o.no_nvram = s.o.removable = true;
+	syncfs_calls = 0;
+	CHECK_INT(run(&s), 0);
+	for (p = s.printed; (p = strstr(p, "write:")); p++)
+		writes++;
+	CHECK_INT(writes, 3); /* bootmenu.efi, BOOTX64.EFI, the record */
+	CHECK(syncfs_calls >= writes);
+	scratch_remove(&s);
+}
+
 /* --- Secure Boot */
 
 TEST(secure_boot_picks_signed)
@@ -1017,6 +1051,15 @@ TEST(bios_install_gpt)
 	uninstall_ends_as(&s, before);
 }
 
+/* An install again on the BIOS scratch; --force-bios as the machine
+ * running the tests may be UEFI-booted. */
+static int run_again(struct scratch *s)
+{
+	s->o.efi_dir = s->efi;
+	s->o.force_bios = true;
+	return run(s);
+}
+
 /* A second install changes nothing more and one --uninstall takes all
  * back; --force-bios lets it run on a UEFI-booted machine. */
 TEST(bios_install_again)
@@ -1028,9 +1071,7 @@ TEST(bios_install_again)
 	bios_make(&s, &b, false, 2);
 	before = snapshot(&s);
 	CHECK_INT(run(&s), 0);
-	s.o.efi_dir = s.efi;
-	s.o.force_bios = true;
-	CHECK_INT(run(&s), 0);
+	CHECK_INT(run_again(&s), 0);
 	CHECK(printed(&s, " bytes 0..439 (the boot code an earlier install "
 			  "wrote)\n"));
 	CHECK(!strstr(s.printed, "the boot code (the old"));
@@ -1076,6 +1117,53 @@ TEST(bios_extlinux_fails_rolls_back)
 	CHECK(strstr(s.err, "extlinux: no room"));
 	CHECK(printed(&s, "remove:   bootmenu/ldlinux.sys\n"));
 	ends_as(&s, before);
+}
+
+/* bios_make()'s MBR scratch installed, then the disk as a power cut
+ * leaves it between the record (written ahead) and the boot code: the old
+ * code back in the first 440 bytes. Returns the snapshot before. */
+static char *installed_cut_before_code(struct scratch *s, struct bios *b)
+{
+	char *before;
+	uint8_t *now;
+
+	bios_make(s, b, false, 2);
+	before = snapshot(s);
+	CHECK_INT(run(s), 0);
+	now = disk_now(b);
+	for (size_t i = 0; i < 440; i++)
+		now[i] = (uint8_t)(OLD_CODE + i);
+	put_file(b->disk, now, b->len);
+	free(now);
+	return before;
+}
+
+/* The record holds the old boot code before it is overwritten; an
+ * install cut between the two is taken back by --uninstall. */
+TEST(bios_cut_before_code_uninstalls)
+{
+	struct scratch s;
+	struct bios b;
+	char *before = installed_cut_before_code(&s, &b);
+
+	uninstall_ends_as(&s, before);
+}
+
+/* ... and an install again writes the boot code, keeping the old bytes
+ * the record holds: --uninstall puts them back. */
+TEST(bios_cut_before_code_install_again)
+{
+	struct scratch s;
+	struct bios b;
+	char *before = installed_cut_before_code(&s, &b);
+	uint8_t *now;
+
+	CHECK_INT(run_again(&s), 0);
+	CHECK(printed(&s, " bytes 0..439, the boot code (the old ones kept"));
+	now = disk_now(&b);
+	CHECK(code_is(now, MBR_CODE));
+	free(now);
+	uninstall_ends_as(&s, before);
 }
 
 /* A BIOS refusal: the scratch made by bios_make(@gpt, partition 2),
@@ -1669,19 +1757,20 @@ REFUSAL(shim_failure_halfway_rolls_back, set_shim_bootorder_dir, -EISDIR,
 
 TEST_MAIN("test_install", install_default_removable, install_not_default,
 	  install_reuses_option, install_again, install_empty_esp,
-	  print_changes_nothing, no_nvram_plain_directory,
+	  print_changes_nothing, no_nvram_plain_directory, each_write_synced,
 	  secure_boot_picks_signed, refuse_unsigned_under_secure_boot,
 	  refuse_no_image, refuse_no_efivars, refuse_not_uefi,
 	  refuse_not_a_partition, refuse_backup_in_the_way, refuse_no_record,
 	  refuse_bad_record, refuse_read_only_esp, refuse_no_room,
 	  failure_halfway_rolls_back, bios_print_changes_nothing,
 	  bios_install_mbr, bios_active_flag, bios_install_gpt,
-	  bios_install_again, bios_uninstall_refuses_foreign_code,
-	  bios_extlinux_fails_rolls_back, bios_refuse_no_extlinux,
-	  bios_refuse_no_mbr_bin, bios_refuse_uefi_booted,
-	  bios_refuse_not_a_disk, bios_refuse_no_such_partition,
-	  bios_refuse_logical_partition, bios_refuse_no_table,
-	  bios_refuse_bad_gpt, bios_refuse_half_options,
+	  bios_install_again, bios_cut_before_code_uninstalls,
+	  bios_cut_before_code_install_again,
+	  bios_uninstall_refuses_foreign_code, bios_extlinux_fails_rolls_back,
+	  bios_refuse_no_extlinux, bios_refuse_no_mbr_bin,
+	  bios_refuse_uefi_booted, bios_refuse_not_a_disk,
+	  bios_refuse_no_such_partition, bios_refuse_logical_partition,
+	  bios_refuse_no_table, bios_refuse_bad_gpt, bios_refuse_half_options,
 	  bios_refuse_boot_dir_tmpfs, bios_refuse_boot_dir_btrfs, shim_install,
 	  shim_default_again, shim_print_changes_nothing, shim_removable,
 	  shim_unsigned_without_helpers, shim_only_when_named,
