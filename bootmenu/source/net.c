@@ -362,15 +362,17 @@ static void make_root(struct job *j, const char *server)
 }
 
 /* network = auto: a link offered nothing to boot (DHCP gave no answer,
- * or a lease with no boot file, which most networks give) ends here with
- * no root, so nothing shows in the menu and no server is asked for a
- * config (until its carrier comes back). True when it ended. */
+ * or a lease with no boot file or boot file URL, which most networks
+ * give) ends here with no root, so nothing shows in the menu and no
+ * server is asked for a config (until its carrier comes back). True when
+ * it ended. */
 static bool auto_ends(struct job *j, const struct net_root *r, int rc)
 {
 	const struct net_lease *l = &r->s.lease;
 
 	if (!j->src->auto_mode ||
-	    (rc == 0 && (l->boot_file[0] || l->config_file[0])))
+	    (rc == 0 &&
+	     (l->boot_file[0] || l->config_file[0] || l->boot_url[0])))
 		return false;
 	log_info("%s: %s: nothing to boot from the network (network = auto)",
 		 j->ifname,
