@@ -11,10 +11,30 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The script: on a lease, set the address and route (busybox ip), then
- * write the variables bootmenu reads (lease.h) to $BOOTMENU_LEASE, one
- * "name=value" a line, leaving out a value with a newline in it, and
- * rename it into place so bootmenu never reads half a lease. */
+/* Both scripts' end: the variables named (lease.h) written to
+ * $BOOTMENU_LEASE, one "name=value" a line, leaving out a value with a
+ * newline in it, then the link's MAC; renamed into place so bootmenu
+ * never reads half a lease. */
+#define WRITE_LEASE(names)                                                     \
+	"\tf=\"$BOOTMENU_LEASE\"\n"                                            \
+	"\t{\n"                                                                \
+	"\tfor n in " names "; do\n"                                           \
+	"\t\teval \"v=\\${$n}\"\n"                                             \
+	"\t\tcase \"$v\" in *'\n'*|'') ;; *) printf '%s=%s\\n' \"$n\" \"$v\" " \
+	";; esac\n"                                                            \
+	"\tdone\n"                                                             \
+	"\tprintf 'mac=%s\\n' \"$(cat /sys/class/net/$interface/address)\"\n"  \
+	"\t} > \"$f.tmp\" && mv \"$f.tmp\" \"$f\" ;;\n"
+
+/* What each script writes: lease.h's names. */
+#define LEASE4_NAMES                                                           \
+	"interface ip siaddr boot_file sname subnet mask router hostname "     \
+	"serverid tftp bootfile pxeconffile pxepathprefix reboottime opt97"
+#define LEASE6_NAMES "interface ip6 dns bootfile_url"
+#define SCRIPT_END "esac\nexit 0\n"
+
+/* udhcpc's: on a lease, set the address and route (busybox ip), then
+ * write the lease. */
 static const char script[] =
     "#!/bin/sh\n"
     "# bootmenu's udhcpc script (bootmenu/net/dhcp.c)\n"
@@ -26,44 +46,20 @@ static const char script[] =
     "\tip addr flush dev \"$interface\"\n"
     "\tip addr add \"$ip/${mask:-24}\" dev \"$interface\"\n"
     "\t[ -n \"$router\" ] && ip route add default via \"${router%% *}\" "
-    "dev \"$interface\" 2>/dev/null\n"
-    "\tf=\"$BOOTMENU_LEASE\"\n"
-    "\t{\n"
-    "\tfor n in interface ip siaddr boot_file sname subnet mask router "
-    "hostname serverid tftp bootfile pxeconffile pxepathprefix "
-    "reboottime opt97; do\n"
-    "\t\teval \"v=\\${$n}\"\n"
-    "\t\tcase \"$v\" in *'\n'*|'') ;; *) printf '%s=%s\\n' \"$n\" \"$v\" "
-    ";; esac\n"
-    "\tdone\n"
-    "\tprintf 'mac=%s\\n' \"$(cat /sys/class/net/$interface/address)\"\n"
-    "\t} > \"$f.tmp\" && mv \"$f.tmp\" \"$f\" ;;\n"
-    "esac\n"
-    "exit 0\n";
+    "dev \"$interface\" 2>/dev/null\n" WRITE_LEASE(LEASE4_NAMES) SCRIPT_END;
 
 /* udhcpc6's, asking stateless (-l): the address is the kernel's own
  * (SLAAC), so nothing is set; the link's global address is read for the
- * lease ("addr/len", field 4 of `ip -o`), and the lease written as
- * udhcpc's script does. -l reports its answer as "renew". */
+ * lease ("addr/len", field 4 of `ip -o`). -l reports its answer as
+ * "renew". */
 static const char script6[] =
     "#!/bin/sh\n"
     "# bootmenu's udhcpc6 script (bootmenu/net/dhcp.c)\n"
     "case \"$1\" in\n"
     "bound|renew)\n"
-    "\tf=\"$BOOTMENU_LEASE\"\n"
     "\tset -- $(ip -6 -o addr show dev \"$interface\" scope global "
     "2>/dev/null)\n"
-    "\tip6=$4\n"
-    "\t{\n"
-    "\tfor n in interface ip6 dns bootfile_url; do\n"
-    "\t\teval \"v=\\${$n}\"\n"
-    "\t\tcase \"$v\" in *'\n'*|'') ;; *) printf '%s=%s\\n' \"$n\" \"$v\" "
-    ";; esac\n"
-    "\tdone\n"
-    "\tprintf 'mac=%s\\n' \"$(cat /sys/class/net/$interface/address)\"\n"
-    "\t} > \"$f.tmp\" && mv \"$f.tmp\" \"$f\" ;;\n"
-    "esac\n"
-    "exit 0\n";
+    "\tip6=$4\n" WRITE_LEASE(LEASE6_NAMES) SCRIPT_END;
 
 static int write_script(const char *dir, const char *name, const char *text,
 			size_t n)

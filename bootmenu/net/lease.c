@@ -364,33 +364,35 @@ static int parse_text(struct lease_state *s, const char *buf, size_t len,
 	return 0;
 }
 
-int net_lease_parse(const char *buf, size_t len, struct net_lease *l,
-		    const char **why)
+/* The lease of @fam: DHCPv4's must have an address; DHCPv6's is marked
+ * as one. */
+static int lease_parse(const char *buf, size_t len, struct net_lease *l,
+		       const char **why, enum lease_family fam)
 {
 	static struct lease_state zero;
 	struct lease_state s = zero;
-	int rc = parse_text(&s, buf, len, LF_V4, why);
+	int rc = parse_text(&s, buf, len, fam, why);
 
 	if (rc < 0)
 		return rc;
-	if (!s.have_ip || memcmp(s.l.ip, "\0\0\0\0", 4) == 0)
+	if (fam == LF_V6)
+		s.l.has |= NET_LEASE_V6;
+	else if (!s.have_ip || memcmp(s.l.ip, "\0\0\0\0", 4) == 0)
 		return lease_fail(why, "the DHCP server gave no IPv4 address",
 				  -EINVAL);
-	lease_finish(&s);
+	lease_finish(&s); /* a v6 lease has neither BOOTP field */
 	*l = s.l;
 	return 0;
+}
+
+int net_lease_parse(const char *buf, size_t len, struct net_lease *l,
+		    const char **why)
+{
+	return lease_parse(buf, len, l, why, LF_V4);
 }
 
 int net_lease6_parse(const char *buf, size_t len, struct net_lease *l,
 		     const char **why)
 {
-	static struct lease_state zero;
-	struct lease_state s = zero;
-	int rc = parse_text(&s, buf, len, LF_V6, why);
-
-	if (rc < 0)
-		return rc;
-	s.l.has |= NET_LEASE_V6;
-	*l = s.l;
-	return 0;
+	return lease_parse(buf, len, l, why, LF_V6);
 }
