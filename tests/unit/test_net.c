@@ -598,33 +598,33 @@ static void search6(const char *url, struct net_search *s)
 
 TEST(search_server_from_boot_file_url)
 {
+	static const struct {
+		const char *url, *server, *file;
+	} cases[] = {
+	    {"tftp://[fec0:0000:0000:0000:0000:0000:0000:0002]/pxelinux.0",
+	     "[fec0::2]", "pxelinux.0"},
+	    {"tftp://[2001:db8::1]/boot/grub/x86_64-efi/core.efi",
+	     "[2001:db8::1]", "boot/grub/x86_64-efi/core.efi"},
+	    /* http, or another port: the whole URL, fetched as an address */
+	    {"http://[2001:db8::1]:8080/boot.ipxe", "[2001:db8::1]",
+	     "http://[2001:db8::1]:8080/boot.ipxe"},
+	    {"tftp://[2001:db8::1]:6969/pxelinux.0", "[2001:db8::1]",
+	     "tftp://[2001:db8::1]:6969/pxelinux.0"},
+	    {"tftp://192.0.2.5/pxelinux.0", "192.0.2.5", "pxelinux.0"},
+	    /* a name: no DNS here, so no server for the configs */
+	    {"tftp://boot.example/pxelinux.0", "",
+	     "tftp://boot.example/pxelinux.0"},
+	    {"ftp://[2001:db8::1]/pxelinux.0", "", ""},
+	};
 	static struct net_search s;
 
-	search6("tftp://[fec0:0000:0000:0000:0000:0000:0000:0002]/pxelinux.0",
-		&s);
-	CHECK_STR(s.server, "[fec0::2]");
-	CHECK_STR(s.file, "pxelinux.0");
-	CHECK_STR(s.ip, "");
-	CHECK_STR(s.ip6, "fec0::5054:ff:fe12:3466");
-	search6("tftp://[2001:db8::1]/boot/grub/x86_64-efi/core.efi", &s);
-	CHECK_STR(s.server, "[2001:db8::1]");
-	CHECK_STR(s.file, "boot/grub/x86_64-efi/core.efi");
-	/* http, or another port: the whole URL, fetched as an address */
-	search6("http://[2001:db8::1]:8080/boot.ipxe", &s);
-	CHECK_STR(s.server, "[2001:db8::1]");
-	CHECK_STR(s.file, "http://[2001:db8::1]:8080/boot.ipxe");
-	search6("tftp://[2001:db8::1]:6969/pxelinux.0", &s);
-	CHECK_STR(s.file, "tftp://[2001:db8::1]:6969/pxelinux.0");
-	search6("tftp://192.0.2.5/pxelinux.0", &s);
-	CHECK_STR(s.server, "192.0.2.5");
-	CHECK_STR(s.file, "pxelinux.0");
-	/* a name: no DNS here, so no server for the configs */
-	search6("tftp://boot.example/pxelinux.0", &s);
-	CHECK_STR(s.server, "");
-	CHECK_STR(s.file, "tftp://boot.example/pxelinux.0");
-	search6("ftp://[2001:db8::1]/pxelinux.0", &s);
-	CHECK_STR(s.server, "");
-	CHECK_STR(s.file, "");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		search6(cases[i].url, &s);
+		CHECK_STR(s.server, cases[i].server);
+		CHECK_STR(s.file, cases[i].file);
+		CHECK_STR(s.ip, "");
+		CHECK_STR(s.ip6, "fec0::5054:ff:fe12:3466");
+	}
 }
 
 /* No IPv4 address (an IPv6-only client): no IPv4 names, for either
