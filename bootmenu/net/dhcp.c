@@ -49,8 +49,9 @@ static const char script[] =
     "dev \"$interface\" 2>/dev/null\n" WRITE_LEASE(LEASE4_NAMES) SCRIPT_END;
 
 /* udhcpc6's, asking stateless (-l): the address is the kernel's own
- * (SLAAC), so nothing is set; the link's global address is read for the
- * lease ("addr/len", field 4 of `ip -o`). -l reports its answer as
+ * (SLAAC), so nothing is set; the link's global address, else its
+ * site-local one (QEMU's user network advertises fec0::/64), is read for
+ * the lease ("addr/len", field 4 of `ip -o`). -l reports its answer as
  * "renew". */
 static const char script6[] =
     "#!/bin/sh\n"
@@ -58,6 +59,7 @@ static const char script6[] =
     "case \"$1\" in\n"
     "bound|renew)\n"
     "\tset -- $(ip -6 -o addr show dev \"$interface\" scope global "
+    "2>/dev/null) $(ip -6 -o addr show dev \"$interface\" scope site "
     "2>/dev/null)\n"
     "\tip6=$4\n" WRITE_LEASE(LEASE6_NAMES) SCRIPT_END;
 
