@@ -34,16 +34,17 @@
 #define SCRIPT_END "esac\nexit 0\n"
 
 /* udhcpc's: on a lease, set the address and route (busybox ip), then
- * write the lease. */
+ * write the lease. Only IPv4 addresses are flushed: the link-local IPv6
+ * address is what udhcpc6 and the kernel's SLAAC speak from. */
 static const char script[] =
     "#!/bin/sh\n"
     "# bootmenu's udhcpc script (bootmenu/net/dhcp.c)\n"
     "case \"$1\" in\n"
     "deconfig)\n"
-    "\tip addr flush dev \"$interface\"\n"
+    "\tip -4 addr flush dev \"$interface\"\n"
     "\tip link set \"$interface\" up ;;\n"
     "bound|renew)\n"
-    "\tip addr flush dev \"$interface\"\n"
+    "\tip -4 addr flush dev \"$interface\"\n"
     "\tip addr add \"$ip/${mask:-24}\" dev \"$interface\"\n"
     "\t[ -n \"$router\" ] && ip route add default via \"${router%% *}\" "
     "dev \"$interface\" 2>/dev/null\n" WRITE_LEASE(LEASE4_NAMES) SCRIPT_END;
