@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # kernel/option-sizes.sh [OBJ] - what each option of the EFI-variables,
-# Secure Boot and TPM groups (bootmenu.config) adds to the kernel: the text and
-# data of the objects it builds, read with size(1) from a built tree
+# Secure Boot, TPM and IPv6 groups (bootmenu.config) adds to the kernel: the
+# text and data of the objects it builds, read with size(1) from a built tree
 # (default build/kernel/obj). Bytes before compression; bzImage holds
 # them xz-compressed (kernel/README.md gives the measured total).
 # KEXEC_SIG and KEXEC_BZIMAGE_VERIFY_SIG add functions to objects that are
@@ -52,3 +52,4 @@ row "TCG_TPM (the core, /dev/tpm0 and /dev/tpmrm0, sysfs PCRs, the firmware's ev
 	"$(( $(dir drivers/char/tpm) - $(objs drivers/char/tpm/tpm_tis.o drivers/char/tpm/tpm_tis_core.o drivers/char/tpm/tpm_crb.o) ))"
 row "TCG_TIS (TCG_TIS_CORE)" "drivers/char/tpm/tpm_tis*.o" "$(objs drivers/char/tpm/tpm_tis.o drivers/char/tpm/tpm_tis_core.o)"
 row "TCG_CRB" "drivers/char/tpm/tpm_crb.o" "$(objs drivers/char/tpm/tpm_crb.o)"
+row "IPV6 (ICMPv6, neighbour discovery, SLAAC, UDP and TCP over IPv6; SIT off)" "net/ipv6" "$(dir net/ipv6)"

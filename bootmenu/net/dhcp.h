@@ -1,4 +1,5 @@
-/* dhcp.h - one DHCPv4 lease for one link, from busybox's udhcpc.
+/* dhcp.h - one DHCPv4 or DHCPv6 lease for one link, from busybox's
+ * udhcpc and udhcpc6.
  *
  * Why udhcpc and not our own client: it is in the initramfs already,
  * has run on countless networks (relays, ARP checks of the offered
@@ -13,7 +14,12 @@
  * machine's UUID, when SMBIOS has one) and option 93
  * (client architecture, RFC 4578): 0 for x86 BIOS, 7 for x86-64 UEFI,
  * whichever bootmenu was started by, so that a server set up for PXE
- * answers as it would answer the firmware. DHCPv6 is not done.
+ * answers as it would answer the firmware.
+ *
+ * DHCPv6: udhcpc6 asks stateless (an Information-Request, RFC 3736, all
+ * QEMU's user network answers), for options 59 (the boot file URL, RFC
+ * 5970) and 23 (DNS servers); the address is the one the kernel made
+ * itself from the router's advertisements (SLAAC).
  */
 #ifndef BM_NET_DHCP_H
 #define BM_NET_DHCP_H
@@ -28,8 +34,11 @@
 /* DISCOVERs per attempt, seconds between them: udhcpc's -t and -T. */
 #define NET_DHCP_TRIES 4
 #define NET_DHCP_WAIT_S 2
+/* udhcpc6's Information-Requests per attempt (NET_DHCP_WAIT_S apart) */
+#define NET_DHCP6_TRIES 3
 
-/* Write the script udhcpc runs into @dir (once per boot). 0 or -errno. */
+/* Write the scripts udhcpc and udhcpc6 run into @dir (once per boot).
+ * 0 or -errno. */
 int net_dhcp_script(const char *dir);
 
 /* Run udhcpc on @ifname once (NET_DHCP_TRIES discovers), the script in
@@ -42,5 +51,13 @@ int net_dhcp_run(const char *dir, const char *ifname, const char *lease_path,
 		 bool uefi, const uint8_t *uuid, struct net_lease *l,
 		 _Atomic pid_t *child, const _Atomic int *cancel, char *why,
 		 size_t len);
+
+/* Run udhcpc6 on @ifname once (NET_DHCP6_TRIES Information-Requests),
+ * its script in @dir writing the lease to @lease_path; parse it into *l
+ * (net_lease6_parse()). Returns as net_dhcp_run() does (-ETIMEDOUT: no
+ * DHCPv6 answer). */
+int net_dhcp6_run(const char *dir, const char *ifname, const char *lease_path,
+		  struct net_lease *l, _Atomic pid_t *child,
+		  const _Atomic int *cancel, char *why, size_t len);
 
 #endif

@@ -1,7 +1,8 @@
-/* lease.c - the name=value lease our udhcpc script writes. */
+/* lease.c - the name=value leases our udhcpc and udhcpc6 scripts write. */
 #include "net/lease.h"
 #include "net/url.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
@@ -16,7 +17,17 @@ enum lease_kind {
 	LK_STR,	 /* any printable text (file names, server names) */
 	LK_HOST, /* letters, digits, '-', '.' */
 	LK_U32,
-	LK_UUID97, /* "optNNN" hex: type 0 and 16 bytes (RFC 4578) */
+	LK_UUID97,   /* "optNNN" hex: type 0 and 16 bytes (RFC 4578) */
+	LK_IP6,	     /* one IPv6 address, a "/len" after it allowed */
+	LK_IP6_LIST, /* space-separated IPv6 addresses: the first counts */
+	LK_URL,	     /* a tftp:// or http:// address (net/url.h) */
+};
+
+/* Which lease a name belongs to: udhcpc's, udhcpc6's or both. */
+enum lease_family {
+	LF_V4 = 0, /* the default: most names are udhcpc's alone */
+	LF_V6 = 1,
+	LF_BOTH = 2,
 };
 
 /* The lease being read, and the two BOOTP fields that options 66 and 67
@@ -36,6 +47,7 @@ struct lease_key {
 	size_t off, size; /* into struct lease_state */
 	unsigned flag;	  /* NET_LEASE_* it sets, or 0 */
 	const char *bad;  /* the sentence when its value is bad */
+	enum lease_family fam;
 };
 
 #define AT(field) offsetof(struct lease_state, field)
@@ -46,38 +58,48 @@ struct lease_key {
  * (dhcp_option_strings[]) and dhcpc.c (fill_envp()). */
 static const struct lease_key lease_keys[] = {
     {"interface", LK_IFNAME, F(l.interface), 0,
-     "the lease names no valid network interface"},
-    {"ip", LK_IP, F(l.ip), 0, "the lease's IPv4 address is not valid"},
+     "the lease names no valid network interface", LF_BOTH},
+    {"ip", LK_IP, F(l.ip), 0, "the lease's IPv4 address is not valid", LF_V4},
     {"mac", LK_MAC, F(l.mac), NET_LEASE_MAC,
-     "the network card's MAC address in the lease is not valid"},
+     "the network card's MAC address in the lease is not valid", LF_BOTH},
     {"subnet", LK_IP, F(l.subnet), NET_LEASE_SUBNET,
-     "the DHCP server's subnet mask (option 1) is not valid"},
+     "the DHCP server's subnet mask (option 1) is not valid", LF_V4},
     {"mask", LK_PREFIX, F(l.subnet), NET_LEASE_SUBNET,
-     "the DHCP server's subnet mask (option 1) is not valid"},
+     "the DHCP server's subnet mask (option 1) is not valid", LF_V4},
     {"router", LK_IP_LIST, F(l.router), NET_LEASE_ROUTER,
-     "the DHCP server's router (option 3) is not valid"},
+     "the DHCP server's router (option 3) is not valid", LF_V4},
     {"hostname", LK_HOST, F(l.hostname), 0,
-     "the DHCP server's host name (option 12) is not valid"},
+     "the DHCP server's host name (option 12) is not valid", LF_V4},
     {"serverid", LK_IP, F(l.server_id), NET_LEASE_SERVER_ID,
-     "the DHCP server's identifier (option 54) is not valid"},
+     "the DHCP server's identifier (option 54) is not valid", LF_V4},
     {"siaddr", LK_IP, F(l.siaddr), NET_LEASE_SIADDR,
-     "the DHCP server's next-server address is not valid"},
+     "the DHCP server's next-server address is not valid", LF_V4},
     {"tftp", LK_STR, F(l.tftp_server), 0,
-     "the DHCP server's TFTP server name (option 66) is not valid"},
+     "the DHCP server's TFTP server name (option 66) is not valid", LF_V4},
     {"sname", LK_STR, F(sname_field), 0,
-     "the DHCP server's server name field is not valid"},
+     "the DHCP server's server name field is not valid", LF_V4},
     {"bootfile", LK_STR, F(l.boot_file), 0,
-     "the DHCP server's boot file name (option 67) is not valid"},
+     "the DHCP server's boot file name (option 67) is not valid", LF_V4},
     {"boot_file", LK_STR, F(file_field), 0,
-     "the DHCP server's boot file field is not valid"},
+     "the DHCP server's boot file field is not valid", LF_V4},
     {"pxeconffile", LK_STR, F(l.config_file), 0,
-     "the DHCP server's config file name (option 209) is not valid"},
+     "the DHCP server's config file name (option 209) is not valid", LF_V4},
     {"pxepathprefix", LK_STR, F(l.path_prefix), 0,
-     "the DHCP server's path prefix (option 210) is not valid"},
+     "the DHCP server's path prefix (option 210) is not valid", LF_V4},
     {"reboottime", LK_U32, F(l.reboot_time), NET_LEASE_REBOOT_TIME,
-     "the DHCP server's reboot time (option 211) is not valid"},
+     "the DHCP server's reboot time (option 211) is not valid", LF_V4},
     {"opt97", LK_UUID97, F(l.uuid), NET_LEASE_UUID,
-     "the client UUID the DHCP server sent back (option 97) is not valid"},
+     "the client UUID the DHCP server sent back (option 97) is not valid",
+     LF_V4},
+    /* udhcpc6's (d6_dhcpc.c); ip6 is our script's */
+    {"ip6", LK_IP6, F(l.ip6), NET_LEASE_IP6,
+     "the link's IPv6 address in the lease is not valid", LF_V6},
+    {"dns", LK_IP6_LIST, F(l.dns6), NET_LEASE_DNS6,
+     "the DHCPv6 server's DNS server (option 23) is not valid", LF_V6},
+    {"bootfile_url", LK_URL, F(l.boot_url), 0,
+     "the DHCPv6 server's boot file URL (option 59) is not a tftp:// or "
+     "http:// address",
+     LF_V6},
 };
 
 int net_mac_parse(const char *v, size_t n, uint8_t mac[6])
@@ -147,6 +169,24 @@ static int parse_prefix(const char *v, size_t n, uint8_t mask[4])
 	return 0;
 }
 
+/* One IPv6 address, up to a '/' and a prefix length of 0..128 (the
+ * length is checked, not kept). */
+static int parse_ip6(const char *v, size_t n, uint8_t ip[16])
+{
+	const char *slash = memchr(v, '/', n);
+	size_t alen = slash ? (size_t)(slash - v) : n;
+	char tmp[48];
+	uint32_t plen;
+
+	if (alen == 0 || alen >= sizeof(tmp))
+		return -EINVAL;
+	if (slash && parse_u32(slash + 1, n - alen - 1, &plen, 128) < 0)
+		return -EINVAL;
+	memcpy(tmp, v, alen);
+	tmp[alen] = '\0';
+	return inet_pton(AF_INET6, tmp, ip) == 1 ? 0 : -EINVAL;
+}
+
 /* Text of 1 to size-1 bytes, none a control character; @host: only what a
  * host name (RFC 1123) or a Linux interface name may hold. */
 static int copy_text(const char *v, size_t n, char *out, size_t size,
@@ -174,6 +214,20 @@ static int copy_text(const char *v, size_t n, char *out, size_t size,
 	return 0;
 }
 
+/* A boot file URL: text as copy_text() takes it that net_url_parse()
+ * takes too (tftp or http, a host, a path). */
+static int parse_url(const char *v, size_t n, char *out, size_t size)
+{
+	struct net_url u;
+	int rc = copy_text(v, n, out, size, LK_URL);
+
+	if (rc == 0 && net_url_parse(v, n, &u, NULL) < 0) {
+		out[0] = '\0';
+		rc = -EINVAL;
+	}
+	return rc;
+}
+
 static int parse_value(const struct lease_key *k, const char *v, size_t n,
 		       void *dst)
 {
@@ -193,16 +247,27 @@ static int parse_value(const struct lease_key *k, const char *v, size_t n,
 		return parse_u32(v, n, dst, UINT32_MAX);
 	case LK_UUID97:
 		return parse_uuid97(v, n, dst);
+	case LK_IP6:
+		return parse_ip6(v, n, dst);
+	case LK_IP6_LIST: {
+		const char *sp = memchr(v, ' ', n);
+
+		return parse_ip6(v, sp ? (size_t)(sp - v) : n, dst);
+	}
+	case LK_URL:
+		return parse_url(v, n, dst, k->size);
 	default:
 		return copy_text(v, n, dst, k->size, k->kind);
 	}
 }
 
-static const struct lease_key *find_key(const char *name, size_t n)
+static const struct lease_key *find_key(const char *name, size_t n,
+					enum lease_family fam)
 {
 	for (size_t i = 0; i < sizeof(lease_keys) / sizeof(lease_keys[0]); i++)
 		if (strlen(lease_keys[i].name) == n &&
-		    memcmp(lease_keys[i].name, name, n) == 0)
+		    memcmp(lease_keys[i].name, name, n) == 0 &&
+		    (lease_keys[i].fam == fam || lease_keys[i].fam == LF_BOTH))
 			return &lease_keys[i];
 	return NULL;
 }
@@ -214,11 +279,12 @@ static bool is_required(const struct lease_key *k)
 
 /* One line, its '\n' gone. The value is parsed into a copy, so a bad one
  * clears the field instead of leaving half of it. */
-static void parse_line(struct lease_state *s, const char *line, size_t n)
+static void parse_line(struct lease_state *s, const char *line, size_t n,
+		       enum lease_family fam)
 {
 	const char *eq = memchr(line, '=', n);
 	const struct lease_key *k =
-	    eq ? find_key(line, (size_t)(eq - line)) : NULL;
+	    eq ? find_key(line, (size_t)(eq - line), fam) : NULL;
 	unsigned char tmp[NET_LEASE_STR_MAX];
 	size_t vlen;
 	char *dst;
@@ -245,7 +311,8 @@ static void parse_line(struct lease_state *s, const char *line, size_t n)
 	else if (rc == -EINVAL && !s->l.dropped)
 		s->l.dropped = k->bad;
 	if (rc == -EINVAL &&
-	    (k->off == AT(l.boot_file) || k->off == AT(file_field)))
+	    (k->off == AT(l.boot_file) || k->off == AT(file_field) ||
+	     k->off == AT(l.boot_url)))
 		s->l.dropped_boot = k->bad;
 }
 
@@ -266,11 +333,11 @@ static void lease_finish(struct lease_state *s)
 		       sizeof(s->l.tftp_server));
 }
 
-int net_lease_parse(const char *buf, size_t len, struct net_lease *l,
-		    const char **why)
+/* Every line of buf[0..len) into *s, the names of @fam's lease read;
+ * then what both leases require (an interface). */
+static int parse_text(struct lease_state *s, const char *buf, size_t len,
+		      enum lease_family fam, const char **why)
 {
-	static struct lease_state zero;
-	struct lease_state s = zero;
 	size_t at = 0;
 
 	if (len > NET_LEASE_MAX)
@@ -284,20 +351,48 @@ int net_lease_parse(const char *buf, size_t len, struct net_lease *l,
 		size_t n = nl ? (size_t)(nl - (buf + at)) : len - at;
 
 		if (n > 0 && buf[at + n - 1] == '\r')
-			parse_line(&s, buf + at, n - 1);
+			parse_line(s, buf + at, n - 1, fam);
 		else
-			parse_line(&s, buf + at, n);
+			parse_line(s, buf + at, n, fam);
 		at += n + 1;
 	}
-	if (s.bad_required)
-		return lease_fail(why, s.bad_required, -EINVAL);
-	if (!s.have_interface)
+	if (s->bad_required)
+		return lease_fail(why, s->bad_required, -EINVAL);
+	if (!s->have_interface)
 		return lease_fail(
 		    why, "the DHCP lease names no network interface", -EINVAL);
-	if (!s.have_ip || memcmp(s.l.ip, "\0\0\0\0", 4) == 0)
+	return 0;
+}
+
+/* The lease of @fam: DHCPv4's must have an address; DHCPv6's is marked
+ * as one. */
+static int lease_parse(const char *buf, size_t len, struct net_lease *l,
+		       const char **why, enum lease_family fam)
+{
+	static struct lease_state zero;
+	struct lease_state s = zero;
+	int rc = parse_text(&s, buf, len, fam, why);
+
+	if (rc < 0)
+		return rc;
+	if (fam == LF_V6)
+		s.l.has |= NET_LEASE_V6;
+	else if (!s.have_ip || memcmp(s.l.ip, "\0\0\0\0", 4) == 0)
 		return lease_fail(why, "the DHCP server gave no IPv4 address",
 				  -EINVAL);
-	lease_finish(&s);
+	lease_finish(&s); /* a v6 lease has neither BOOTP field */
 	*l = s.l;
 	return 0;
+}
+
+int net_lease_parse(const char *buf, size_t len, struct net_lease *l,
+		    const char **why)
+{
+	return lease_parse(buf, len, l, why, LF_V4);
+}
+
+int net_lease6_parse(const char *buf, size_t len, struct net_lease *l,
+		     const char **why)
+{
+	return lease_parse(buf, len, l, why, LF_V6);
 }

@@ -1,4 +1,5 @@
-/* lease.h - the DHCPv4 lease that busybox udhcpc hands to our script.
+/* lease.h - the DHCPv4 and DHCPv6 leases busybox's udhcpc and udhcpc6
+ * hand to our scripts.
  *
  * udhcpc runs its script with the lease in environment variables; ours
  * writes them to a file, one "name=value" a line, the value as udhcpc
@@ -27,6 +28,15 @@
  * Options udhcpc has no name for come as "optNNN" (NNN the code in
  * decimal, the value in hex); only opt97 is read here. Unknown names
  * are ignored. Nothing here reads a file: bytes in, a struct out.
+ *
+ * The DHCPv6 lease (udhcpc6 asking stateless, an Information-Request:
+ * the address is the kernel's own, from router advertisements) has
+ * interface and mac as above, and (busybox 1.35 d6_dhcpc.c,
+ * option_to_env(); ip6 is our script's):
+ *
+ *   ip6            the link's global address (SLAAC), "addr/len"
+ *   dns            option 23, a space-separated list (the first is used)
+ *   bootfile_url   option 59, the boot file's address (RFC 5970)
  */
 #ifndef BM_NET_LEASE_H
 #define BM_NET_LEASE_H
@@ -49,6 +59,9 @@ enum {
 	NET_LEASE_SIADDR = 1 << 4,
 	NET_LEASE_REBOOT_TIME = 1 << 5,
 	NET_LEASE_UUID = 1 << 6,
+	NET_LEASE_IP6 = 1 << 7,
+	NET_LEASE_DNS6 = 1 << 8,
+	NET_LEASE_V6 = 1 << 9, /* a DHCPv6 lease (net_lease6_parse()) */
 };
 
 struct net_lease {
@@ -69,6 +82,12 @@ struct net_lease {
 	uint32_t reboot_time;		     /* 211, seconds */
 	uint8_t uuid[16];		     /* 97 as the server sent it back */
 	char hostname[NET_LEASE_HOSTNAME_MAX];
+	/* DHCPv6 only (net_lease6_parse()): ip6, dns6 by their flags; the boot
+	 * file URL, a tftp:// or http:// address net_url_parse() takes, or
+	 * "" (its server is the one to ask: a v6 lease names no other). */
+	uint8_t ip6[16];
+	uint8_t dns6[16];
+	char boot_url[NET_LEASE_STR_MAX];
 	/* The first field left out for a bad value, as a sentence ("the DHCP
 	 * server's host name (option 12) is not valid"), or NULL. */
 	const char *dropped;
@@ -90,5 +109,13 @@ int net_mac_parse(const char *v, size_t n, uint8_t mac[6]);
  * sentence; @why may be NULL. */
 int net_lease_parse(const char *buf, size_t len, struct net_lease *l,
 		    const char **why);
+
+/* Parse the DHCPv6 lease text buf[0..len) into *l, as net_lease_parse()
+ * does: interface is required, the rest (mac, ip6, dns, bootfile_url)
+ * optional, a bad value dropping its field (a boot file URL that is not
+ * a tftp:// or http:// address sets l->dropped_boot too). The DHCPv4
+ * names are ignored. Returns 0, or -EINVAL / -E2BIG with *why set. */
+int net_lease6_parse(const char *buf, size_t len, struct net_lease *l,
+		     const char **why);
 
 #endif

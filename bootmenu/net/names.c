@@ -70,12 +70,17 @@ static int add(struct net_names *out, const char *fmt, ...)
 }
 
 /* @base followed by the IPv4 address in 8 upper-case hex digits, then
- * shorter by one digit each time down to one: 8 names. */
+ * shorter by one digit each time down to one: 8 names. None for 0.0.0.0,
+ * a client with no IPv4 address (a DHCPv6 lease): neither loader has an
+ * address to name then. */
 static int add_ip_names(struct net_names *out, const char *base,
 			const uint8_t ip[4])
 {
 	char hex[9];
 	int rc = 0;
+
+	if (!(ip[0] | ip[1] | ip[2] | ip[3]))
+		return 0;
 
 	snprintf(hex, sizeof(hex), "%02X%02X%02X%02X", ip[0], ip[1], ip[2],
 		 ip[3]);

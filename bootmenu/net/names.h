@@ -27,6 +27,11 @@
  *   4. <prefix>/grub.cfg
  * Over http, GRUB reads <prefix>/grub.cfg alone.
  *
+ * A client with no IPv4 address (ip 0.0.0.0: an IPv6-only network, its
+ * lease from DHCPv6) gets no IPv4 names: pxelinux has no IPv6 at all, and
+ * GRUB's IPv6 name (its own text of the address) is not listed yet, so
+ * the UUID, MAC and default names are the ones tried.
+ *
  * Everything here is pure: strings in, strings into the caller's arrays.
  */
 #ifndef BM_NET_NAMES_H
@@ -49,7 +54,7 @@ struct net_names {
 struct net_client {
 	const uint8_t *uuid; /* 16 bytes (DHCP option 97, SMBIOS), or NULL */
 	uint8_t mac[6];
-	uint8_t ip[4];
+	uint8_t ip[4]; /* 0.0.0.0: none (an IPv6-only client) */
 };
 
 enum net_loader {

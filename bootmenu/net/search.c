@@ -4,6 +4,7 @@
 #include "net/url.h"
 #include "util/log.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,8 +142,9 @@ void net_search_config(struct net_search *s)
 	if (!s->file[0] && !s->lease.config_file[0]) {
 		snprintf(s->why, sizeof(s->why), "%s",
 			 s->lease.dropped_boot ? s->lease.dropped_boot
-					       : "the DHCP server named no "
-						 "boot file");
+			 : (s->lease.has & NET_LEASE_V6)
+			     ? "the DHCPv6 server named no boot file URL"
+			     : "the DHCP server named no boot file");
 		goto out;
 	}
 	ld = loader(s);
@@ -199,8 +201,46 @@ out:
 		log_warn("%s: %s", s->ifname, n->why);
 }
 
+/* A DHCPv6 lease: the server and the file from its boot file URL
+ * (net_search_server()). The lease checked that it parses. */
+static void pick_url(struct net_search *s)
+{
+	const struct net_lease *l = &s->lease;
+	struct net_url u;
+	char text[INET6_ADDRSTRLEN];
+	uint8_t a[16];
+
+	if (l->has & NET_LEASE_IP6)
+		inet_ntop(AF_INET6, l->ip6, s->ip6, sizeof(s->ip6));
+	if (!l->boot_url[0] ||
+	    net_url_parse(l->boot_url, strlen(l->boot_url), &u, NULL) < 0)
+		return;
+	if (u.host_kind == NET_HOST_IPV6 &&
+	    inet_pton(AF_INET6, u.host, a) == 1 &&
+	    inet_ntop(AF_INET6, a, text, sizeof(text)))
+		snprintf(s->server, sizeof(s->server), "[%s]", text);
+	else if (u.host_kind == NET_HOST_IPV4)
+		ip_text(u.ip, s->server, sizeof(s->server));
+	else
+		log_warn("%s: the boot file URL's server \"%s\" is a name, "
+			 "not an address: its configs cannot be looked for",
+			 s->ifname, u.host);
+	if (u.scheme == NET_SCHEME_TFTP && u.port == NET_PORT_TFTP &&
+	    s->server[0])
+		/* shorter than the URL it came from: it fits */
+		snprintf(s->file, sizeof(s->file), "%.*s",
+			 (int)sizeof(s->file) - 1, u.path + 1);
+	else
+		snprintf(s->file, sizeof(s->file), "%s", l->boot_url);
+}
+
 void net_search_server(struct net_search *s)
 {
+	s->ip[0] = s->ip6[0] = s->server[0] = s->file[0] = '\0';
+	if (s->lease.has & NET_LEASE_V6) {
+		pick_url(s);
+		return;
+	}
 	ip_text(s->lease.ip, s->ip, sizeof(s->ip));
 	pick_server(s);
 	snprintf(s->file, sizeof(s->file), "%s", s->lease.boot_file);

@@ -35,14 +35,20 @@ struct net_search {
 	void *ctx;
 	/* Filled here; the fs_net points into them, so they live as long as
 	 * the remote root. */
-	char mac[18], ip[16], server[16], file[NET_LEASE_STR_MAX];
+	/* ip: the IPv4 address ("" on a DHCPv6 lease), ip6 the IPv6 one
+	 * when the lease has it; server: dotted IPv4 or "[IPv6]" */
+	char mac[18], ip[16], ip6[48], server[48], file[NET_LEASE_STR_MAX];
 	char config[NET_NAME_MAX + 1], prefix[NET_NAME_MAX + 1];
 	char why[2048]; /* no config: why, a sentence for the menu */
 	struct ipxe_var vars[NET_SEARCH_VARS];
 };
 
 /* From s->lease: s->ip, s->server (empty when the lease names none) and
- * s->file, the boot file. */
+ * s->file, the boot file. A DHCPv6 lease's boot file URL gives both: its
+ * server (an address: no DNS here), and as the file its path on a
+ * tftp:// URL to the standard port, else the whole URL (which the remote
+ * root fetches as an address, as it does a DHCPv4 boot file that is a
+ * URL). */
 void net_search_server(struct net_search *s);
 
 /* Look on s->rt for the config the boot file's loader would read, and

@@ -28,9 +28,9 @@ int net_tftp_answer(const uint8_t *p, size_t n, unsigned long long *tsize,
  * Returns its length, or -ENAMETOOLONG. */
 int net_tftp_rrq(const char *path, uint8_t *buf, size_t len);
 
-/* Ask @server (dotted IPv4) on @port for @path's size: up to 3 requests,
- * 1 s apart. Returns as net_tftp_answer() does, or -ETIMEDOUT (no answer),
- * -ECONNREFUSED (nothing listens), -errno. */
+/* Ask @server (dotted IPv4, or IPv6 in brackets: "[fec0::2]") on @port for
+ * @path's size: up to 3 requests, 1 s apart. Returns as net_tftp_answer() does,
+ * or -ETIMEDOUT (no answer), -ECONNREFUSED (nothing listens), -errno. */
 int net_tftp_size(const char *server, unsigned port, const char *path,
 		  unsigned long long *tsize, const char **why);
 

@@ -76,7 +76,7 @@ struct net_root {
 	struct net_remote *rt; /* NULL until the lease names a server */
 	struct net_search s;   /* the lease, the server, the config */
 	char ifname[NET_IFNAME_MAX];
-	char label[96];
+	char label[128];
 	struct net_src *src;
 	bool told;	 /* SOURCE_FS_ADDED given */
 	bool fs_changed; /* a fetch of it ended: SOURCE_FS_CHANGED */
@@ -362,15 +362,17 @@ static void make_root(struct job *j, const char *server)
 }
 
 /* network = auto: a link offered nothing to boot (DHCP gave no answer,
- * or a lease with no boot file, which most networks give) ends here with
- * no root, so nothing shows in the menu and no server is asked for a
- * config (until its carrier comes back). True when it ended. */
+ * or a lease with no boot file or boot file URL, which most networks
+ * give) ends here with no root, so nothing shows in the menu and no
+ * server is asked for a config (until its carrier comes back). True when
+ * it ended. */
 static bool auto_ends(struct job *j, const struct net_root *r, int rc)
 {
 	const struct net_lease *l = &r->s.lease;
 
 	if (!j->src->auto_mode ||
-	    (rc == 0 && (l->boot_file[0] || l->config_file[0])))
+	    (rc == 0 &&
+	     (l->boot_file[0] || l->config_file[0] || l->boot_url[0])))
 		return false;
 	log_info("%s: %s: nothing to boot from the network (network = auto)",
 		 j->ifname,
@@ -419,6 +421,41 @@ static bool job_carrier(struct job *j)
 	return up;
 }
 
+/* One DHCP attempt into r->s.lease: DHCPv4 first; when it offers nothing
+ * or a lease with no boot file, DHCPv6 (stateless), whose lease is taken
+ * when it names a boot file URL, or when DHCPv4 gave no lease at all. A
+ * DHCPv4 boot file thus wins over a DHCPv6 one on a link that has both,
+ * as a PXE firmware tries IPv4 first. */
+static int lease_once(struct job *j, struct net_root *r, const char *path4,
+		      const char *path6)
+{
+	struct net_src *ns = j->src;
+	const struct net_lease *l4 = &r->s.lease;
+	struct net_lease l6;
+	char why6[256];
+	int rc, rc6;
+
+	rc = net_dhcp_run(ns->dir, j->ifname, path4, ns->uefi,
+			  ns->has_uuid ? ns->uuid : NULL, &r->s.lease,
+			  &j->child, &j->abort, r->s.why, sizeof(r->s.why));
+	if (rc == -ECANCELED || (rc < 0 && rc != -ETIMEDOUT) ||
+	    (rc == 0 && (l4->boot_file[0] || l4->config_file[0])))
+		return rc;
+	set_state(j, "%s: asking for a boot file URL (DHCPv6)", j->ifname);
+	rc6 = net_dhcp6_run(ns->dir, j->ifname, path6, &l6, &j->child,
+			    &j->abort, why6, sizeof(why6));
+	if (rc6 == -ECANCELED)
+		return rc6;
+	if (rc6 == 0 && (l6.boot_url[0] || rc < 0)) {
+		r->s.lease = l6;
+		snprintf(r->s.why, sizeof(r->s.why), "%s", why6);
+		return 0;
+	}
+	if (rc6 < 0 && rc6 != -ETIMEDOUT)
+		log_warn("%s: DHCPv6: %s", j->ifname, why6);
+	return rc;
+}
+
 /* DHCP, then the config the boot file's loader would read: j->r gets a
  * root when there is something to show (a config, or why there is
  * none), unless the lease is stopped. */
@@ -426,7 +463,7 @@ static void job_lease(struct job *j)
 {
 	struct net_src *ns = j->src;
 	struct net_root *r = root_new(j);
-	char lease_path[128];
+	char lease_path[128], lease6_path[128];
 	int rc = -ETIMEDOUT;
 	uint8_t mac[6] = {0};
 
@@ -437,12 +474,11 @@ static void job_lease(struct job *j)
 		 mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
 	snprintf(lease_path, sizeof(lease_path), "%s/%s.lease", ns->dir,
 		 j->ifname);
-	set_state(j, "%s: asking for an address (DHCP)", j->ifname);
+	snprintf(lease6_path, sizeof(lease6_path), "%s/%s.lease6", ns->dir,
+		 j->ifname);
 	for (int t = 0; t < NET_TRIES && !j->abort; t++) {
-		rc = net_dhcp_run(ns->dir, j->ifname, lease_path, ns->uefi,
-				  ns->has_uuid ? ns->uuid : NULL, &r->s.lease,
-				  &j->child, &j->abort, r->s.why,
-				  sizeof(r->s.why));
+		set_state(j, "%s: asking for an address (DHCP)", j->ifname);
+		rc = lease_once(j, r, lease_path, lease6_path);
 		if (rc == 0 || rc == -ECANCELED || rc != -ETIMEDOUT)
 			break;
 		if (t + 1 < NET_TRIES && !pause_ms(j, 2000 << t))
@@ -466,7 +502,10 @@ static void job_lease(struct job *j)
 		return;
 	}
 	net_search_server(&r->s);
-	snprintf(r->label, sizeof(r->label), "%s %s from %s", r->s.mac, r->s.ip,
+	snprintf(r->label, sizeof(r->label), "%s %s from %s", r->s.mac,
+		 r->s.ip[0]    ? r->s.ip
+		 : r->s.ip6[0] ? r->s.ip6
+			       : "(IPv6)",
 		 r->s.server[0] ? r->s.server : "?");
 	log_info("%s: %s, boot file \"%s\"", j->ifname, r->label, r->s.file);
 	make_root(j, r->s.server[0] ? r->s.server : "0.0.0.0");
@@ -516,6 +555,9 @@ static void *job_run(void *data)
 	snprintf(lease_path, sizeof(lease_path), "%s/%s.lease", ns->dir,
 		 j->ifname);
 	unlink(lease_path); /* read long ago; another link may get the name */
+	snprintf(lease_path, sizeof(lease_path), "%s/%s.lease6", ns->dir,
+		 j->ifname);
+	unlink(lease_path);
 	pthread_mutex_lock(&ns->lock);
 	count_done(j);
 	j->state[0] = '\0';

@@ -11,6 +11,12 @@ directory (the blksize and tsize options, RFC 2347-2349).
 PORT is this end, PEER_PORT QEMU's. MODE:
   liar     a normal lease naming pxelinux.0; a file whose name ends in
            "-liar" is announced (tsize) at half its size, then sent whole
+  v6       IPv6 alone (no ARP, no DHCPv4): router advertisements of
+           2001:db8:36::/64 (SLAAC), neighbour advertisements for its
+           addresses, DHCPv6 Information-Requests answered with the boot
+           file URL tftp://[2001:db8:36::2]/pxelinux.0 (RFC 5970) and a
+           Server Identifier (which QEMU's own user network leaves out),
+           and TFTP over IPv6
   garbage  a lease whose options are hostile: a boot file with a terminal
            escape sequence in it, a host name of shell syntax,
            a TFTP server name (66) that is no address, a 100-byte path
@@ -28,6 +34,10 @@ MY_MAC = bytes.fromhex("525400aabb01")
 MY_IP = bytes([10, 0, 3, 2])
 YOUR_IP = bytes([10, 0, 3, 15])
 BCAST_MAC = b"\xff" * 6
+MY_IP6 = bytes.fromhex("20010db8003600000000000000000002")
+MY_LL6 = bytes.fromhex("fe80000000000000505400fffeaabb01")
+BOOT_URL6 = b"tftp://[2001:db8:36::2]/pxelinux.0"
+ALL_NODES = bytes.fromhex("ff020000000000000000000000000001")
 
 
 def csum(data):
@@ -45,6 +55,27 @@ def ip_udp(src, dst, sport, dport, payload):
     hdr = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 0, 0x4000, 64, 17, 0,
                       src, dst)
     return hdr[:10] + struct.pack("!H", csum(hdr)) + hdr[12:] + udp
+
+
+def ip6(src, dst, nh, payload):
+    """An IPv6 packet (hop limit 255, as neighbour discovery wants)."""
+    return struct.pack("!IHBB16s16s", 0x60000000, len(payload), nh, 255, src, dst) + payload
+
+
+def sum6(src, dst, nh, data):
+    """The checksum over IPv6's pseudo-header and @data (UDP, ICMPv6)."""
+    return csum(src + dst + struct.pack("!I3xB", len(data), nh) + data)
+
+
+def ip6_udp(src, dst, sport, dport, payload):
+    udp = struct.pack("!HHHH", sport, dport, 8 + len(payload), 0) + payload
+    c = sum6(src, dst, 17, udp) or 0xffff
+    return ip6(src, dst, 17, udp[:6] + struct.pack("!H", c) + udp[8:])
+
+
+def icmp6(src, dst, body):
+    c = sum6(src, dst, 58, body)
+    return ip6(src, dst, 58, body[:2] + struct.pack("!H", c) + body[4:])
 
 
 def eth(dst, kind, payload):
@@ -109,13 +140,19 @@ class Peer:
                             b"", b"") + b"\x63\x82\x53\x63" + self.dhcp_options(answer)
         self.send(eth(BCAST_MAC, 0x0800, ip_udp(MY_IP, b"\xff" * 4, 67, 68, bootp)))
 
+    def udp_out(self, mac, dst, sport, dport, payload):
+        """A datagram from our address of @dst's family."""
+        if len(dst) == 16:
+            self.send(eth(mac, 0x86dd, ip6_udp(MY_IP6, dst, sport, dport, payload)))
+        else:
+            self.send(eth(mac, 0x0800, ip_udp(MY_IP, dst, sport, dport, payload)))
+
     def tftp_send(self, key, block):
         t = self.transfers[key]
         data, size = t["data"], t["blksize"]
         chunk = data[(block - 1) * size:block * size]
         t["block"] = block
-        self.send(eth(t["mac"], 0x0800, ip_udp(MY_IP, t["ip"], key[1], key[0],
-                                               struct.pack("!HH", 3, block) + chunk)))
+        self.udp_out(t["mac"], t["ip"], key[1], key[0], struct.pack("!HH", 3, block) + chunk)
 
     def tftp_rrq(self, mac, src_ip, sport, p):
         parts = p[2:].split(b"\0")
@@ -127,7 +164,7 @@ class Peer:
         path = os.path.realpath(os.path.join(self.root, name))
 
         def reply(payload):
-            self.send(eth(mac, 0x0800, ip_udp(MY_IP, src_ip, key[1], sport, payload)))
+            self.udp_out(mac, src_ip, key[1], sport, payload)
         if not path.startswith(self.root + "/") or not os.path.isfile(path):
             self.log("tftp", name, "not found")
             reply(struct.pack("!HH", 5, 1) + b"File not found\0")
@@ -168,15 +205,66 @@ class Peer:
         if dport == 67:
             self.dhcp(payload)
             return
-        if ip[16:20] != MY_IP or len(payload) < 4:
+        if ip[16:20] != MY_IP:
+            return
+        self.tftp(mac, ip[12:16], sport, dport, payload)
+
+    def tftp(self, mac, src_ip, sport, dport, payload):
+        if len(payload) < 4:
             return
         op, = struct.unpack("!H", payload[:2])
         if dport == 69 and op == 1:
-            self.tftp_rrq(mac, ip[12:16], sport, payload)
+            self.tftp_rrq(mac, src_ip, sport, payload)
         elif op == 4:
             self.tftp_ack(sport, dport, payload)
         elif op == 5:
             self.transfers.pop((sport, dport), None)
+
+    def icmp6_in(self, mac, src, p):
+        """Router solicitations get the prefix; neighbour solicitations
+        for our addresses our MAC."""
+        if p[0] == 133:  # RS -> RA: 2001:db8:36::/64, on-link, autonomous
+            ra = struct.pack("!BBHBBHII", 134, 0, 0, 64, 0, 1800, 0, 0)
+            ra += struct.pack("!BBBBIII", 3, 4, 64, 0xc0, 86400, 14400, 0) + \
+                MY_IP6[:8] + bytes(8)
+            ra += bytes([1, 1]) + MY_MAC
+            self.log("ra to", mac.hex(":"))
+            self.send(eth(mac, 0x86dd, icmp6(MY_LL6, ALL_NODES, ra)))
+        elif p[0] == 135 and len(p) >= 24 and p[8:24] in (MY_IP6, MY_LL6):
+            if src == bytes(16):
+                return  # duplicate address detection: not ours to answer
+            na = struct.pack("!BBHI", 136, 0, 0, 0x60000000) + p[8:24] + \
+                bytes([2, 1]) + MY_MAC
+            self.send(eth(mac, 0x86dd, icmp6(p[8:24], src, na)))
+
+    def dhcp6(self, mac, src, sport, p):
+        """An Information-Request (11) -> Reply (7): the client's ID back,
+        our ID (DUID-LL), the boot file URL (59) and a DNS server (23)."""
+        if len(p) < 4 or p[0] != 11:
+            return
+        opts, i, client = p[4:], 0, b""
+        while i + 4 <= len(opts):
+            code, n = struct.unpack("!HH", opts[i:i + 4])
+            if code == 1:
+                client = opts[i:i + 4 + n]
+            i += 4 + n
+        duid = struct.pack("!HH", 3, 1) + MY_MAC
+        reply = bytes([7]) + p[1:4] + client + struct.pack("!HH", 2, len(duid)) + duid + \
+            struct.pack("!HH", 59, len(BOOT_URL6)) + BOOT_URL6 + \
+            struct.pack("!HH", 23, 16) + MY_IP6
+        self.log("dhcp6 information-request from", mac.hex(":"))
+        self.send(eth(mac, 0x86dd, ip6_udp(MY_LL6, src, 547, sport, reply)))
+
+    def ipv6(self, mac, ip):
+        nh, src, dst, p = ip[6], ip[8:24], ip[24:40], ip[40:]
+        if nh == 58 and p:
+            self.icmp6_in(mac, src, p)
+        elif nh == 17 and len(p) >= 8:
+            sport, dport = struct.unpack("!HH", p[:4])
+            if dport == 547:
+                self.dhcp6(mac, src, sport, p[8:])
+            elif dst == MY_IP6:
+                self.tftp(mac, src, sport, dport, p[8:])
 
     def run(self):
         while True:
@@ -184,7 +272,11 @@ class Peer:
             if len(frame) < 14:
                 continue
             kind, = struct.unpack("!H", frame[12:14])
-            if kind == 0x0806:
+            if kind == 0x86dd and self.mode == "v6" and len(frame) >= 54:
+                self.ipv6(frame[6:12], frame[14:])
+            elif self.mode == "v6":
+                continue  # IPv6 alone: no ARP, no DHCPv4
+            elif kind == 0x0806:
                 self.arp(frame[6:12], frame[14:])
             elif kind == 0x0800 and frame[14 + 9] == 17:
                 self.udp(frame[6:12], frame[14:])

@@ -1,7 +1,9 @@
-/* fuzz_lease.c - the udhcpc lease text; every field that comes back must
- * be a terminated string within its buffer. */
+/* fuzz_lease.c - the udhcpc and udhcpc6 lease texts; every field that
+ * comes back must be a terminated string within its buffer, and so must
+ * the server and boot file a DHCPv6 lease's URL gives. */
 #include "net/lease.h"
 #include "net/names.h"
+#include "net/search.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,6 +15,31 @@ static void terminated(const char *s, size_t size)
 		abort();
 }
 
+/* The same bytes as a DHCPv6 lease, and what its boot file URL gives. */
+static void lease6(const uint8_t *data, size_t size)
+{
+	static struct net_search s;
+	const char *why = NULL;
+
+	memset(&s, 0, sizeof(s));
+	s.ifname = "eth0";
+	if (net_lease6_parse((const char *)data, size, &s.lease, &why) < 0) {
+		if (!why)
+			abort();
+		return;
+	}
+	terminated(s.lease.interface, sizeof(s.lease.interface));
+	terminated(s.lease.boot_url, sizeof(s.lease.boot_url));
+	if (!s.lease.interface[0] || !(s.lease.has & NET_LEASE_V6))
+		abort();
+	net_search_server(&s);
+	terminated(s.server, sizeof(s.server));
+	terminated(s.file, sizeof(s.file));
+	terminated(s.ip6, sizeof(s.ip6));
+	if (s.ip[0] || (s.file[0] && !s.lease.boot_url[0]))
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct net_names names;
@@ -21,6 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct net_lease l;
 	char prefix[NET_NAME_MAX];
 
+	lease6(data, size);
 	if (net_lease_parse((const char *)data, size, &l, &why) < 0) {
 		if (!why)
 			abort();

@@ -1,8 +1,9 @@
-/* test_net.c - addresses, the udhcpc lease, the config names pxelinux and
- * GRUB look for, and which loader a boot file is. */
+/* test_net.c - addresses, the udhcpc and udhcpc6 leases, the config names
+ * pxelinux and GRUB look for, and which loader a boot file is. */
 #include "test.h"
 #include "net/lease.h"
 #include "net/names.h"
+#include "net/search.h"
 #include "net/url.h"
 
 #include <errno.h>
@@ -492,6 +493,157 @@ TEST(uuid_from_sysfs_text)
 	CHECK(memcmp(u, want, 16) == 0); /* untouched by a failure */
 }
 
+/* What our udhcpc6 script writes on QEMU's user network (ipv6=on): the
+ * kernel's SLAAC address, libslirp's DNS server and boot file URL in
+ * their long forms. The DHCPv4 names (ip, bootfile) are not the v6
+ * lease's. */
+static const char slirp_lease6[] =
+    "interface=eth0\n"
+    "ip6=fec0::5054:ff:fe12:3466/64\n"
+    "dns=fec0:0000:0000:0000:0000:0000:0000:0003\n"
+    "bootfile_url=tftp://[fec0:0000:0000:0000:0000:0000:0000:0002]/"
+    "pxelinux.0\n"
+    "ip=10.0.2.15\n"
+    "bootfile=ignored.0\n"
+    "mac=52:54:00:12:34:66\n";
+
+TEST(lease6_qemu_user_network)
+{
+	static const uint8_t ip6[16] = {0xfe, 0xc0, 0,	  0,	0, 0,
+					0,    0,    0x50, 0x54, 0, 0xff,
+					0xfe, 0x12, 0x34, 0x66};
+	struct net_lease l;
+	const char *why = NULL;
+
+	CHECK_INT(
+	    net_lease6_parse(slirp_lease6, strlen(slirp_lease6), &l, &why), 0);
+	CHECK_STR(l.interface, "eth0");
+	CHECK_INT(l.has, NET_LEASE_MAC | NET_LEASE_IP6 | NET_LEASE_DNS6 |
+			     NET_LEASE_V6);
+	CHECK(memcmp(l.ip6, ip6, 16) == 0);
+	CHECK_INT(l.dns6[0], 0xfe);
+	CHECK_INT(l.dns6[15], 3);
+	CHECK_INT(l.mac[5], 0x66);
+	CHECK_STR(
+	    l.boot_url,
+	    "tftp://[fec0:0000:0000:0000:0000:0000:0000:0002]/pxelinux.0");
+	CHECK_INT(l.ip[0] | l.ip[3], 0);
+	CHECK_STR(l.boot_file, "");
+	CHECK(l.dropped == NULL);
+	/* and the v6 names are not the v4 lease's */
+	CHECK_INT(net_lease_parse(slirp_lease6, strlen(slirp_lease6), &l, &why),
+		  0);
+	CHECK_STR(l.boot_url, "");
+	CHECK_INT(l.has & (NET_LEASE_IP6 | NET_LEASE_DNS6 | NET_LEASE_V6), 0);
+	CHECK_STR(l.boot_file, "ignored.0");
+}
+
+TEST(lease6_bad_values)
+{
+	static const char text[] = "interface=eth1\n"
+				   "ip6=fec0::1/129\n"
+				   "dns=fec0::3 fec0::4\n"
+				   "bootfile_url=https://[fec0::2]/boot.ipxe\n";
+	static const char no_len[] = "interface=eth1\nip6=2001:db8::7\n"
+				     "dns=nonsense\nbootfile_url=\n";
+	struct net_lease l;
+	const char *why = NULL;
+
+	CHECK_INT(net_lease6_parse(text, strlen(text), &l, &why), 0);
+	CHECK_INT(l.has & NET_LEASE_IP6, 0);
+	CHECK_STR(l.dropped, "the link's IPv6 address in the lease is not "
+			     "valid");
+	CHECK(l.has & NET_LEASE_DNS6); /* the first of the list */
+	CHECK_INT(l.dns6[15], 3);
+	CHECK_STR(l.boot_url, "");
+	CHECK_STR(l.dropped_boot, "the DHCPv6 server's boot file URL (option "
+				  "59) is not a tftp:// or http:// address");
+
+	CHECK_INT(net_lease6_parse(no_len, strlen(no_len), &l, &why), 0);
+	CHECK(l.has & NET_LEASE_IP6);
+	CHECK_INT(l.ip6[15], 7);
+	CHECK_INT(l.has & NET_LEASE_DNS6, 0);
+	CHECK_STR(l.dropped, "the DHCPv6 server's DNS server (option 23) is "
+			     "not valid");
+	CHECK(l.dropped_boot == NULL); /* "name=": udhcpc had nothing */
+
+	CHECK_INT(net_lease6_parse("ip6=fec0::1\n", 12, &l, &why), -EINVAL);
+	CHECK_STR(why, "the DHCP lease names no network interface");
+	CHECK_INT(
+	    net_lease6_parse("interface=eth0\nip6=fec0::1/\n", 27, &l, &why),
+	    0);
+	CHECK_INT(l.has & NET_LEASE_IP6, 0);
+	CHECK_INT(
+	    net_lease6_parse("interface=eth0\nip6=::1%eth0\n", 27, &l, &why),
+	    0);
+	CHECK_INT(l.has & NET_LEASE_IP6, 0);
+}
+
+/* The server and boot file a DHCPv6 lease's URL gives. */
+static void search6(const char *url, struct net_search *s)
+{
+	char text[512];
+	const char *why = NULL;
+
+	snprintf(text, sizeof(text),
+		 "interface=eth0\nip6=fec0::5054:ff:fe12:3466/64\n"
+		 "bootfile_url=%s\n",
+		 url);
+	memset(s, 0, sizeof(*s));
+	s->ifname = "eth0";
+	if (net_lease6_parse(text, strlen(text), &s->lease, &why) < 0)
+		printf("  %s: %s\n", url, why);
+	net_search_server(s);
+}
+
+TEST(search_server_from_boot_file_url)
+{
+	static const struct {
+		const char *url, *server, *file;
+	} cases[] = {
+	    {"tftp://[fec0:0000:0000:0000:0000:0000:0000:0002]/pxelinux.0",
+	     "[fec0::2]", "pxelinux.0"},
+	    {"tftp://[2001:db8::1]/boot/grub/x86_64-efi/core.efi",
+	     "[2001:db8::1]", "boot/grub/x86_64-efi/core.efi"},
+	    /* http, or another port: the whole URL, fetched as an address */
+	    {"http://[2001:db8::1]:8080/boot.ipxe", "[2001:db8::1]",
+	     "http://[2001:db8::1]:8080/boot.ipxe"},
+	    {"tftp://[2001:db8::1]:6969/pxelinux.0", "[2001:db8::1]",
+	     "tftp://[2001:db8::1]:6969/pxelinux.0"},
+	    {"tftp://192.0.2.5/pxelinux.0", "192.0.2.5", "pxelinux.0"},
+	    /* a name: no DNS here, so no server for the configs */
+	    {"tftp://boot.example/pxelinux.0", "",
+	     "tftp://boot.example/pxelinux.0"},
+	    {"ftp://[2001:db8::1]/pxelinux.0", "", ""},
+	};
+	static struct net_search s;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		search6(cases[i].url, &s);
+		CHECK_STR(s.server, cases[i].server);
+		CHECK_STR(s.file, cases[i].file);
+		CHECK_STR(s.ip, "");
+		CHECK_STR(s.ip6, "fec0::5054:ff:fe12:3466");
+	}
+}
+
+/* No IPv4 address (an IPv6-only client): no IPv4 names, for either
+ * loader. */
+TEST(names_without_ipv4)
+{
+	struct net_client c = {NULL, {0x52, 0x54, 0, 0x12, 0x34, 0x66}, {0}};
+	static struct net_names n;
+
+	CHECK_INT(net_pxelinux_names("", NULL, &c, &n), 0);
+	CHECK_INT(n.count, 2);
+	CHECK_STR(n.name[0], "pxelinux.cfg/01-52-54-00-12-34-66");
+	CHECK_STR(n.name[1], "pxelinux.cfg/default");
+	CHECK_INT(net_grub_names("/grub", &c, true, &n), 0);
+	CHECK_INT(n.count, 2);
+	CHECK_STR(n.name[0], "/grub/grub.cfg-01-52-54-00-12-34-66");
+	CHECK_STR(n.name[1], "/grub/grub.cfg");
+}
+
 TEST_MAIN("test_net", url_tftp_name_and_path, url_http_ipv4_port_query,
 	  url_ipv6_and_defaults, url_refusals_say_why, url_over_long_parts,
 	  url_resolve_rfc3986, url_resolve_boot_dir, lease_qemu_user_network,
@@ -499,4 +651,6 @@ TEST_MAIN("test_net", url_tftp_name_and_path, url_http_ipv4_port_query,
 	  lease_boot_file_with_control_characters, pxelinux_names_qemu,
 	  pxelinux_names_uuid_and_209, grub_names_tftp_and_http,
 	  grub_prefix_from_boot_file, loader_classify, uuid_from_sysfs_text,
-	  lease_option_97_sent_back)
+	  lease_option_97_sent_back, lease6_qemu_user_network,
+	  lease6_bad_values, search_server_from_boot_file_url,
+	  names_without_ipv4)

@@ -143,6 +143,34 @@ TEST(nothing_listening_is_refused_at_once)
 	CHECK_INT(net_tftp_size("not-an-address", 69, "x", &t, &why), -EINVAL);
 }
 
+/* The server as a URL writes an IPv6 one: "[::1]". */
+TEST(ipv6_server_in_brackets)
+{
+	struct sockaddr_in6 a = {.sin6_family = AF_INET6,
+				 .sin6_addr = IN6ADDR_LOOPBACK_INIT};
+	socklen_t al = sizeof(a);
+	unsigned long long t = 0;
+	const char *why;
+	int fd = socket(AF_INET6, SOCK_DGRAM, 0);
+	unsigned port;
+
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0) {
+		test_skip("no IPv6 loopback here");
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	CHECK(getsockname(fd, (struct sockaddr *)&a, &al) == 0);
+	port = ntohs(a.sin6_port);
+	close(fd);
+	CHECK_INT(net_tftp_size("[::1]", port, "x", &t, &why), -ECONNREFUSED);
+	CHECK_STR(why, "nothing answers on the TFTP port");
+	CHECK_INT(net_tftp_size("::1", port, "x", &t, &why), -EINVAL);
+	CHECK_INT(net_tftp_size("[::1", port, "x", &t, &why), -EINVAL);
+	CHECK_INT(net_tftp_size("[]", port, "x", &t, &why), -EINVAL);
+	CHECK_INT(net_tftp_size("[fec0::zz]", port, "x", &t, &why), -EINVAL);
+}
+
 TEST_MAIN("test_net_tftp", request_bytes, answers,
 	  asks_the_server_and_ends_the_request,
-	  nothing_listening_is_refused_at_once)
+	  nothing_listening_is_refused_at_once, ipv6_server_in_brackets)
