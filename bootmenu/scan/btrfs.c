@@ -85,7 +85,10 @@ int btrfs_find_default(const void *buf, size_t len, unsigned n, uint64_t *id)
 
 	while (!(rc = btrfs_next_of_type(buf, len, n, &i, &off,
 					 BTRFS_DIR_ITEM_KEY, &h))) {
-		if (get_le16(h.item, h.len, 27, &nl) < 0 ||
+		/* shorter than a dir_item: name_len may be read, but the
+		 * length left for the name would wrap */
+		if (h.len < BTRFS_DIR_ITEM_LEN ||
+		    get_le16(h.item, h.len, 27, &nl) < 0 ||
 		    nl > h.len - BTRFS_DIR_ITEM_LEN)
 			return -EUCLEAN;
 		if (nl == 7 &&

@@ -62,6 +62,11 @@ TEST(test_find_default)
 	it[27] = 200;
 	put_hit(buf, 0, 6, 1, DIR_ITEM, it, 37);
 	CHECK_INT(btrfs_find_default(buf, 69, 1, &id), -EUCLEAN);
+	/* an item of 29 bytes: its name length (at 27) is there, the rest of
+	 * a dir_item is not (the long fuzz run of 2026-12-07 read past it) */
+	it[27] = 7;
+	put_hit(buf, 0, 6, 1, DIR_ITEM, it, 29);
+	CHECK_INT(btrfs_find_default(buf, 32 + 29, 1, &id), -EUCLEAN);
 }
 
 TEST(test_find_backref)
