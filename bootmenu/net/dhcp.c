@@ -113,15 +113,17 @@ static int read_lease(const char *path, bool v6, struct net_lease *l, char *why,
 	return rc;
 }
 
-/* Run the client argv (udhcpc or udhcpc6, by @v6) to its end and read
- * the lease its script wrote to @lease_path. */
-static int run_client(char *const argv[], char *const envp[],
-		      const char *lease_path, bool v6, struct net_lease *l,
-		      _Atomic pid_t *child, const _Atomic int *cancel,
-		      char *why, size_t len)
+/* Run the client argv (udhcpc or udhcpc6, by @v6) to its end, its
+ * script told @lease_path, and read the lease the script wrote there. */
+static int run_client(char *const argv[], const char *lease_path, bool v6,
+		      struct net_lease *l, _Atomic pid_t *child,
+		      const _Atomic int *cancel, char *why, size_t len)
 {
+	char env_lease[600];
+	char *envp[] = {env_lease, "PATH=/bin:/sbin:/usr/bin:/usr/sbin", NULL};
 	int rc;
 
+	snprintf(env_lease, sizeof(env_lease), "BOOTMENU_LEASE=%s", lease_path);
 	why[0] = '\0';
 	unlink(lease_path);
 	rc = net_run(argv, envp, NULL, child, cancel);
@@ -145,13 +147,11 @@ int net_dhcp_run(const char *dir, const char *ifname, const char *lease_path,
 		 _Atomic pid_t *child, const _Atomic int *cancel, char *why,
 		 size_t len)
 {
-	char script_path[512], env_lease[600], tries[8], wait[8], vendor[64],
-	    arch[32], guid[48] = "0x61:00";
-	char *envp[] = {env_lease, "PATH=/bin:/sbin:/usr/bin:/usr/sbin", NULL};
+	char script_path[512], tries[8], wait[8], vendor[64], arch[32],
+	    guid[48] = "0x61:00";
 	unsigned a = uefi ? 7 : 0;
 
 	snprintf(script_path, sizeof(script_path), "%s/udhcpc.sh", dir);
-	snprintf(env_lease, sizeof(env_lease), "BOOTMENU_LEASE=%s", lease_path);
 	snprintf(tries, sizeof(tries), "%d", NET_DHCP_TRIES);
 	snprintf(wait, sizeof(wait), "%d", NET_DHCP_WAIT_S);
 	snprintf(vendor, sizeof(vendor), "PXEClient:Arch:%05u:UNDI:003016", a);
@@ -170,25 +170,21 @@ int net_dhcp_run(const char *dir, const char *ifname, const char *lease_path,
 		argv[sizeof(argv) / sizeof(argv[0]) - 2] = guid;
 	}
 
-	return run_client(argv, envp, lease_path, false, l, child, cancel, why,
-			  len);
+	return run_client(argv, lease_path, false, l, child, cancel, why, len);
 }
 
 int net_dhcp6_run(const char *dir, const char *ifname, const char *lease_path,
 		  struct net_lease *l, _Atomic pid_t *child,
 		  const _Atomic int *cancel, char *why, size_t len)
 {
-	char script_path[512], env_lease[600], tries[8], wait[8];
-	char *envp[] = {env_lease, "PATH=/bin:/sbin:/usr/bin:/usr/sbin", NULL};
+	char script_path[512], tries[8], wait[8];
 	char *argv[] = {
 	    "udhcpc6",	    "-f", "-q",		  "-n", "-l",  "-i",
 	    (char *)ifname, "-s", script_path,	  "-t", tries, "-T",
 	    wait,	    "-O", "bootfile_url", "-O", "dns", NULL};
 
 	snprintf(script_path, sizeof(script_path), "%s/udhcpc6.sh", dir);
-	snprintf(env_lease, sizeof(env_lease), "BOOTMENU_LEASE=%s", lease_path);
 	snprintf(tries, sizeof(tries), "%d", NET_DHCP6_TRIES);
 	snprintf(wait, sizeof(wait), "%d", NET_DHCP_WAIT_S);
-	return run_client(argv, envp, lease_path, true, l, child, cancel, why,
-			  len);
+	return run_client(argv, lease_path, true, l, child, cancel, why, len);
 }

@@ -228,17 +228,22 @@ static int parse_url(const char *v, size_t n, char *out, size_t size)
 	return rc;
 }
 
+/* The length of @v's first space-separated word: a list's first entry. */
+static size_t first_word(const char *v, size_t n)
+{
+	const char *sp = memchr(v, ' ', n);
+
+	return sp ? (size_t)(sp - v) : n;
+}
+
 static int parse_value(const struct lease_key *k, const char *v, size_t n,
 		       void *dst)
 {
 	switch (k->kind) {
 	case LK_IP:
 		return net_ipv4_parse(v, n, dst);
-	case LK_IP_LIST: {
-		const char *sp = memchr(v, ' ', n);
-
-		return net_ipv4_parse(v, sp ? (size_t)(sp - v) : n, dst);
-	}
+	case LK_IP_LIST:
+		return net_ipv4_parse(v, first_word(v, n), dst);
 	case LK_PREFIX:
 		return parse_prefix(v, n, dst);
 	case LK_MAC:
@@ -249,11 +254,8 @@ static int parse_value(const struct lease_key *k, const char *v, size_t n,
 		return parse_uuid97(v, n, dst);
 	case LK_IP6:
 		return parse_ip6(v, n, dst);
-	case LK_IP6_LIST: {
-		const char *sp = memchr(v, ' ', n);
-
-		return parse_ip6(v, sp ? (size_t)(sp - v) : n, dst);
-	}
+	case LK_IP6_LIST:
+		return parse_ip6(v, first_word(v, n), dst);
 	case LK_URL:
 		return parse_url(v, n, dst, k->size);
 	default:
