@@ -41,7 +41,8 @@ static int scan_start(struct scan *s)
 	/* with a uevent stream, settling waits for it to be quiet a moment */
 	s->last_activity_ms =
 	    scan_now_ms() - (s->nl_fd >= 0 ? 0 : SCAN_QUIET_MS);
-	s->settle_deadline_ms = scan_now_ms() + (int64_t)(s->o.settle_s * 1000);
+	s->started_ms = scan_now_ms();
+	s->settle_deadline_ms = s->started_ms + (int64_t)(s->o.settle_s * 1000);
 	rc = -pthread_create(&s->thread, NULL, scan_coord_main, s);
 	s->thread_up = rc == 0;
 	return rc;
@@ -60,6 +61,8 @@ static void scan_set_opts(struct scan *s, const struct scan_opts *opts)
 		s->o.settle_s = SCAN_SETTLE_DEFAULT_S;
 	if (s->o.timeout_s <= 0)
 		s->o.timeout_s = SCAN_TIMEOUT_DEFAULT_S;
+	if (!s->o.usb_port_fn)
+		s->o.usb_port_fn = scan_usb_port_status;
 }
 
 struct scan *scan_new(const struct scan_opts *opts)

@@ -43,7 +43,7 @@ struct fs_root;
 
 #define SCAN_SETTLE_DEFAULT_S 5.0   /* bootmenu.settle= overrides */
 #define SCAN_TIMEOUT_DEFAULT_S 10.0 /* one device's probe + mount */
-#define SCAN_QUIET_MS 500	    /* no uevent for this long: settled */
+#define SCAN_QUIET_MS 500	    /* no uevent this long: settled again */
 #define SCAN_COALESCE_MS 25	    /* events of one device within: one */
 #define SCAN_WORKERS_MAX 8	    /* devices probed at once */
 
@@ -62,6 +62,10 @@ struct scan_opts {
 	int (*mount_fn)(void *ctx, const char *devnode, const char *fstype,
 			const char *target);
 	void *mount_ctx;
+	/* Tests: stands in for scan_usb_port_status(). */
+	int (*usb_port_fn)(void *ctx, const char *node, unsigned port,
+			   uint16_t *status);
+	void *usb_port_ctx;
 	/* Devices to leave alone (bootmenu.conf's hide): a reason such as
 	 * "hidden by bootmenu.conf" (static, not copied) or NULL. Asked
 	 * with @uuid = @label = NULL before a device is probed, then with
@@ -72,6 +76,12 @@ struct scan_opts {
 				 const char *label);
 	void *filter_ctx;
 };
+
+/* The status word of @port (1-based) of the USB hub whose usbfs node is
+ * @node, as the hub answers GET_STATUS (bit 0: a device is connected).
+ * 0 or -errno. The default usb_port_fn; @ctx unused. */
+int scan_usb_port_status(void *ctx, const char *node, unsigned port,
+			 uint16_t *status);
 
 enum scan_state {
 	SCAN_DEV_PROBING, /* queued or in its worker */

@@ -158,13 +158,33 @@ static bool uevent_pending(const struct scan *s)
 	return s->nl_fd >= 0 && poll(&p, 1, 0) > 0;
 }
 
-/* Settled: nothing queued or probing, no USB host about to report its
- * disks, and no uevent for a moment. */
+/* Quiet: nothing queued or probing, no USB host about to report its
+ * disks, no uevent waiting. The first settle then needs nothing owed
+ * (scan_owed.c) for a short gap: what was owed and came is followed by
+ * its uevent, or by what it owes in turn; later ones, no uevent for a
+ * moment. */
+static bool step_quiet(struct scan *s, int64_t now)
+{
+	int64_t gap = s->settled_sent ? SCAN_QUIET_MS : SCAN_KNOWN_GAP_MS;
+	bool owed;
+
+	if (scan_busy(s) || scan_hosts_pending(s, now) ||
+	    now - s->last_activity_ms < gap || uevent_pending(s))
+		return false;
+	if (s->settled_sent || s->nl_fd < 0)
+		return true;
+	owed = scan_owed(s, now);
+	if (!owed && !s->was_owed)
+		return true;
+	s->was_owed = owed;
+	s->last_activity_ms = now; /* asked again after the gap */
+	return false;
+}
+
+/* Settled: quiet, or the settle bound reached. */
 static void step_settle(struct scan *s, int64_t now)
 {
-	bool quiet = !scan_busy(s) && !scan_hosts_pending(s, now) &&
-		     now - s->last_activity_ms >= SCAN_QUIET_MS &&
-		     !uevent_pending(s);
+	bool quiet = step_quiet(s, now);
 
 	/* the members that came have come: incomplete volumes now */
 	if ((quiet || now >= s->settle_deadline_ms) && !s->vol_settled) {
@@ -186,6 +206,7 @@ static void step_settle(struct scan *s, int64_t now)
 static int step_timeout(const struct scan *s, int64_t now)
 {
 	int64_t next = now + SCAN_POLL_MAX_MS;
+	int64_t gap = s->settled_sent ? SCAN_QUIET_MS : SCAN_KNOWN_GAP_MS;
 
 	for (const struct scan_rec *r = s->recs; r; r = r->next) {
 		if (r->pending_ms && r->pending_ms < next)
@@ -193,8 +214,9 @@ static int step_timeout(const struct scan *s, int64_t now)
 		if (r->job && !r->job->abandoned && r->deadline_ms < next)
 			next = r->deadline_ms;
 	}
-	if (!s->quiet && s->last_activity_ms + SCAN_QUIET_MS < next)
-		next = s->last_activity_ms + SCAN_QUIET_MS;
+	if (!s->quiet && s->last_activity_ms + gap > now &&
+	    s->last_activity_ms + gap < next)
+		next = s->last_activity_ms + gap;
 	for (size_t i = 0; i < s->n_hosts; i++)
 		if (s->hosts[i].since_ms + SCAN_HOST_WAIT_MS < next)
 			next = s->hosts[i].since_ms + SCAN_HOST_WAIT_MS;

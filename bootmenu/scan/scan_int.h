@@ -24,6 +24,7 @@
  *	scan_luks.c	LUKS headers read (in the worker) and what they
  *			say of the record
  *	scan_usb.c	USB storage hosts that have not reported disks yet
+ *	scan_owed.c	what USB and MMC still owe before the first settle
  *	scan_vol.c	LVM2 and md members read, their volumes planned and
  *			mapped (the records of the plan are scan_record.c's)
  *	scan_event.c	the clock, the eventfds, the caller's event queue
@@ -54,6 +55,7 @@
  * or until a disk under it arrives. */
 #define SCAN_HOST_WAIT_MS 3000
 #define SCAN_HOSTS_MAX 16
+#define SCAN_OWED_MAX 64 /* things owed at start (scan_owed.c) */
 
 struct fs_root;
 
@@ -208,6 +210,12 @@ struct scan {
 	bool quiet, settled_sent;
 	struct scan_host hosts[SCAN_HOSTS_MAX]; /* USB hosts with no disk yet */
 	size_t n_hosts;
+	/* what the kernel still owes before the first settle (scan_owed.c):
+	 * what, and since when; since_ms INT64_MIN once given up on */
+	struct scan_host owed[SCAN_OWED_MAX];
+	size_t n_owed;
+	bool was_owed; /* at the last look: wait one gap more once it came */
+	int64_t started_ms;
 	struct scan_volmem *vmembers; /* LVM2 and md members read */
 	bool vol_settled;	      /* incomplete volumes are planned now */
 };
@@ -356,6 +364,19 @@ void scan_host_forget(struct scan *s, const char *devpath);
 /* True while a host may still report a disk; drops those that waited
  * SCAN_HOST_WAIT_MS. */
 bool scan_hosts_pending(struct scan *s, int64_t now);
+
+/* --- scan_owed.c: settling by knowing (under s->lock) */
+
+/* Before the first settle, the disks made at power-on are all known once
+ * nothing is owed and no uevent came for SCAN_KNOWN_GAP_MS. */
+#define SCAN_KNOWN_GAP_MS 50
+
+/* True while USB or MMC may still report a disk present at power-on: a
+ * connected hub port not enumerated yet, a port not powered yet, a device
+ * being configured, a storage interface with no SCSI host, an MMC host
+ * with no card within SCAN_QUIET_MS of the start. Each holds at most
+ * SCAN_HOST_WAIT_MS from when it was first seen. */
+bool scan_owed(struct scan *s, int64_t now);
 
 /* --- scan_vol.c: volumes (s->lock held unless said otherwise) */
 

@@ -6,7 +6,14 @@ One guest with four copies of the demo disk: virtio, AHCI (SATA), NVMe and
 a USB stick. From the rescue shell, `bootmenu --list --json` scans them
 (an object: "entries" and "warnings");
 every copy's five filesystems must be there, by device name, with the
-demo's entries."""
+demo's entries.
+
+stick_behind_hub_before_countdown: the menu itself (no shell) with the
+demo disk and a USB stick with its own syslinux entry behind a USB hub,
+both present at power-on. The hub is enumerated after /init and powers its ports as it
+is set up, so for a while its port shows nothing: the first settle must
+still wait for the stick (settling by knowing, bootmenu/scan/scan_owed.c),
+so its entry is drawn before the countdown starts."""
 import json
 import os
 import re
@@ -14,12 +21,14 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 from qemu import Qemu, check, need  # noqa: E402
-from disks import sha256, dirty_ext4 as dirty_ext4_image  # noqa: E402
+
+from disks import sha256, stick_ext4, dirty_ext4 as dirty_ext4_image  # noqa: E402
 
 B = os.path.abspath(sys.argv[1])
 EFI = os.path.join(B, "bootmenu.efi")
 DEMO = os.path.join(B, "demo.img")
 W = os.path.join(B, "e2e-scan")
+HUB_STICK = "Stick behind a hub"
 
 
 def dirty_ext4(path):
@@ -116,6 +125,34 @@ def hidden_by_conf():
         raise AssertionError("entries of a hidden device: %s" % bad[0])
 
 
+def stick_behind_hub_before_countdown():
+    os.makedirs(W, exist_ok=True)
+    stick = os.path.join(W, "hubstick.img")
+    stick_ext4(stick, os.path.join(W, "hubstick-root"), {
+        "/boot/vmlinuz": need(os.path.join(B, "kernel", "bzImage")),
+        "/syslinux/syslinux.cfg":
+            "DEFAULT h\nLABEL h\n  MENU LABEL %s\n  KERNEL /boot/vmlinuz\n" % HUB_STICK,
+    }, label="hubstick", size="16M")
+    extra = [
+        "-device", "qemu-xhci,id=xhci",
+        "-device", "usb-hub,bus=xhci.0,port=1",
+        "-drive", "file=%s,format=raw,if=none,id=usb0,snapshot=on" % stick,
+        "-device", "usb-storage,bus=xhci.0,port=1.2,drive=usb0",
+    ]
+    q = Qemu(B, "scan-hub", kernel=need(EFI), append="", disks=[need(DEMO)], extra=extra)
+    try:
+        q.expect(r"Booting .{1,60} in \d+ s", 120)
+        before = q.output()[:q.pos]
+    finally:
+        q.close()
+    if not re.search(r"\[sd[a-z]\] Attached SCSI", before):
+        raise AssertionError("the kernel attached no disk for the stick before the countdown")
+    if HUB_STICK not in before:
+        raise AssertionError("the countdown started before the stick's entry %r was drawn"
+                             % HUB_STICK)
+
+
 ok = check("e2e.scan.controllers_and_dirty_journal", all_controllers)
+ok &= check("e2e.scan.stick_behind_hub_before_countdown", stick_behind_hub_before_countdown)
 ok &= check("e2e.scan.hidden_by_conf", hidden_by_conf)
 sys.exit(0 if ok else 1)

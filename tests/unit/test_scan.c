@@ -244,7 +244,8 @@ static const struct scan_dev *find_dev(const struct scan_dev *v, size_t n,
 	return NULL;
 }
 
-static struct scan *start_scan(void)
+/* The fake tree's options: vdf's mount answers after its 0.5 s limit. */
+static struct scan_opts fake_opts(void)
 {
 	struct scan_opts o = {
 	    .sysfs = sys_dir,
@@ -254,6 +255,13 @@ static struct scan *start_scan(void)
 	    .settle_s = 5,
 	    .mount_fn = fake_mount,
 	};
+
+	return o;
+}
+
+static struct scan *start_scan(void)
+{
+	struct scan_opts o = fake_opts();
 
 	return scan_new(&o);
 }
@@ -616,6 +624,160 @@ TEST(test_scan_settle_usb_empty)
 	scan_free(s);
 }
 
+/* --- settling by knowing (scan_owed.c): what USB still owes at start
+ * holds the first settle; a fake sysfs of hubs and devices, and a fake
+ * of the hubs' port status answers. */
+
+struct fake_ports {
+	uint16_t status[3]; /* ports 1, 2 */
+	int asked;
+	char node[PATH_MAX];
+};
+
+static int fake_port_fn(void *ctx, const char *node, unsigned port,
+			uint16_t *status)
+{
+	struct fake_ports *f = ctx;
+
+	snprintf(f->node, sizeof(f->node), "%s", node);
+	f->asked++;
+	if (port < 1 || port > 2)
+		return -EINVAL;
+	*status = f->status[port];
+	return 0;
+}
+
+static void usb_attr(const char *dev, const char *name, const char *text)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/bus/usb/devices/%s", sys_dir, dev);
+	mkdirs(p);
+	snprintf(p, sizeof(p), "%s/bus/usb/devices/%s/%s", sys_dir, dev, name);
+	put_file(p, text);
+}
+
+/* A root hub with two ports, and no SCSI host left by the tests above
+ * (each would hold the settle for its 3 s). */
+static void fake_root_hub(void)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "rm -rf '%s/class/scsi_host'", sys_dir);
+	CHECK_INT(system(p), 0);
+	usb_attr("usb1", "bDeviceClass", "09\n");
+	usb_attr("usb1", "busnum", "1\n");
+	usb_attr("usb1", "devnum", "1\n");
+	usb_attr("usb1", "maxchild", "2\n");
+	usb_attr("usb1", "speed", "480\n");
+}
+
+struct late_stick {
+	struct scan *s;
+	const char *dev; /* "1-1", "1-1.2" */
+	int delay_ms;
+};
+
+static void stick_path(char *p, size_t n, const struct late_stick *l,
+		       const char *rest)
+{
+	snprintf(p, n, "%s/bus/usb/devices/%s:1.0%s", sys_dir, l->dev, rest);
+}
+
+/* After @delay_ms: the device, its storage interface, its host and its
+ * disk appear, as hub_wq, usb-storage and sd make them. */
+static void *late_stick_main(void *arg)
+{
+	struct late_stick *l = arg;
+	char p[PATH_MAX], iface[64];
+
+	usleep((useconds_t)l->delay_ms * 1000);
+	snprintf(iface, sizeof(iface), "%s:1.0", l->dev);
+	usb_attr(l->dev, "bDeviceClass", "00\n");
+	usb_attr(l->dev, "bNumInterfaces", " 1\n");
+	usb_attr(iface, "bInterfaceClass", "08\n");
+	stick_path(p, sizeof(p), l, "/host9");
+	mkdirs(p);
+	usleep(100 * 1000); /* usb-storage's delay_use, shortened */
+	stick_path(p, sizeof(p), l, "/host9/target9:0:0");
+	mkdirs(p);
+	usleep(100 * 1000); /* sd's probe */
+	fake_disk("sdj", IMG "btrfs.img");
+	stick_path(p, sizeof(p), l, "/host9/target9:0:0/9:0:0:0/block");
+	mkdirs(p);
+	snprintf(p, sizeof(p),
+		 "/devices/pci0/usb1/%s/%s/host9/target9:0:0/9:0:0:0/block/sdj",
+		 l->dev, iface);
+	inject_fmt(l->s, "add", p, "block", "disk", "sdj");
+	return NULL;
+}
+
+/* Start a scan over fake_root_hub() (and, with @hub, a hub behind its
+ * port 1) whose ports answer @port1 and @port2, with a stick appearing
+ * at @dev after @delay_ms: the first settle must have the stick or not,
+ * as @want_stick says. */
+static void settle_with_stick(uint16_t port1, uint16_t port2, bool hub,
+			      const char *dev, int delay_ms, bool want_stick)
+{
+	struct fake_ports ports = {.status = {0, port1, port2}};
+	struct scan_opts o = fake_opts();
+	struct late_stick l = {NULL, dev, delay_ms};
+	char p[PATH_MAX];
+	pthread_t t;
+
+	o.settle_s = 8;
+	o.hotplug = true;
+	o.usb_port_fn = fake_port_fn;
+	o.usb_port_ctx = &ports;
+
+	fake_root_hub();
+	if (hub) {
+		usb_attr("1-1", "bDeviceClass", "09\n");
+		usb_attr("1-1", "busnum", "1\n");
+		usb_attr("1-1", "devnum", "2\n");
+		usb_attr("1-1", "maxchild", "2\n");
+		usb_attr("1-1", "speed", "480\n");
+	}
+	l.s = scan_new(&o);
+	CHECK(l.s != NULL);
+	if (!l.s)
+		return;
+	CHECK_INT(pthread_create(&t, NULL, late_stick_main, &l), 0);
+	/* vda, vdg, and the stick when it was waited for */
+	CHECK_INT(scan_all(l.s, 8), want_stick ? 3 : 2);
+	CHECK(has_root(l.s, "sdj") == want_stick);
+	CHECK(ports.asked > 0);
+	pthread_join(t, NULL);
+	scan_free(l.s);
+	drop_disk("sdj");
+	snprintf(p, sizeof(p), "rm -rf '%s/bus'", sys_dir);
+	CHECK_INT(system(p), 0);
+}
+
+/* Root port 1 says a device is connected that is not enumerated yet:
+ * the settle waits for it, though no uevent says anything for 1.2 s. */
+TEST(test_scan_settle_knows_port)
+{
+	settle_with_stick(0x0101, 0x0100, false, "1-1", 1200, true);
+}
+
+/* Nothing connected, every port powered: nothing is owed, and the scan
+ * settles without the stick (which comes only after). */
+TEST(test_scan_settle_knows_nothing_owed)
+{
+	settle_with_stick(0x0100, 0x0100, false, "1-1", 1200, false);
+}
+
+/* A hub behind root port 1, just set up: its ports say powered and
+ * empty, but a device there shows only a while after power-on (the
+ * stick comes about 300 ms after the hub was first seen, once the other
+ * devices' 0.5 s are over). The settle waits SCAN_HUB_YOUNG_MS for the
+ * hub's ports, and so sees the stick. */
+TEST(test_scan_settle_knows_young_hub)
+{
+	settle_with_stick(0x0100, 0x0100, true, "1-1.2", 800, true);
+}
+
 TEST(test_scan_teardown)
 {
 	char cmd[128];
@@ -630,4 +792,6 @@ TEST_MAIN("test_scan", test_uevent_parse, test_uevent_reject,
 	  test_uevent_long_fields, test_scan_setup, test_scan_start,
 	  test_scan_hotplug, test_scan_hand_back, test_scan_bad_sysfs,
 	  test_scan_settle_usb_event, test_scan_settle_usb_sysfs,
-	  test_scan_settle_usb_empty, test_scan_teardown)
+	  test_scan_settle_usb_empty, test_scan_settle_knows_port,
+	  test_scan_settle_knows_nothing_owed, test_scan_settle_knows_young_hub,
+	  test_scan_teardown)
