@@ -177,6 +177,10 @@ size_t scan_devices(struct scan *s, struct scan_dev *out, size_t max);
  * wait (a few seconds at most) holds the settle: for a status line. */
 size_t scan_hosts_waiting(struct scan *s);
 
+/* Before the first settle: how many USB or MMC devices found at start
+ * are still being set up (scan_owed.c), for a status line. */
+size_t scan_owed_waiting(struct scan *s);
+
 /* Tests, and a replay of a captured stream: hand a raw uevent message to
  * the scan as if it came from the kernel. Returns 0 or -errno. */
 int scan_inject_uevent(struct scan *s, const void *msg, size_t len);

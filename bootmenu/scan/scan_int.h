@@ -180,6 +180,7 @@ struct scan_evq {
 struct scan_host {
 	char devpath[UEVENT_FIELD_MAX]; /* "/devices/.../1-1:1.0/host6" */
 	int64_t since_ms;
+	int limit_ms; /* owed entries: how long they may hold the settle */
 };
 
 struct scan_msg {

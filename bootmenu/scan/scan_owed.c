@@ -114,6 +114,7 @@ owe(struct scan *s, int64_t now, int limit_ms, const char *fmt, ...)
 		if (s->n_owed == SCAN_OWED_MAX)
 			return false; /* more than a machine has: unasked */
 		memcpy(s->owed[i].devpath, what, sizeof(what));
+		s->owed[i].limit_ms = limit_ms;
 		s->owed[s->n_owed++].since_ms = now;
 		log_debug("scan: waiting for %s", what);
 	}
@@ -145,12 +146,14 @@ static bool hub_owes(struct scan *s, const char *bus, const char *name,
 	power = read_num(dir, "speed", 10) >= 5000 ? PORT_POWER_USB3
 						   : PORT_POWER_USB2;
 	if (ports == 0)
-		return owe(s, now, SCAN_HOST_WAIT_MS, "USB hub %s (its ports)", name);
+		return owe(s, now, SCAN_HOST_WAIT_MS, "USB hub %s (its ports)",
+			   name);
 	if (nbus < 0 || dev < 0 || ports < 0)
 		return false;
 	/* a hub behind a root port powers its ports as it is set up: a
 	 * device there shows as connected only a while after */
-	if (!root && owe(s, now, SCAN_HUB_YOUNG_MS, "USB hub %s (powering its ports)", name))
+	if (!root && owe(s, now, SCAN_HUB_YOUNG_MS,
+			 "USB hub %s (powering its ports)", name))
 		return true;
 	if (snprintf(node, sizeof(node), "%s/bus/usb/%03ld/%03ld", s->o.devdir,
 		     nbus, dev) >= (int)sizeof(node))
@@ -158,9 +161,9 @@ static bool hub_owes(struct scan *s, const char *bus, const char *name,
 	for (long p = 1; p <= ports && p < 256; p++) {
 		uint16_t st = 0;
 
-		int len = root ? snprintf(child, sizeof(child), "%s-%ld",
-					  name + 3, p)
-			       : snprintf(child, sizeof(child), "%s.%ld", name, p);
+		int len =
+		    root ? snprintf(child, sizeof(child), "%s-%ld", name + 3, p)
+			 : snprintf(child, sizeof(child), "%s.%ld", name, p);
 
 		if (len < 0 || (size_t)len >= sizeof(child) ||
 		    exists(bus, child))
@@ -170,9 +173,10 @@ static bool hub_owes(struct scan *s, const char *bus, const char *name,
 			continue; /* cannot ask: hotplug will show it */
 		if (!(st & PORT_CONNECTION) && (st & power))
 			continue;
-		owed |= owe(s, now, SCAN_HOST_WAIT_MS, "USB port %s (%s)", child,
-			     st & PORT_CONNECTION ? "a device is connected"
-						  : "not powered yet");
+		owed |=
+		    owe(s, now, SCAN_HOST_WAIT_MS, "USB port %s (%s)", child,
+			st & PORT_CONNECTION ? "a device is connected"
+					     : "not powered yet");
 	}
 	return owed;
 }
@@ -207,7 +211,7 @@ static bool device_owes(struct scan *s, const char *bus, const char *name,
 	if (want >= 0 && interfaces_in(bus, name) >= want)
 		return false;
 	return owe(s, now, SCAN_HOST_WAIT_MS,
-		    "USB device %s (being configured)", name);
+		   "USB device %s (being configured)", name);
 }
 
 /* The first entry of @dir whose name starts with @prefix, into @out. */
@@ -306,7 +310,8 @@ static bool mmc_owes(struct scan *s, int64_t now)
 	while (!owed && (de = readdir(d))) {
 		bool card = false;
 
-		if (de->d_name[0] == '.' || !join(dir, sizeof(dir), path, de->d_name) ||
+		if (de->d_name[0] == '.' ||
+		    !join(dir, sizeof(dir), path, de->d_name) ||
 		    !(c = opendir(dir)))
 			continue;
 		while (!card && (ce = readdir(c)))
@@ -325,4 +330,17 @@ bool scan_owed(struct scan *s, int64_t now)
 	bool usb = usb_owes(s, now);
 
 	return mmc_owes(s, now) || usb;
+}
+
+size_t scan_owed_waiting(struct scan *s)
+{
+	int64_t now = scan_now_ms();
+	size_t n = 0;
+
+	pthread_mutex_lock(&s->lock);
+	for (size_t i = 0; i < s->n_owed && !s->settled_sent; i++)
+		n += s->owed[i].since_ms != INT64_MIN &&
+		     now - s->owed[i].since_ms < s->owed[i].limit_ms;
+	pthread_mutex_unlock(&s->lock);
+	return n;
 }

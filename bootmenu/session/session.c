@@ -761,6 +761,10 @@ size_t session_status(const struct session *s, char *buf, size_t len)
 	else if (n > 1)
 		used = status_put(buf, len, used, "%swaiting for %zu USB disks",
 				  used ? "; " : "", n);
+	if (!n && s->scan && scan_owed_waiting(s->scan))
+		used = status_put(buf, len, used,
+				  "%swaiting for USB devices being set up",
+				  used ? "; " : "");
 	used = sources_status(s, NULL, buf, len, used);
 	return used < len ? used : len - 1;
 }

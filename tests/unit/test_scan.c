@@ -676,6 +676,7 @@ struct late_stick {
 	struct scan *s;
 	const char *dev; /* "1-1", "1-1.2" */
 	int delay_ms;
+	size_t owed; /* scan_owed_waiting() just before the stick came */
 };
 
 static void stick_path(char *p, size_t n, const struct late_stick *l,
@@ -692,6 +693,7 @@ static void *late_stick_main(void *arg)
 	char p[PATH_MAX], iface[64];
 
 	usleep((useconds_t)l->delay_ms * 1000);
+	l->owed = scan_owed_waiting(l->s);
 	snprintf(iface, sizeof(iface), "%s:1.0", l->dev);
 	usb_attr(l->dev, "bDeviceClass", "00\n");
 	usb_attr(l->dev, "bNumInterfaces", " 1\n");
@@ -721,7 +723,7 @@ static void settle_with_stick(uint16_t port1, uint16_t port2, bool hub,
 {
 	struct fake_ports ports = {.status = {0, port1, port2}};
 	struct scan_opts o = fake_opts();
-	struct late_stick l = {NULL, dev, delay_ms};
+	struct late_stick l = {NULL, dev, delay_ms, 0};
 	char p[PATH_MAX];
 	pthread_t t;
 
@@ -746,6 +748,7 @@ static void settle_with_stick(uint16_t port1, uint16_t port2, bool hub,
 	/* vda, vdg, and the stick when it was waited for */
 	CHECK_INT(scan_all(l.s, 8), want_stick ? 3 : 2);
 	CHECK(has_root(l.s, "sdj") == want_stick);
+	CHECK((l.owed > 0) == want_stick); /* the status line's count */
 	CHECK(ports.asked > 0);
 	pthread_join(t, NULL);
 	scan_free(l.s);
