@@ -25,7 +25,8 @@ and SeaBIOS, both through QEMU's -kernel: an ESP's BOOTX64.EFI gets no
 command line) and one plain "OVMF -kernel" to set them beside;
 OVMF_STAGES_INITCALLS (default 3) boots of each firmware with
 initcall_debug (through -kernel), the initcalls that differ most;
-OVMF_STAGES_REPORT_ONLY=1 analyses the last run's boots again.
+OVMF_STAGES_REPORT_ONLY=1 analyses the last run's boots again;
+OVMF_STAGES_ONLY="name;name" boots only the variants of those names.
 """
 import bisect
 import collections
@@ -49,6 +50,7 @@ O = os.path.join(B, "bench", "ovmf-stages")
 RUNS = max(1, int(os.environ.get("OVMF_STAGES_RUNS", "5")))
 APPENDS = [a.strip() for a in os.environ.get("OVMF_STAGES_APPEND", "").split(";")
            if a.strip()]
+ONLY = [n.strip() for n in os.environ.get("OVMF_STAGES_ONLY", "").split(";") if n.strip()]
 SAMPLE_S = 0.004  # pause between two monitor samples (each takes ~1 ms more)
 HIGH_HALF = 0xffff800000000000
 COMPRESSED = os.path.join(B, "kernel", "obj", "arch", "x86", "boot", "compressed",
@@ -251,6 +253,9 @@ def variants():
     # no network card: OVMF then loads no NIC driver (QEMU's iPXE ROM),
     # which resets its card at ExitBootServices
     v[OVMF + ", no NIC"] = dict(v[OVMF], qargs=dict(v[OVMF]["qargs"], extra=["-nic", "none"]))
+    # the card without its option ROM: the device is there, its UEFI driver not
+    v[OVMF + ", NIC without its ROM"] = dict(v[OVMF], qargs=dict(v[OVMF]["qargs"], extra=[
+        "-netdev", "user,id=n0,restrict=on", "-device", "e1000e,netdev=n0,romfile="]))
     for name, d in ((STANDIN, "standin"), (PADDED, "padded")):
         v[name] = variant({"disks": [esp(d), bench.MENU_IMG], "mem": bench.MEM,
                            "uefi": True}, STANDIN_RE,
@@ -568,6 +573,8 @@ def measure():
     started = time.strftime("%Y-%m-%d %H:%M %Z")
     load = [os.getloadavg()[0], None]
     v = variants()
+    if ONLY:
+        v = collections.OrderedDict((n, x) for n, x in v.items() if n in ONLY)
     runs = {n: [] for n in v}
     for r in range(RUNS):
         for i, (n, spec) in enumerate(v.items()):
