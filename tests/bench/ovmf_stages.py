@@ -63,15 +63,16 @@ STANDIN_RE = r"BOOTMENU-STANDIN"
 class RipSampler:
     """The vCPU's RIP, CPL and HLT flag, asked of QEMU's human monitor in a
     loop until stop(): self.samples = [(seconds from QEMU start, rip, cpl,
-    hlt)]. A query stops the vCPU for about a millisecond."""
+    hlt)]. The queries cost the guest some time: the unsampled variants
+    show how much."""
 
     def __init__(self, q, image=None):
         self.q = q
         self.samples = []
         # @image: the EFI file OVMF loads; its load address is found in the
-        # guest's memory (image_base) from the first samples in the stub
-        # the DOS and COFF headers and the optional header up to its
-        # ImageBase, which the firmware rewrites when it relocates
+        # guest's memory (image_base) from the first samples in the stub,
+        # by its DOS and COFF headers and its optional header up to the
+        # ImageBase field, which the firmware rewrites when it relocates
         self.image = None
         if image:
             head = open(image, "rb").read(4096)
@@ -129,8 +130,8 @@ class RipSampler:
 
     def _find_image(self, s, rip):
         """The image's PE headers (OVMF copies them to its load address) in
-        the pages below @rip: one pmemsave of up to the image's size, which
-        stops the vCPU for a few milliseconds, once per boot."""
+        the pages below @rip: one pmemsave of up to the image's size (4.4
+        MiB), once per boot."""
         self.tries += 1
         lo = max(0, rip - self.image_size) & ~0xfff
         mem = self._save(s, lo, rip - lo)
@@ -300,6 +301,7 @@ def symbols(path, kinds="tTwW"):
 
 
 def kernel_symbols():
+    """symbols()'s table of System.map's functions (no sizes there)."""
     syms = []
     for ln in open(os.path.join(B, "kernel", "obj", "System.map")):
         a, t, n = ln.split()[:3]
@@ -319,15 +321,16 @@ def name_at(table, addr):
 
 
 def kaslr_offset(samples, ktab):
-    """The kernel's load offset: idle samples all sit just after the hlt of
-    native_safe_halt (the first of its copies in System.map)."""
+    """The kernel's KASLR offset, a multiple of CONFIG_PHYSICAL_ALIGN
+    (2 MiB): idle samples all sit just after the hlt in native_safe_halt
+    (the first of its copies in System.map), a few bytes into it."""
     halt = [r for _, r, _, h in samples if h and r >= HIGH_HALF]
     if not halt:
         return None
     rip = collections.Counter(halt).most_common(1)[0][0]
     keys, syms = ktab
     base = min(a for a, _, n in syms if n == "native_safe_halt")
-    return rip - (base + 0x13)  # sti; hlt; ret: the ret is 0x13 in
+    return (rip - base) & ~0x1fffff
 
 
 def relocated_base():
