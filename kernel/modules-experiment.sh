@@ -10,7 +10,8 @@
 #          after its first frame: bootmenu/util/modload.c)
 #   OUT    where the variant goes (its own objects: ~17-20 min on 2 cores)
 # Then: python3 tests/bench/modules.py BUILD OUT  (the timed boots).
-# Environment: KSRC (below), JOBS (default 2).
+# Environment: KSRC (below), JOBS (default 2), FRAGMENT (default
+# kernel/modules.config: which drivers become modules).
 # The signing key the kernel build makes is deleted at the end: only its
 # certificate stays in the image; running this again makes a new one and
 # signs every module again.
@@ -25,25 +26,28 @@ src=${KSRC:-$B/kernel/linux-source-6.1}
 obj=$X/obj
 stage=$X/stage
 jobs=${JOBS:-2}
+frag=${FRAGMENT:-$here/modules.config}
 kmake() { nice -n 5 make -C "$src" O="$obj" ARCH=x86_64 -j"$jobs" "$@"; }
 [ -f "$src/.unpacked" ] || { echo "no unpacked kernel source in $B (make first)" >&2; exit 1; }
 
 # --- config: tinyconfig + bootmenu.config + modules.config, each asked-for
 # value checked (a =m that fell back to y or n means a dependency is built in)
 mkdir -p "$obj"
-if [ ! -f "$obj/.config" ] || [ "$here/modules.config" -nt "$obj/.config" ] ||
+if [ ! -f "$obj/.config" ] || [ "$frag" -nt "$obj/.config" ] ||
+   [ "$frag" != "$(cat "$obj/.config.fragment" 2>/dev/null)" ] ||
    [ "$here/bootmenu.config" -nt "$obj/.config" ]; then
 	kmake -s tinyconfig >/dev/null
 	(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
-		"$here/bootmenu.config" "$here/modules.config" >/dev/null)
+		"$here/bootmenu.config" "$frag" >/dev/null)
 	"$src/scripts/config" --file "$obj/.config" \
 		--set-str SYSTEM_TRUSTED_KEYS "$B/kernel/trusted-keys.pem"
 	kmake -s olddefconfig
 	miss=0
-	for o in $(grep -o '^CONFIG_[A-Z0-9_]*=[ym]' "$here/modules.config"); do
+	for o in $(grep -o '^CONFIG_[A-Z0-9_]*=[ym]' "$frag"); do
 		grep -qx "$o" "$obj/.config" || { echo "modules: $o did not stick" >&2; miss=1; }
 	done
 	[ $miss -eq 0 ] || exit 1
+	echo "$frag" >"$obj/.config.fragment"
 fi
 
 # --- the plain kernel and the modules, signed by modules_install
