@@ -9,7 +9,6 @@
 #include "entry/entry.h"
 #include "savedef/savedef.h"
 #include "session/session.h"
-#include "util/modload.h"
 #include "choose/choose.h"
 
 #include <errno.h>
@@ -628,8 +627,6 @@ static void ask_unlock(struct ui *u)
 
 static int loop(struct ui *u)
 {
-	bool drawn = false;
-
 	for (;;) {
 		int k, rc;
 
@@ -643,11 +640,6 @@ static int loop(struct ui *u)
 			continue;
 		}
 		ui_paint(u, ui_draw_menu, NULL);
-		/* the drivers the first frame did not need, once it is out */
-		if (!drawn && !u->uo->rescan) {
-			drawn = true;
-			modload_start(MODLOAD_LIST);
-		}
 		k = ui_terms_key(&u->ts, TICK_MS, session_fd(u->s));
 		if (k == UI_TERM_GONE)
 			return 1;
