@@ -177,7 +177,7 @@ size_t scan_devices(struct scan *s, struct scan_dev *out, size_t max);
  * wait (a few seconds at most) holds the settle: for a status line. */
 size_t scan_hosts_waiting(struct scan *s);
 
-/* Before the first settle: how many USB or MMC devices found at start
+/* Before the first settle: how many USB devices found at start
  * are still being set up (scan_owed.c), for a status line. */
 size_t scan_owed_waiting(struct scan *s);
 

@@ -5,14 +5,20 @@
  *   - a hub port with a device connected that has no device in sysfs yet
  *     (hub_wq has not enumerated it), asked of the hub itself through
  *     usbfs (GET_STATUS of the port: its connection bit);
- *   - a port of a hub that has not powered it yet (a hub just added);
- *   - a USB storage interface bound to its driver with no SCSI host yet;
+ *   - a port not powered yet, and every port of a hub behind a root port
+ *     for SCAN_HUB_YOUNG_MS after it was first seen (it powers its ports
+ *     as it is set up, and a device shows connected only after that);
+ *   - a device not configured yet, or whose interfaces are not all there;
+ *   - a USB storage interface with no SCSI host, or no disk under it yet
+ *     (usb-storage's delay_use, then sd's probe);
  *   - an MMC host with no card yet: the kernel says nothing of its slot,
  *     so it gets the old quiet window (SCAN_QUIET_MS from the start).
  * Each owed thing holds the settle for at most SCAN_HOST_WAIT_MS from when
- * it was first seen. Asked only until the first settle: afterwards
- * hotplug shows what comes, and usbfs is not opened again (opening it
- * wakes a suspended hub).
+ * it was first seen. Asked only until the first settle, under s->lock:
+ * afterwards hotplug shows what comes, and usbfs is not opened again
+ * (opening it wakes a suspended hub). A root hub answers from its host
+ * controller's registers; a hub that does not answer within
+ * SCAN_PORT_ASK_MS is not asked of its other ports in that pass.
  */
 #include "scan/scan_int.h"
 #include "util/log.h"
@@ -37,6 +43,9 @@
  * byte, 100 ms in practice) and a device's attach: until then an empty
  * port of a hub first seen is not known to stay empty. */
 #define SCAN_HUB_YOUNG_MS 500
+/* A hub answers GET_STATUS in a millisecond; the coordinator holds the
+ * scan's lock meanwhile, so a hub that does not is not waited for long. */
+#define SCAN_PORT_ASK_MS 100
 
 int scan_usb_port_status(void *ctx, const char *node, unsigned port,
 			 uint16_t *status)
@@ -47,7 +56,7 @@ int scan_usb_port_status(void *ctx, const char *node, unsigned port,
 	    .bRequest = USB_REQ_GET_STATUS,
 	    .wIndex = (uint16_t)port,
 	    .wLength = sizeof(buf),
-	    .timeout = 500,
+	    .timeout = SCAN_PORT_ASK_MS,
 	    .data = buf,
 	};
 	int fd = open(node, O_RDWR | O_CLOEXEC);
@@ -170,7 +179,7 @@ static bool hub_owes(struct scan *s, const char *bus, const char *name,
 			continue; /* enumerated */
 		if (s->o.usb_port_fn(s->o.usb_port_ctx, node, (unsigned)p,
 				     &st) < 0)
-			continue; /* cannot ask: hotplug will show it */
+			break; /* cannot ask: hotplug will show what comes */
 		if (!(st & PORT_CONNECTION) && (st & power))
 			continue;
 		owed |=
