@@ -379,6 +379,10 @@ bool scan_hosts_pending(struct scan *s, int64_t now);
  * SCAN_HOST_WAIT_MS from when it was first seen. */
 bool scan_owed(struct scan *s, int64_t now);
 
+/* Whether @dir has an entry whose name starts with @prefix; its path into
+ * @out (@n bytes) unless @out is NULL (false when it does not fit). */
+bool scan_child_named(const char *dir, const char *prefix, char *out, size_t n);
+
 /* --- scan_vol.c: volumes (s->lock held unless said otherwise) */
 
 /* In the worker: @j's device is an LVM2 PV or md member (the probe said

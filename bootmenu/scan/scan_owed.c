@@ -21,6 +21,7 @@
  * SCAN_PORT_ASK_MS is not asked of its other ports in that pass.
  */
 #include "scan/scan_int.h"
+#include "util/file.h"
 #include "util/log.h"
 
 #include <dirent.h>
@@ -83,16 +84,13 @@ static bool join(char *out, size_t n, const char *a, const char *b)
 /* @dir/@name's first line as an unsigned number of @base; -1 when none. */
 static long read_num(const char *dir, const char *name, int base)
 {
-	char p[PATH_MAX], line[32] = "";
-	FILE *f;
+	char p[PATH_MAX], line[32];
 	char *end;
 	long v;
 
-	if (!join(p, sizeof(p), dir, name) || !(f = fopen(p, "re")))
+	if (!join(p, sizeof(p), dir, name) ||
+	    util_read_small(AT_FDCWD, p, line, sizeof(line)) < 0)
 		return -1;
-	if (!fgets(line, sizeof(line), f))
-		line[0] = 0;
-	fclose(f);
 	v = strtol(line, &end, base);
 	return end == line || v < 0 ? -1 : v;
 }
@@ -223,9 +221,7 @@ static bool device_owes(struct scan *s, const char *bus, const char *name,
 		   "USB device %s (being configured)", name);
 }
 
-/* The first entry of @dir whose name starts with @prefix, into @out. */
-static bool child_named(const char *dir, const char *prefix, char *out,
-			size_t n)
+bool scan_child_named(const char *dir, const char *prefix, char *out, size_t n)
 {
 	struct dirent *de;
 	bool found = false;
@@ -235,7 +231,7 @@ static bool child_named(const char *dir, const char *prefix, char *out,
 		return false;
 	while (!found && (de = readdir(d)))
 		found = !strncmp(de->d_name, prefix, strlen(prefix)) &&
-			join(out, n, dir, de->d_name);
+			(!out || join(out, n, dir, de->d_name));
 	closedir(d);
 	return found;
 }
@@ -269,8 +265,8 @@ static bool storage_owes(struct scan *s, const char *bus, const char *name,
 	if (!join(dir, sizeof(dir), bus, name) ||
 	    read_num(dir, "bInterfaceClass", 16) != 8)
 		return false;
-	if (child_named(dir, "host", host, sizeof(host)) &&
-	    child_named(host, "target", target, sizeof(target)) &&
+	if (scan_child_named(dir, "host", host, sizeof(host)) &&
+	    scan_child_named(host, "target", target, sizeof(target)) &&
 	    has_block(target))
 		return false;
 	return owe(s, now, SCAN_HOST_WAIT_MS, "USB storage %s", name);
@@ -306,10 +302,10 @@ static bool usb_owes(struct scan *s, int64_t now)
 /* An MMC host with no card child: the slot may still report one. */
 static bool mmc_owes(struct scan *s, int64_t now)
 {
-	char path[PATH_MAX], dir[PATH_MAX];
-	struct dirent *de, *ce;
+	char path[PATH_MAX], dir[PATH_MAX], card[NAME_MAX + 2];
+	struct dirent *de;
 	bool owed = false;
-	DIR *d, *c;
+	DIR *d;
 
 	if (now - s->started_ms >= SCAN_QUIET_MS)
 		return false;
@@ -317,18 +313,11 @@ static bool mmc_owes(struct scan *s, int64_t now)
 	    !(d = opendir(path)))
 		return false;
 	while (!owed && (de = readdir(d))) {
-		bool card = false;
-
-		if (de->d_name[0] == '.' ||
-		    !join(dir, sizeof(dir), path, de->d_name) ||
-		    !(c = opendir(dir)))
-			continue;
-		while (!card && (ce = readdir(c)))
-			card = !strncmp(ce->d_name, de->d_name,
-					strlen(de->d_name)) &&
-			       ce->d_name[strlen(de->d_name)] == ':';
-		closedir(c);
-		owed = !card;
+		/* a card is the host's child "mmc0:0001" */
+		snprintf(card, sizeof(card), "%s:", de->d_name);
+		owed = de->d_name[0] != '.' &&
+		       join(dir, sizeof(dir), path, de->d_name) &&
+		       !scan_child_named(dir, card, NULL, 0);
 	}
 	closedir(d);
 	return owed;

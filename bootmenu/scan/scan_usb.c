@@ -51,20 +51,6 @@ bool scan_hosts_pending(struct scan *s, int64_t now)
 	return s->n_hosts > 0;
 }
 
-static bool has_target(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	bool found = false;
-
-	if (!d)
-		return false;
-	while (!found && (de = readdir(d)))
-		found = !strncmp(de->d_name, "target", 6);
-	closedir(d);
-	return found;
-}
-
 void scan_hosts_from_sysfs(struct scan *s, int64_t now)
 {
 	char path[PATH_MAX], dir[PATH_MAX], base[PATH_MAX];
@@ -82,7 +68,8 @@ void scan_hosts_from_sysfs(struct scan *s, int64_t now)
 		snprintf(path, sizeof(path), "%s/class/scsi_host/%s/device",
 			 s->o.sysfs, de->d_name);
 		if (realpath(path, dir) && !strncmp(dir, base, n) &&
-		    strstr(dir + n, "/usb") && !has_target(dir))
+		    strstr(dir + n, "/usb") &&
+		    !scan_child_named(dir, "target", NULL, 0))
 			host_expect(s, dir + n, now);
 	}
 	closedir(d);
