@@ -299,10 +299,14 @@ FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 FUZZ_LIB_SRCS := $(filter-out bootmenu/ui/% bootmenu/scan/probe%.c bootmenu/scan/hotplug%.c bootmenu/scan/scan%.c bootmenu/scan/remount%.c bootmenu/session/% bootmenu/source/% bootmenu/savedef/% bootmenu/plain/% bootmenu/install/%,$(LIB_SRCS)) $(LIB_ASM)
 # The targets cap the included files of one input at 64 (bootmenu: 1,024):
 # an input that includes itself is then 64 parses, not 1,024, which keeps a
-# run fast; the budget's own path is still reached.
+# run fast; the budget's own path is still reached. Likewise an iPXE script
+# runs at most 1,000 commands and 128 gotos a path (bootmenu: 10,000, 1,024).
+# coverage-ignore.txt names the crypto rounds that give libFuzzer no feedback.
 FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-DCFG_FILES_MAX=64
-$(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(HDRS) $(wildcard tests/fuzz/*.h) | $(DEPS)
+	-DCFG_FILES_MAX=64 -DIPXE_STEPS_MAX=1000 -DIPXE_GOTO_MAX=128 \
+	-fsanitize-coverage-ignorelist=tests/fuzz/coverage-ignore.txt
+$(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(HDRS) $(wildcard tests/fuzz/*.h) \
+		tests/fuzz/coverage-ignore.txt | $(DEPS)
 	@mkdir -p $(@D)
 	@echo "  FUZZ $<"
 	$(Q)clang $(CSTD) $(CPPFLAGS_COMMON) -Wno-unused-parameter $(FUZZ_FLAGS) -o $@ $< $(FUZZ_LIB_SRCS) -lpthread

@@ -99,10 +99,18 @@ struct ipxe_state {
 	bool dflt; /* every choice on the way was the default one */
 };
 
+/* A label and its line: the script's labels sorted by name, then line. */
+struct ipxe_label {
+	const char *name;
+	size_t pc;
+};
+
 struct ipxe_exec {
 	struct cfg_ctx *ctx;
 	const char *file, *dir;
 	struct ipxe_script sc;
+	struct ipxe_label *labels; /* goto looks up here, not in every */
+	size_t n_labels;	   /* line: a loop cost lines x gotos */
 	unsigned long steps;
 	bool spent, full, have_default;
 	int added;
@@ -274,16 +282,20 @@ static const char *ipxe_setting(struct ipxe_exec *s,
 	return ipxe_format(tmp, v, type);
 }
 
-/* The innermost ${...} of @w: the first "}" and the last "${" before it.
- * False when there is none. */
+/* The innermost ${...} of @w: the first "}" after a "${", and the last
+ * "${" before it. False when there is none. */
 static bool ipxe_innermost(char *w, char **start, char **end)
 {
+	char *f = strstr(w, "${"), *e, *p;
+
 	*start = *end = NULL;
-	for (char *p = w; *p && !*end; p++) {
-		*start = p[0] == '$' && p[1] == '{' ? p : *start;
-		*end = *start && *p == '}' ? p : NULL;
-	}
-	return *end != NULL;
+	if (!f || !(e = strchr(f + 2, '}')))
+		return false; /* a "}" before every "${" does not count */
+	for (p = e - 2; p > f && !(p[0] == '$' && p[1] == '{'); p--)
+		;
+	*start = p;
+	*end = e;
+	return true;
 }
 
 /* settings.c expand_settings(): the innermost ${...}, again until none
@@ -737,12 +749,22 @@ static int cmd_goto(struct ipxe_exec *s, struct ipxe_state *st,
 		ipxe_jump(c, IPXE_END);
 		return 0;
 	}
-	for (size_t i = 0; i < s->sc.n_lines; i++)
-		if (s->sc.lines[i].label &&
-		    !strcmp(s->sc.lines[i].label, c->argv[1])) {
-			ipxe_jump(c, i);
-			return 0;
-		}
+	/* The first line with that label, as iPXE's goto searches from the
+	 * top: the leftmost match, ties being sorted by line. */
+	size_t lo = 0, hi = s->n_labels;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(s->labels[mid].name, c->argv[1]) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < s->n_labels && !strcmp(s->labels[lo].name, c->argv[1])) {
+		ipxe_jump(c, s->labels[lo].pc);
+		return 0;
+	}
 	ipxe_warn(s, c->line, "goto: no label ':%.64s'", c->argv[1]);
 	return -ENOENT;
 }
@@ -999,7 +1021,8 @@ static int ipxe_command(struct ipxe_exec *s, struct ipxe_state *st,
 	if (!c->argc)
 		return 0; /* exec.c: an empty command succeeds */
 	for (size_t i = 0; i < N(ipxe_cmds); i++)
-		if (!strcmp(c->argv[0], ipxe_cmds[i].name))
+		if (c->argv[0][0] == ipxe_cmds[i].name[0] &&
+		    !strcmp(c->argv[0], ipxe_cmds[i].name))
 			return ipxe_cmds[i].fn(s, st, c);
 	ipxe_warn(s, c->line, "`%.64s` is not supported; skipped", c->argv[0]);
 	return 0;
@@ -1038,7 +1061,8 @@ static int ipxe_run_cmd(struct ipxe_exec *s, struct ipxe_state *st,
 
 static bool ipxe_sep(const char *t)
 {
-	return !strcmp(t, "||") || !strcmp(t, "&&") || !strcmp(t, ";");
+	return (t[0] == '|' || t[0] == '&' || t[0] == ';') &&
+	       (!strcmp(t, "||") || !strcmp(t, "&&") || !strcmp(t, ";"));
 }
 
 /* Run line @pc from its command @seg (@process: run that one at all).
@@ -1092,6 +1116,32 @@ static void ipxe_split_warn(void *data, int line, const char *msg)
 	ipxe_warn(data, line, "%s", msg);
 }
 
+static int ipxe_label_cmp(const void *a, const void *b)
+{
+	const struct ipxe_label *x = a, *y = b;
+	int d = strcmp(x->name, y->name);
+
+	return d ? d : (x->pc > y->pc) - (x->pc < y->pc);
+}
+
+/* Sort the script's labels for cmd_goto. */
+static int ipxe_index_labels(struct ipxe_exec *s)
+{
+	for (size_t i = 0; i < s->sc.n_lines; i++)
+		s->n_labels += s->sc.lines[i].label != NULL;
+	if (!s->n_labels)
+		return 0;
+	s->labels = arena_alloc(s->ctx->a, s->n_labels * sizeof(*s->labels));
+	if (!s->labels)
+		return -ENOMEM;
+	for (size_t i = 0, k = 0; i < s->sc.n_lines; i++)
+		if (s->sc.lines[i].label)
+			s->labels[k++] =
+			    (struct ipxe_label){s->sc.lines[i].label, i};
+	qsort(s->labels, s->n_labels, sizeof(*s->labels), ipxe_label_cmp);
+	return 0;
+}
+
 int ipxe_exec_script(struct cfg_ctx *ctx, const char *path,
 		     const struct ipxe_var *vars, size_t n_vars,
 		     const char *buf, size_t len)
@@ -1108,6 +1158,8 @@ int ipxe_exec_script(struct cfg_ctx *ctx, const char *path,
 		goto out;
 	s.dir = cfg_text_dirname(ctx->a, cfg_text_path(ctx->a, "/", path));
 	ipxe_script_parse(ctx->a, buf, len, ipxe_split_warn, &s, &s.sc);
+	if (ipxe_index_labels(&s) < 0)
+		goto out;
 	st->sel = -1;
 	st->dflt = true;
 	for (size_t i = 0; vars && i < n_vars; i++)

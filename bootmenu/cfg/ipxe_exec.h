@@ -15,10 +15,15 @@
 /* Most entries one script yields. */
 #define IPXE_ENTRIES_MAX 256
 /* Commands run over every path through the script (each menu item is
- * one path): a loop that never boots stops here. */
+ * one path): a loop that never boots stops here. The fuzz target lowers
+ * both limits to keep its runs fast; their own paths are still reached. */
+#ifndef IPXE_STEPS_MAX
 #define IPXE_STEPS_MAX 10000
+#endif
 /* Most gotos one path follows: `:a goto a` ends there with a warning. */
+#ifndef IPXE_GOTO_MAX
 #define IPXE_GOTO_MAX 1024
+#endif
 /* Most images (kernel, initrds) registered at once. */
 #define IPXE_IMAGES_MAX (ENTRY_INITRD_MAX + 8)
 /* Most variables (the caller's and set's together). */

@@ -270,6 +270,31 @@ TEST(goto_loop_is_capped)
 	tfs_done(&t);
 }
 
+TEST(goto_takes_the_first_of_twin_labels)
+{
+	char script[4096];
+	int n = snprintf(script, sizeof(script), "#!ipxe\ngoto m\n");
+	struct tfs t;
+
+	/* labels on both sides of "m" in name and in place; iPXE searches
+	 * from the top, so the first ":m" wins over the later one */
+	for (char c = 'z'; c > 'a'; c--)
+		n += snprintf(script + n, sizeof(script) - n,
+			      ":%c\nkernel %c\nboot\nexit\n", c, c);
+	snprintf(script + n, sizeof(script) - n,
+		 ":m\nkernel twin\nboot\nexit\n:a\nkernel a\nboot\n");
+	run(&t, script, NULL, 0);
+	CHECK_INT(t.out.count, 1);
+	CHECK_STR(nth(&t, 0)->kernel.path, "/boot/m");
+	CHECK_INT(n_warn(&t), 0);
+	tfs_done(&t);
+	run(&t, "#!ipxe\ngoto a\n:b\nkernel b\nboot\n:a\nkernel a\nboot\n",
+	    NULL, 0);
+	CHECK_INT(t.out.count, 1);
+	CHECK_STR(nth(&t, 0)->kernel.path, "/boot/a");
+	tfs_done(&t);
+}
+
 TEST(conditions_and_failures)
 {
 	static const struct ipxe_var v[] = {{"platform", "efi"}};
@@ -342,5 +367,5 @@ TEST_MAIN("test_ipxe", kernel_initrd_boot, chain_with_options_is_one_entry,
 	  type_suffix_is_a_type_not_a_default, unset_variable_warns_with_line,
 	  unknown_command_warns_and_goes_on, missing_header_refused,
 	  two_boots_two_entries, menu_items_become_entries, goto_loop_is_capped,
-	  conditions_and_failures, fs_root_reads_autoexec,
-	  nbp_and_scripts_are_disabled, is_url)
+	  goto_takes_the_first_of_twin_labels, conditions_and_failures,
+	  fs_root_reads_autoexec, nbp_and_scripts_are_disabled, is_url)
