@@ -71,8 +71,8 @@ static int add(struct net_names *out, const char *fmt, ...)
 
 /* @base followed by the IPv4 address in 8 upper-case hex digits, then
  * shorter by one digit each time down to one: 8 names. None for 0.0.0.0,
- * a client with no IPv4 address (a DHCPv6 lease): neither loader has an
- * address to name then. */
+ * a client with no IPv4 address (a DHCPv6 lease): GRUB names it by its
+ * IPv6 address then (add_ip6_name()), pxelinux not at all. */
 static int add_ip_names(struct net_names *out, const char *base,
 			const uint8_t ip[4])
 {
@@ -87,6 +87,22 @@ static int add_ip_names(struct net_names *out, const char *base,
 	for (int digits = 8; digits >= 1 && rc == 0; digits--)
 		rc = add(out, "%s%.*s", base, digits, hex);
 	return rc;
+}
+
+/* GRUB's name for an IPv6 client: @base followed by the address as
+ * grub_net_addr_to_str() writes it (eight groups, "%x" each, no "::"),
+ * each ':' a '-'. */
+static int add_ip6_name(struct net_names *out, const char *base,
+			const uint8_t a[16])
+{
+	char text[8 * 5];
+	size_t n = 0;
+
+	for (int i = 0; i < 8; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%x",
+				      i ? "-" : "",
+				      a[2 * i] << 8 | a[2 * i + 1]);
+	return add(out, "%s%s", base, text);
 }
 
 /* "01-aa-bb-cc-dd-ee-ff": ARP hardware type 1 (Ethernet) and the MAC. */
@@ -209,6 +225,8 @@ int net_grub_names(const char *prefix, const struct net_client *c, bool tftp,
 	}
 	if (rc == 0 && tftp)
 		rc = add_ip_names(out, base, c->ip);
+	if (rc == 0 && tftp && c->ip6)
+		rc = add_ip6_name(out, base, c->ip6);
 	if (rc == 0)
 		rc = add(out, "%s/grub.cfg", prefix);
 	return rc;

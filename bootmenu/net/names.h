@@ -23,14 +23,17 @@
  *      lower case, dashes; no validity check), if given
  *   2. <prefix>/grub.cfg-01-<mac> (lower case, dashes)
  *   3. <prefix>/grub.cfg-<IPv4 in 8 upper-case hex digits>, then one
- *      digit shorter each time, down to 1 digit (8 names)
+ *      digit shorter each time, down to 1 digit (8 names); on an IPv6
+ *      link instead <prefix>/grub.cfg-<IPv6 address>, one name, in
+ *      grub_net_addr_to_str()'s text: all eight groups in lower-case hex
+ *      without leading zeros and without "::", each ':' made '-'
+ *      ("grub.cfg-2001-db8-0-0-0-0-0-15")
  *   4. <prefix>/grub.cfg
  * Over http, GRUB reads <prefix>/grub.cfg alone.
  *
  * A client with no IPv4 address (ip 0.0.0.0: an IPv6-only network, its
- * lease from DHCPv6) gets no IPv4 names: pxelinux has no IPv6 at all, and
- * GRUB's IPv6 name (its own text of the address) is not listed yet, so
- * the UUID, MAC and default names are the ones tried.
+ * lease from DHCPv6) gets no IPv4 names: pxelinux has no IPv6 at all, so
+ * it tries the UUID, MAC and default names; GRUB its IPv6 name too.
  *
  * Everything here is pure: strings in, strings into the caller's arrays.
  */
@@ -54,7 +57,8 @@ struct net_names {
 struct net_client {
 	const uint8_t *uuid; /* 16 bytes (DHCP option 97, SMBIOS), or NULL */
 	uint8_t mac[6];
-	uint8_t ip[4]; /* 0.0.0.0: none (an IPv6-only client) */
+	uint8_t ip[4];	    /* 0.0.0.0: none (an IPv6-only client) */
+	const uint8_t *ip6; /* 16 bytes: the IPv6 address, or NULL */
 };
 
 enum net_loader {

@@ -95,6 +95,8 @@ static int names(struct net_search *s, enum net_loader ld,
 
 	memcpy(c.mac, l->mac, 6);
 	memcpy(c.ip, l->ip, 4);
+	if ((l->has & NET_LEASE_V6) && (l->has & NET_LEASE_IP6))
+		c.ip6 = l->ip6; /* GRUB names a config by it */
 	/* pxelinux takes the UUID the PXE ROM sent; GRUB only the one the
 	 * server sends back in its answer (option 97, as dnsmasq does) */
 	if (ld == NET_LOADER_PXELINUX && s->smbios_uuid)

@@ -6,7 +6,7 @@ host). It answers ARP for its address, DHCP (DISCOVER -> OFFER, REQUEST
 -> ACK, giving 10.0.3.15/24) and TFTP read requests for the files of a
 directory (the blksize and tsize options, RFC 2347-2349).
 
-    netpeer.py PORT PEER_PORT DIR MODE
+    netpeer.py PORT PEER_PORT DIR MODE [URL]
 
 PORT is this end, PEER_PORT QEMU's. MODE:
   liar     a normal lease naming pxelinux.0; a file whose name ends in
@@ -16,7 +16,9 @@ PORT is this end, PEER_PORT QEMU's. MODE:
            addresses, DHCPv6 Information-Requests answered with the boot
            file URL tftp://[2001:db8:36::2]/pxelinux.0 (RFC 5970) and a
            Server Identifier (which QEMU's own user network leaves out),
-           and TFTP over IPv6
+           TFTP over IPv6, and HTTP over IPv6 on port 80 (a small TCP of
+           its own, below; the answers are httpd1.py's); URL, when given,
+           is the boot file URL instead
   garbage  a lease whose options are hostile: a boot file with a terminal
            escape sequence in it, a host name of shell syntax,
            a TFTP server name (66) that is no address, a 100-byte path
@@ -28,7 +30,9 @@ Runs until killed. Logs each request on stderr."""
 import os
 import socket
 import struct
+import subprocess
 import sys
+import time
 
 MY_MAC = bytes.fromhex("525400aabb01")
 MY_IP = bytes([10, 0, 3, 2])
@@ -38,6 +42,9 @@ MY_IP6 = bytes.fromhex("20010db8003600000000000000000002")
 MY_LL6 = bytes.fromhex("fe80000000000000505400fffeaabb01")
 BOOT_URL6 = b"tftp://[2001:db8:36::2]/pxelinux.0"
 ALL_NODES = bytes.fromhex("ff020000000000000000000000000001")
+HTTPD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "httpd1.py")
+MSS = 1400  # below what the guest's 1500-byte link allows
+TCP_FIN, TCP_SYN, TCP_RST, TCP_PSH, TCP_ACK = 1, 2, 4, 8, 16
 
 
 def csum(data):
@@ -83,13 +90,15 @@ def eth(dst, kind, payload):
 
 
 class Peer:
-    def __init__(self, port, peer_port, root, mode):
+    def __init__(self, port, peer_port, root, mode, url=None):
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.sock.bind(("127.0.0.1", port))
         self.peer = ("127.0.0.1", peer_port)
         self.root, self.mode = os.path.realpath(root), mode
+        self.url = url.encode() if url else BOOT_URL6
         self.transfers = {}  # (client port, our port) -> [data, blksize, last block]
         self.next_port = 40000
+        self.conns = {}  # (client address, client port) -> a TCP connection
 
     def send(self, frame):
         self.sock.sendto(frame, self.peer)
@@ -250,15 +259,100 @@ class Peer:
             i += 4 + n
         duid = struct.pack("!HH", 3, 1) + MY_MAC
         reply = bytes([7]) + p[1:4] + client + struct.pack("!HH", 2, len(duid)) + duid + \
-            struct.pack("!HH", 59, len(BOOT_URL6)) + BOOT_URL6 + \
+            struct.pack("!HH", 59, len(self.url)) + self.url + \
             struct.pack("!HH", 23, 16) + MY_IP6
         self.log("dhcp6 information-request from", mac.hex(":"))
         self.send(eth(mac, 0x86dd, ip6_udp(MY_LL6, src, 547, sport, reply)))
+
+    # HTTP over IPv6: enough TCP for a client that fetches a file. Each
+    # connection answers SYN on port 80 (any other port is refused with
+    # RST), takes the request in order, runs httpd1.py on it for the
+    # answer, and sends that in segments of MSS bytes, at most the
+    # client's window (no scaling: it is not agreed) past what it has
+    # acknowledged, FIN with the last. A segment that is not acknowledged
+    # within 0.3 s is sent again from the first one missing (go back N).
+
+    def tcp_out(self, c, flags, seq, payload=b"", opts=b""):
+        hdr = struct.pack("!HHIIBBHHH", 80, c["port"], seq & 0xffffffff,
+                          c["rcv"] & 0xffffffff, (5 + len(opts) // 4) << 4, flags,
+                          65535, 0, 0) + opts
+        seg = hdr + payload
+        cs = sum6(MY_IP6, c["ip"], 6, seg)
+        self.send(eth(c["mac"], 0x86dd,
+                      ip6(MY_IP6, c["ip"], 6, seg[:16] + struct.pack("!H", cs) + seg[18:])))
+
+    def tcp_push(self, c):
+        """Send what the window allows of the answer, FIN after it."""
+        if c["out"] is None:
+            return
+        base, end = c["iss"] + 1, c["iss"] + 1 + len(c["out"])
+        limit = c["una"] + c["win"]
+        while c["nxt"] <= end and c["nxt"] < limit:
+            n = min(MSS, end - c["nxt"], limit - c["nxt"])
+            flags = TCP_ACK | TCP_PSH
+            if c["nxt"] + n == end:
+                flags |= TCP_FIN
+            off = c["nxt"] - base
+            self.tcp_out(c, flags, c["nxt"], c["out"][off:off + n])
+            c["nxt"] += n + (1 if flags & TCP_FIN else 0)
+            if flags & TCP_FIN:
+                break
+
+    def tcp_in(self, mac, src, p):
+        if len(p) < 20:
+            return
+        sport, dport, seq, ack, off, flags, win = struct.unpack("!HHIIBBH", p[:16])
+        data, key = p[(off >> 4) * 4:], (src, sport)
+        c = self.conns.get(key)
+        if flags & TCP_RST:
+            self.conns.pop(key, None)
+            return
+        if flags & TCP_SYN:
+            c = {"mac": mac, "ip": src, "port": sport, "iss": 1000, "rcv": seq + 1,
+                 "una": 1001, "nxt": 1001, "win": win, "req": b"", "out": None,
+                 "at": time.time()}
+            if dport != 80:
+                self.log("tcp port", dport, "refused")
+                self.tcp_out(c, TCP_RST | TCP_ACK, 0)
+                return
+            self.conns[key] = c
+            self.tcp_out(c, TCP_SYN | TCP_ACK, c["iss"], opts=struct.pack("!BBH", 2, 4, MSS))
+            return
+        if not c:
+            return
+        c["win"] = win
+        if flags & TCP_ACK and c["una"] < ack <= c["nxt"]:
+            c["una"], c["at"] = ack, time.time()
+        if data and seq == c["rcv"]:
+            c["req"] += data
+            c["rcv"] += len(data)
+        if flags & TCP_FIN and seq + len(data) == c["rcv"]:
+            c["rcv"] += 1
+        if data or flags & TCP_FIN:
+            self.tcp_out(c, TCP_ACK, c["nxt"])
+        if c["out"] is None and b"\r\n\r\n" in c["req"]:
+            line = c["req"].split(b"\r\n", 1)[0].decode("latin-1")
+            c["out"] = subprocess.run([sys.executable, HTTPD, self.root], input=c["req"],
+                                      stdout=subprocess.PIPE, check=False, timeout=20).stdout
+            c["at"] = time.time()
+            self.log("http", line, "answer", len(c["out"]), "bytes")
+        self.tcp_push(c)
+        if c["out"] is not None and c["una"] == c["iss"] + 2 + len(c["out"]):
+            del self.conns[key]  # all sent and acknowledged, FIN too
+
+    def tcp_timers(self):
+        now = time.time()
+        for c in list(self.conns.values()):
+            if c["una"] < c["nxt"] and now - c["at"] > 0.3:
+                c["nxt"], c["at"] = c["una"], now
+                self.tcp_push(c)
 
     def ipv6(self, mac, ip):
         nh, src, dst, p = ip[6], ip[8:24], ip[24:40], ip[40:]
         if nh == 58 and p:
             self.icmp6_in(mac, src, p)
+        elif nh == 6 and dst == MY_IP6:
+            self.tcp_in(mac, src, p)
         elif nh == 17 and len(p) >= 8:
             sport, dport = struct.unpack("!HH", p[:4])
             if dport == 547:
@@ -267,8 +361,13 @@ class Peer:
                 self.tftp(mac, src, sport, dport, p[8:])
 
     def run(self):
+        self.sock.settimeout(0.1)
         while True:
-            frame = self.sock.recv(65536)
+            self.tcp_timers()
+            try:
+                frame = self.sock.recv(65536)
+            except socket.timeout:
+                continue
             if len(frame) < 14:
                 continue
             kind, = struct.unpack("!H", frame[12:14])
@@ -284,7 +383,7 @@ class Peer:
 
 def main():
     port, peer_port, root, mode = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
-    Peer(port, peer_port, root, mode).run()
+    Peer(port, peer_port, root, mode, sys.argv[5] if len(sys.argv) > 5 else None).run()
 
 
 if __name__ == "__main__":

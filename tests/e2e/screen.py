@@ -147,6 +147,20 @@ class Screen:
         return "\n".join("".join(r).rstrip() for r in self.s)
 
 
+def screens_show(out, pattern):
+    """Every match of @pattern on the screens the serial output @out drew,
+    replayed through Screen's vt220 and looked at before each escape
+    sequence (a status line is often redrawn in part: only a replayed
+    screen shows the whole line)."""
+    s, rx, seen = Screen(), re.compile(pattern, re.M), []
+    for part in re.split(r"(?=\x1b\[)", out):
+        s.feed(part)
+        for m in rx.finditer(s.text()):
+            if m.group(0) not in seen:
+                seen.append(m.group(0))
+    return seen
+
+
 class ScreenGuest:
     """A guest (a Qemu) whose screen is replayed as its output arrives."""
 

@@ -22,7 +22,7 @@ import time
 sys.path.insert(0, os.path.dirname(__file__))
 from qemu import Qemu, check, need  # noqa: E402
 import pxetree  # noqa: E402
-from screen import BOOTED, RESTARTED, Screen, ScreenGuest  # noqa: E402
+from screen import BOOTED, RESTARTED, ScreenGuest, screens_show  # noqa: E402
 
 B = os.path.abspath(sys.argv[1])
 EFI = os.path.join(B, "bootmenu.efi")
@@ -62,19 +62,6 @@ class StampedQemu(Qemu):
         i = bisect.bisect_left([e for e, _ in stamps], raw_end)
         return stamps[min(i, len(stamps) - 1)][1] - self.started
 
-
-def screens_show(out, pattern):
-    """Every match of @pattern on the screens the serial output @out drew,
-    replayed through screen.py's vt220 and looked at before each escape
-    sequence (a status line is often redrawn in part: only a replayed
-    screen shows the whole line)."""
-    s, rx, seen = Screen(), re.compile(pattern, re.M), []
-    for part in re.split(r"(?=\x1b\[)", out):
-        s.feed(part)
-        for m in rx.finditer(s.text()):
-            if m.group(0) not in seen:
-                seen.append(m.group(0))
-    return seen
 
 def tftp_tree(case, configs):
     """BUILD/e2e-netboot/@case/ (pxetree.py)."""

@@ -38,12 +38,22 @@ static void lease6(const uint8_t *data, size_t size)
 	terminated(s.ip6, sizeof(s.ip6));
 	if (s.ip[0] || (s.file[0] && !s.lease.boot_url[0]))
 		abort();
+	if (s.lease.has & NET_LEASE_IP6) {
+		static struct net_names names;
+		struct net_client c = {NULL, {0}, {0}, s.lease.ip6};
+
+		/* GRUB's name for the address: its longest is 39 bytes */
+		if (net_grub_names("/grub", &c, true, &names) ||
+		    names.count != 3 ||
+		    strlen(names.name[1]) > strlen("/grub/grub.cfg-") + 39)
+			abort();
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct net_names names;
-	struct net_client c = {NULL, {0}, {0}};
+	struct net_client c = {NULL, {0}, {0}, NULL};
 	const char *why = NULL;
 	struct net_lease l;
 	char prefix[NET_NAME_MAX];

@@ -314,7 +314,7 @@ TEST(lease_bad_values)
 }
 
 static const struct net_client qemu_client = {
-    NULL, {0x52, 0x54, 0x00, 0x12, 0x34, 0x56}, {10, 0, 2, 15}};
+    NULL, {0x52, 0x54, 0x00, 0x12, 0x34, 0x56}, {10, 0, 2, 15}, NULL};
 
 TEST(pxelinux_names_qemu)
 {
@@ -631,7 +631,8 @@ TEST(search_server_from_boot_file_url)
  * loader. */
 TEST(names_without_ipv4)
 {
-	struct net_client c = {NULL, {0x52, 0x54, 0, 0x12, 0x34, 0x66}, {0}};
+	struct net_client c = {
+	    NULL, {0x52, 0x54, 0, 0x12, 0x34, 0x66}, {0}, NULL};
 	static struct net_names n;
 
 	CHECK_INT(net_pxelinux_names("", NULL, &c, &n), 0);
@@ -644,6 +645,33 @@ TEST(names_without_ipv4)
 	CHECK_STR(n.name[1], "/grub/grub.cfg");
 }
 
+/* GRUB on an IPv6 link: after the MAC, its own text of the address (all
+ * eight groups, no leading zeros, no "::", ':' made '-'), one name. */
+TEST(grub_names_ipv6_address)
+{
+	static const uint8_t a[16] = {0x20, 0x01, 0x0d, 0xb8, 0, 0,    0, 0,
+				      0,    0,	  0,	0,    0, 0x0f, 0, 0x15};
+	static const uint8_t b[16] = {0xfe, 0xc0, 0,	0,    0, 0,
+				      0,    0,	  0x50, 0x54, 0, 0xff,
+				      0xfe, 0x12, 0x34, 0x66};
+	struct net_client c = {NULL, {0x52, 0x54, 0, 0x12, 0x34, 0x66}, {0}, a};
+	static struct net_names n;
+
+	CHECK_INT(net_grub_names("/grub", &c, true, &n), 0);
+	CHECK_INT(n.count, 3);
+	CHECK_STR(n.name[0], "/grub/grub.cfg-01-52-54-00-12-34-66");
+	CHECK_STR(n.name[1], "/grub/grub.cfg-2001-db8-0-0-0-0-f-15");
+	CHECK_STR(n.name[2], "/grub/grub.cfg");
+	c.ip6 = b;
+	CHECK_INT(net_grub_names("/grub", &c, true, &n), 0);
+	CHECK_STR(n.name[1], "/grub/grub.cfg-fec0-0-0-0-5054-ff-fe12-3466");
+	/* over http GRUB reads grub.cfg alone; pxelinux has no IPv6 */
+	CHECK_INT(net_grub_names("/grub", &c, false, &n), 0);
+	CHECK_INT(n.count, 1);
+	CHECK_INT(net_pxelinux_names("", NULL, &c, &n), 0);
+	CHECK_INT(n.count, 2);
+}
+
 TEST_MAIN("test_net", url_tftp_name_and_path, url_http_ipv4_port_query,
 	  url_ipv6_and_defaults, url_refusals_say_why, url_over_long_parts,
 	  url_resolve_rfc3986, url_resolve_boot_dir, lease_qemu_user_network,
@@ -653,4 +681,4 @@ TEST_MAIN("test_net", url_tftp_name_and_path, url_http_ipv4_port_query,
 	  grub_prefix_from_boot_file, loader_classify, uuid_from_sysfs_text,
 	  lease_option_97_sent_back, lease6_qemu_user_network,
 	  lease6_bad_values, search_server_from_boot_file_url,
-	  names_without_ipv4)
+	  names_without_ipv4, grub_names_ipv6_address)
