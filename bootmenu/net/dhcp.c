@@ -29,7 +29,8 @@
 /* What each script writes: lease.h's names. */
 #define LEASE4_NAMES                                                           \
 	"interface ip siaddr boot_file sname subnet mask router hostname "     \
-	"serverid tftp bootfile pxeconffile pxepathprefix reboottime opt97"
+	"serverid tftp bootfile pxeconffile pxepathprefix reboottime opt97 "   \
+	"dns"
 #define LEASE6_NAMES "interface ip6 dns bootfile_url"
 #define SCRIPT_END "esac\nexit 0\n"
 

@@ -1,5 +1,6 @@
 /* fetch.c - busybox tftp/wget as children, watched for size and progress. */
 #include "net/fetch.h"
+#include "net/dns.h"
 #include "net/tftp.h"
 
 #include <errno.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -264,6 +266,28 @@ static int short_or_long(struct net_fetch *f, unsigned long long got)
 	return -EBADMSG;
 }
 
+/* A tftp:// URL's server that is a name: looked up (busybox's tftp and
+ * ours take addresses), in the family of the root's own server first. */
+static int tftp_host(struct net_fetch *f, char *host, size_t size)
+{
+	char addr[NET_DNS_TEXT];
+	const char *why;
+	bool v6 = f->server && f->server[0] == '[';
+	int rc;
+
+	if (!net_dns_is_name(host))
+		return 0;
+	rc = net_dns_lookup(host, v6 ? AF_INET6 : AF_INET,
+			    v6 ? AF_INET : AF_INET6, addr, sizeof(addr), &why);
+	if (rc < 0) {
+		snprintf(f->why, sizeof(f->why), "the server %.64s: %s", host,
+			 why);
+		return rc == -EAGAIN ? -ETIMEDOUT : -EHOSTUNREACH;
+	}
+	snprintf(host, size, "%s", addr);
+	return 0;
+}
+
 int net_fetch(struct net_fetch *f)
 {
 	char part[4096], log[4096], host[256];
@@ -302,6 +326,8 @@ int net_fetch(struct net_fetch *f)
 			host[n] = '\0';
 			server = host;
 			name = slash + 1;
+			if ((rc = tftp_host(f, host, sizeof(host))) < 0)
+				return rc;
 		}
 		while (*name == '/')
 			name++;

@@ -52,7 +52,8 @@ struct net_fetch {
 /* Fetch f->remote into f->dest. Returns 0, or -ENOENT (the server has no
  * such file), -ETIMEDOUT, -ECONNREFUSED, -EFBIG (past the cap, or an
  * announced size past it: then nothing more is fetched), -ECANCELED,
- * -EIO (another failure: f->why has the tool's words). */
+ * -EHOSTUNREACH (a tftp:// server name no DNS server knows), -EIO
+ * (another failure: f->why has the tool's words). */
 int net_fetch(struct net_fetch *f);
 
 /* Run @argv (argv[0] found in PATH) with stdout and stderr into the file

@@ -88,6 +88,8 @@ static const struct lease_key lease_keys[] = {
      "the DHCP server's path prefix (option 210) is not valid", LF_V4},
     {"reboottime", LK_U32, F(l.reboot_time), NET_LEASE_REBOOT_TIME,
      "the DHCP server's reboot time (option 211) is not valid", LF_V4},
+    {"dns", LK_IP_LIST, F(l.dns), NET_LEASE_DNS,
+     "the DHCP server's DNS server (option 6) is not valid", LF_V4},
     {"opt97", LK_UUID97, F(l.uuid), NET_LEASE_UUID,
      "the client UUID the DHCP server sent back (option 97) is not valid",
      LF_V4},

@@ -14,6 +14,7 @@
  *   sname          the BOOTP server-name field, likewise
  *   subnet         option 1, dotted; mask: the same as a prefix length
  *   router         option 3, a space-separated list (the first is used)
+ *   dns            option 6, a space-separated list (the first is used)
  *   hostname       option 12
  *   serverid       option 54
  *   tftp           option 66, the TFTP server's name
@@ -62,6 +63,7 @@ enum {
 	NET_LEASE_IP6 = 1 << 7,
 	NET_LEASE_DNS6 = 1 << 8,
 	NET_LEASE_V6 = 1 << 9, /* a DHCPv6 lease (net_lease6_parse()) */
+	NET_LEASE_DNS = 1 << 10,
 };
 
 struct net_lease {
@@ -73,6 +75,7 @@ struct net_lease {
 	uint8_t router[4];
 	uint8_t server_id[4];
 	uint8_t siaddr[4];
+	uint8_t dns[4]; /* option 6's first server */
 	/* "" when absent. tftp_server: option 66, else the sname field;
 	 * boot_file: option 67, else the file field (RFC 2132 9.4, 9.5). */
 	char tftp_server[NET_LEASE_STR_MAX];

@@ -1,10 +1,12 @@
 /* search.c - what a network boot loader would read (search.h). */
 #include "net/search.h"
+#include "net/dns.h"
 #include "net/remote.h"
 #include "net/url.h"
 #include "util/log.h"
 
 #include <arpa/inet.h>
+#include <sys/socket.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,15 +24,38 @@ static void ip_text(const uint8_t ip[4], char *out, size_t len)
 	snprintf(out, len, "%u.%u.%u.%u", ip[0], ip[1], ip[2], ip[3]);
 }
 
-/* The TFTP server: option 66 when it is an address (no DNS here), else
- * the BOOTP next-server, else the DHCP server itself. */
+/* Option 66 as an IPv4 address: an address as it is, a name looked up
+ * when the lease names a DNS server. Returns 0, or -errno with *why. */
+static int option66(const struct net_lease *l, uint8_t ip[4], const char **why)
+{
+	const char *name = l->tftp_server;
+	char text[NET_DNS_TEXT];
+	int rc;
+
+	if (net_ipv4_parse(name, strlen(name), ip) == 0)
+		return 0;
+	if (!net_dns_is_name(name)) {
+		*why = "neither an address nor a host name";
+		return -EINVAL;
+	}
+	if (!(l->has & NET_LEASE_DNS)) {
+		*why = "a name, and the lease names no DNS server to ask";
+		return -ENOENT;
+	}
+	rc = net_dns_lookup(name, AF_INET, AF_UNSPEC, text, sizeof(text), why);
+	return rc < 0 ? rc : net_ipv4_parse(text, strlen(text), ip);
+}
+
+/* The TFTP server: option 66, else the BOOTP next-server, else the DHCP
+ * server itself. */
 static void pick_server(struct net_search *s)
 {
 	const struct net_lease *l = &s->lease;
+	const char *why = "";
 	uint8_t ip[4];
+	int rc = l->tftp_server[0] ? option66(l, ip, &why) : -ENOENT;
 
-	if (l->tftp_server[0] &&
-	    net_ipv4_parse(l->tftp_server, strlen(l->tftp_server), ip) == 0)
+	if (rc == 0)
 		ip_text(ip, s->server, sizeof(s->server));
 	else if (l->has & NET_LEASE_SIADDR)
 		ip_text(l->siaddr, s->server, sizeof(s->server));
@@ -38,10 +63,9 @@ static void pick_server(struct net_search *s)
 		ip_text(l->server_id, s->server, sizeof(s->server));
 	else
 		s->server[0] = '\0';
-	if (l->tftp_server[0] && strcmp(l->tftp_server, s->server))
-		log_warn("%s: TFTP server \"%s\" is a name, not an address: "
-			 "using %s",
-			 s->ifname, l->tftp_server,
+	if (l->tftp_server[0] && rc < 0)
+		log_warn("%s: TFTP server \"%.64s\": %s: using %s", s->ifname,
+			 l->tftp_server, why,
 			 s->server[0] ? s->server : "none");
 }
 
@@ -203,6 +227,22 @@ out:
 		log_warn("%s: %s", s->ifname, n->why);
 }
 
+/* The boot file URL's server is a name: looked up (IPv6 first: the
+ * lease is DHCPv6's) when the lease names a DNS server. */
+static void pick_url_name(struct net_search *s, const char *host)
+{
+	const char *why = "the lease names no DNS server to ask";
+
+	if (!(s->lease.has & NET_LEASE_DNS6) ||
+	    net_dns_lookup(host, AF_INET6, AF_INET, s->server,
+			   sizeof(s->server), &why) < 0) {
+		s->server[0] = '\0';
+		log_warn("%s: the boot file URL's server \"%.64s\": %s: its "
+			 "configs cannot be looked for",
+			 s->ifname, host, why);
+	}
+}
+
 /* A DHCPv6 lease: the server and the file from its boot file URL
  * (net_search_server()). The lease checked that it parses. */
 static void pick_url(struct net_search *s)
@@ -224,9 +264,7 @@ static void pick_url(struct net_search *s)
 	else if (u.host_kind == NET_HOST_IPV4)
 		ip_text(u.ip, s->server, sizeof(s->server));
 	else
-		log_warn("%s: the boot file URL's server \"%s\" is a name, "
-			 "not an address: its configs cannot be looked for",
-			 s->ifname, u.host);
+		pick_url_name(s, u.host);
 	if (u.scheme == NET_SCHEME_TFTP && u.port == NET_PORT_TFTP &&
 	    s->server[0])
 		/* shorter than the URL it came from: it fits */

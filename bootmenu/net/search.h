@@ -44,8 +44,10 @@ struct net_search {
 };
 
 /* From s->lease: s->ip, s->server (empty when the lease names none) and
- * s->file, the boot file. A DHCPv6 lease's boot file URL gives both: its
- * server (an address: no DNS here), and as the file its path on a
+ * s->file, the boot file. Option 66 and a boot file URL's server may be
+ * names, looked up in DNS (net/dns.h: this blocks up to 3 s) when the
+ * lease names a DNS server. A DHCPv6 lease's boot file URL gives both:
+ * its server, and as the file its path on a
  * tftp:// URL to the standard port, else the whole URL (which the remote
  * root fetches as an address, as it does a DHCPv4 boot file that is a
  * URL). */

@@ -29,6 +29,7 @@
  * join the menu when they arrive.
  */
 #include "net/dhcp.h"
+#include "net/dns.h"
 #include "net/lease.h"
 #include "net/link.h"
 #include "net/remote.h"
@@ -123,7 +124,8 @@ struct net_src {
 	int wake_fd; /* wakes the watcher: a thread ended, or stop */
 	pthread_t watcher;
 	bool watching;
-	bool full_said; /* "more than NET_LINKS_MAX links" said once */
+	bool full_said;	    /* "more than NET_LINKS_MAX links" said once */
+	struct net_dns dns; /* the leases' DNS servers: under the lock */
 };
 
 /* Make the source's fd readable: an event is waiting. */
@@ -456,6 +458,30 @@ static int lease_once(struct job *j, struct net_root *r, const char *path4,
 	return rc;
 }
 
+/* The lease's DNS server joins the others in the resolv.conf the
+ * initramfs's /etc/resolv.conf points at (net/dns.h), before any name in
+ * its boot file is looked up. Servers are kept when a lease ends: a
+ * lookup only asks them, and at most three are kept. */
+static void dns_take(struct job *j, const struct net_lease *l)
+{
+	struct net_src *ns = j->src;
+	char path[96];
+	int added = 0, rc = 0;
+
+	pthread_mutex_lock(&ns->lock);
+	if (l->has & NET_LEASE_DNS)
+		added += net_dns_add(&ns->dns, l->dns, 4);
+	if (l->has & NET_LEASE_DNS6)
+		added += net_dns_add(&ns->dns, l->dns6, 16);
+	snprintf(path, sizeof(path), "%s/resolv.conf", ns->dir);
+	if (added)
+		rc = net_dns_write(&ns->dns, path);
+	pthread_mutex_unlock(&ns->lock);
+	if (rc < 0)
+		log_warn("%s: cannot write %s: %s: names will not be looked up",
+			 j->ifname, path, strerror(-rc));
+}
+
 /* DHCP, then the config the boot file's loader would read: j->r gets a
  * root when there is something to show (a config, or why there is
  * none), unless the lease is stopped. */
@@ -501,6 +527,7 @@ static void job_lease(struct job *j)
 		log_warn("%s: %s", j->ifname, r->s.why);
 		return;
 	}
+	dns_take(j, &r->s.lease);
 	net_search_server(&r->s);
 	snprintf(r->label, sizeof(r->label), "%s %s from %s", r->s.mac,
 		 r->s.ip[0]    ? r->s.ip

@@ -16,8 +16,10 @@ PORT is this end, PEER_PORT QEMU's. MODE:
            addresses, DHCPv6 Information-Requests answered with the boot
            file URL tftp://[2001:db8:36::2]/pxelinux.0 (RFC 5970) and a
            Server Identifier (which QEMU's own user network leaves out),
-           TFTP over IPv6, and HTTP over IPv6 on port 80 (a small TCP of
-           its own, below; the answers are httpd1.py's); URL, when given,
+           TFTP over IPv6, HTTP over IPv6 on port 80 (a small TCP of
+           its own, below; the answers are httpd1.py's), and DNS (it is
+           the DHCPv6 answer's DNS server): boot.test is 2001:db8:36::2
+           (AAAA; no A), any other name does not exist; URL, when given,
            is the boot file URL instead
   garbage  a lease whose options are hostile: a boot file with a terminal
            escape sequence in it, a host name of shell syntax,
@@ -347,6 +349,30 @@ class Peer:
                 c["nxt"], c["at"] = c["una"], now
                 self.tcp_push(c)
 
+    def dns(self, mac, src, sport, q):
+        """A query for boot.test's AAAA gets our address; its A nothing
+        (an IPv6-only network); any other name NXDOMAIN."""
+        if len(q) < 17 or q[2] & 0x80:
+            return
+        labels, i = [], 12
+        while i < len(q) and q[i]:
+            labels.append(q[i + 1:i + 1 + q[i]].decode("latin-1"))
+            i += 1 + q[i]
+        if i + 5 > len(q):
+            return
+        name, qtype = ".".join(labels).lower(), struct.unpack("!H", q[i + 1:i + 3])[0]
+        question = q[12:i + 5]
+        known = name == "boot.test"
+        answers = b""
+        if known and qtype == 28:
+            answers = struct.pack("!HHHIH", 0xc00c, 28, 1, 60, 16) + MY_IP6
+        flags = 0x8180 if known else 0x8183
+        reply = q[:2] + struct.pack("!HHHHH", flags, 1, 1 if answers else 0, 0, 0) + \
+            question + answers
+        self.log("dns", {1: "A", 28: "AAAA"}.get(qtype, qtype), name,
+                 "found" if answers else "none")
+        self.send(eth(mac, 0x86dd, ip6_udp(MY_IP6, src, 53, sport, reply)))
+
     def ipv6(self, mac, ip):
         nh, src, dst, p = ip[6], ip[8:24], ip[24:40], ip[40:]
         if nh == 58 and p:
@@ -357,6 +383,8 @@ class Peer:
             sport, dport = struct.unpack("!HH", p[:4])
             if dport == 547:
                 self.dhcp6(mac, src, sport, p[8:])
+            elif dst == MY_IP6 and dport == 53:
+                self.dns(mac, src, sport, p[8:])
             elif dst == MY_IP6:
                 self.tftp(mac, src, sport, dport, p[8:])
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """IPv6 network boot (issue #36, test 4): an IPv6-only network, no IPv4
 server at all: a pxelinux tree over TFTP, GRUB's name for an IPv6
-client, and a kernel and initrd over HTTP. The network is tests/e2e/netpeer.py in its v6 mode on
+client, a kernel and initrd over HTTP, and server names looked up in
+DNS. The network is tests/e2e/netpeer.py in its v6 mode on
 QEMU's dgram netdev (each Ethernet frame one UDP datagram to that process
 on 127.0.0.1: nothing leaves the machine): it advertises 2001:db8:36::/64,
 from which the kernel makes the guest's address itself (SLAAC), answers
@@ -181,10 +182,37 @@ def http_kernel_and_initrd_over_ipv6():
         print("  %s (%s MiB): %s" % (name, total, lines[-1].strip()))
 
 
+def names_looked_up():
+    """The boot file URL names its server (tftp://boot.test/pxelinux.0)
+    and so do the config's kernel and initrd (http://boot.test/...): the
+    DHCPv6 answer's DNS server (option 23, netpeer) is asked, bootmenu
+    looks the name up for the config lookups and busybox's wget for the
+    HTTP fetches (through the resolv.conf bootmenu writes for its leases),
+    and the per-MAC entry boots."""
+    d = tftp_tree(B, W, "dns", {})
+    with open(os.path.join(d, "pxelinux.cfg", "01-" + MAC.replace(":", "-")), "w") as f:
+        f.write("DEFAULT net6-dns\nTIMEOUT 10\nLABEL net6-dns\n"
+                "  KERNEL http://boot.test/vmlinuz\n  APPEND initrd=http://boot.test/"
+                "initrd.gz %s demo.entry=net6-dns target.poweroff\n" % CON)
+    got, out, served = v6_boot("dns", d, "tftp://boot.test/pxelinux.0")
+    if got != "net6-dns":
+        raise AssertionError("booted %s, not net6-dns" % got)
+    server_saw(served, ("dns AAAA boot.test found",
+                        "tftp pxelinux.cfg/01-" + MAC.replace(":", "-"),
+                        "http GET /vmlinuz", "http GET /initrd.gz"))
+    plain = ESC_RE.sub("", out)
+    # the menu's 80 columns may cut the label inside the server's address
+    if not re.search(r"eth0  tftp  %s \S+ from \[2001:db8:36:" % MAC, plain):
+        raise AssertionError("the menu's network is not labelled with the "
+                             "looked-up server [2001:db8:36::2]")
+    print("  booted %s; %d DNS answers" % (got, served.count("netpeer: dns ")))
+
+
 ok = True
 for name, fn in (("boot_file_url_boots", boot_file_url_boots),
                  ("grub_names_its_ipv6_address", grub_names_its_ipv6_address),
-                 ("http_kernel_and_initrd_over_ipv6", http_kernel_and_initrd_over_ipv6)):
+                 ("http_kernel_and_initrd_over_ipv6", http_kernel_and_initrd_over_ipv6),
+                 ("names_looked_up", names_looked_up)):
     if len(sys.argv) > 2 and sys.argv[2] not in name:
         continue
     ok = check("e2e.net6." + name, fn) and ok

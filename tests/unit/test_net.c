@@ -1,12 +1,18 @@
-/* test_net.c - addresses, the udhcpc and udhcpc6 leases, the config names
- * pxelinux and GRUB look for, and which loader a boot file is. */
+/* test_net.c - addresses, the udhcpc and udhcpc6 leases, DNS servers, the
+ * config names pxelinux and GRUB look for, and which loader a boot file
+ * is. */
 #include "test.h"
+#include "net/dns.h"
 #include "net/lease.h"
 #include "net/names.h"
 #include "net/search.h"
 #include "net/url.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 static int parse(const char *text, struct net_url *u, const char **why)
 {
@@ -220,7 +226,9 @@ TEST(lease_qemu_user_network)
 	CHECK_INT(l.server_id[3], 2);
 	CHECK_INT(l.siaddr[3], 2);
 	CHECK_INT(l.has, NET_LEASE_MAC | NET_LEASE_SUBNET | NET_LEASE_ROUTER |
-			     NET_LEASE_SERVER_ID | NET_LEASE_SIADDR);
+			     NET_LEASE_SERVER_ID | NET_LEASE_SIADDR |
+			     NET_LEASE_DNS);
+	CHECK_INT(l.dns[3], 3);
 	CHECK_STR(l.boot_file, "pxelinux.0");
 	CHECK_STR(l.tftp_server, "");
 	CHECK_STR(l.config_file, "");
@@ -611,7 +619,8 @@ TEST(search_server_from_boot_file_url)
 	    {"tftp://[2001:db8::1]:6969/pxelinux.0", "[2001:db8::1]",
 	     "tftp://[2001:db8::1]:6969/pxelinux.0"},
 	    {"tftp://192.0.2.5/pxelinux.0", "192.0.2.5", "pxelinux.0"},
-	    /* a name: no DNS here, so no server for the configs */
+	    /* a name, and the lease names no DNS server: no server for the
+	     * configs (nothing is asked) */
 	    {"tftp://boot.example/pxelinux.0", "",
 	     "tftp://boot.example/pxelinux.0"},
 	    {"ftp://[2001:db8::1]/pxelinux.0", "", ""},
@@ -672,6 +681,69 @@ TEST(grub_names_ipv6_address)
 	CHECK_INT(n.count, 2);
 }
 
+/* The leases' DNS servers: each once, at most three, 0.0.0.0 not one;
+ * the resolv.conf says them in the order they came. */
+TEST(dns_servers_into_resolv_conf)
+{
+	static const uint8_t a[4] = {10, 0, 2, 3}, zero[4] = {0};
+	static const uint8_t b[16] = {0x20, 0x01, 0x0d, 0xb8, 0, 0x36, 0, 0,
+				      0,    0,	  0,	0,    0, 0,    0, 2};
+	static const uint8_t c[4] = {192, 0, 2, 53}, d[4] = {192, 0, 2, 54};
+	struct net_dns dns = {0};
+	char dir[] = "/tmp/test_net_dns.XXXXXX", path[64], text[512];
+	FILE *f;
+	size_t n;
+
+	CHECK_INT(net_dns_add(&dns, a, 4), 1);
+	CHECK_INT(net_dns_add(&dns, a, 4), 0);
+	CHECK_INT(net_dns_add(&dns, zero, 4), 0);
+	CHECK_INT(net_dns_add(&dns, b, 16), 1);
+	CHECK_INT(net_dns_add(&dns, c, 4), 1);
+	CHECK_INT(net_dns_add(&dns, d, 4), 0); /* musl asks three */
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/resolv.conf", dir);
+	CHECK_INT(net_dns_write(&dns, path), 0);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+	text[n] = '\0';
+	if (f)
+		fclose(f);
+	CHECK_STR(text, "# bootmenu: the DNS servers its DHCP leases named\n"
+			"nameserver 10.0.2.3\n"
+			"nameserver 2001:db8:36::2\n"
+			"nameserver 192.0.2.53\n"
+			"options timeout:3 attempts:2\n");
+	unlink(path);
+	rmdir(dir);
+	CHECK_INT(net_dns_write(&dns, "/nonexistent/dir/resolv.conf"), -ENOENT);
+}
+
+/* What is a name to look up; what is not is refused before any query.
+ * "localhost" comes from /etc/hosts: no DNS server is asked. */
+TEST(dns_names_and_lookup)
+{
+	char out[NET_DNS_TEXT];
+	const char *why = NULL;
+
+	CHECK(net_dns_is_name("boot.example.org"));
+	CHECK(net_dns_is_name("pxe-1_a"));
+	CHECK(!net_dns_is_name("192.0.2.1"));
+	CHECK(!net_dns_is_name(""));
+	CHECK(!net_dns_is_name("boot example"));
+	CHECK(!net_dns_is_name("\xff\xfenot an address"));
+	CHECK_INT(
+	    net_dns_lookup("a b", AF_INET, AF_UNSPEC, out, sizeof(out), &why),
+	    -EINVAL);
+	CHECK_STR(why, "it is not a host name");
+	CHECK_INT(net_dns_lookup("localhost", AF_INET, AF_UNSPEC, out,
+				 sizeof(out), &why),
+		  0);
+	CHECK_STR(out, "127.0.0.1");
+	CHECK_INT(net_dns_lookup("localhost", AF_INET, AF_UNSPEC, out, 4, &why),
+		  -ENAMETOOLONG);
+}
+
 TEST_MAIN("test_net", url_tftp_name_and_path, url_http_ipv4_port_query,
 	  url_ipv6_and_defaults, url_refusals_say_why, url_over_long_parts,
 	  url_resolve_rfc3986, url_resolve_boot_dir, lease_qemu_user_network,
@@ -681,4 +753,5 @@ TEST_MAIN("test_net", url_tftp_name_and_path, url_http_ipv4_port_query,
 	  grub_prefix_from_boot_file, loader_classify, uuid_from_sysfs_text,
 	  lease_option_97_sent_back, lease6_qemu_user_network,
 	  lease6_bad_values, search_server_from_boot_file_url,
-	  names_without_ipv4, grub_names_ipv6_address)
+	  names_without_ipv4, grub_names_ipv6_address,
+	  dns_servers_into_resolv_conf, dns_names_and_lookup)
