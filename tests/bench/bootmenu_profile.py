@@ -159,8 +159,8 @@ def main():
         bench.progress("profile %d/%d: %.3f s, %s" % (i + 1, RUNS, spans[-1], dict(k)))
     n = sum(kinds.values()) or 1
     res = {"runs": RUNS, "start_to_countdown_s": spans, "kinds": dict(kinds),
-           "kernel": kfun.most_common(40), "bootmenu": ufun.most_common(40),
-           "bootmenu files": uobj.most_common(40)}
+           "kernel": kfun.most_common(), "bootmenu": ufun.most_common(),
+           "bootmenu files": uobj.most_common()}
     json.dump(res, open(os.path.join(O, "results.json"), "w"), indent=1)
     lines = ["# bootmenu from its start to the countdown, sampled (%d boots)" % RUNS, "",
              "bootmenu.efi under SeaBIOS -kernel, menu.img, no NIC, TCG; start -> countdown "
