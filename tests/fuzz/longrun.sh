@@ -10,7 +10,9 @@
 # figures LONGRUN.md records), crashes go to BUILD/fuzz-long/crashes/TARGET/,
 # and BUILD/fuzz-long/times gets the start, the end and the exit status.
 # CAP (seconds, default 28800) stops a run early; RUNS (default 10000000)
-# sets the count; MAX_LEN (default 65536, as run.sh) the longest input.
+# sets the count; MAX_LEN (default 65536, as run.sh) the longest input;
+# TIMEOUT (default 10, as run.sh) the seconds one input may take, on the
+# wall clock: a run under nice beside a busy machine may need more.
 # Exit status: 0 when every run ended cleanly.
 set -u
 B=$1; shift
@@ -25,9 +27,9 @@ for n in "$@"; do
 	fi
 	cp "$B/fuzz/$n" "$out/bin/$n"
 	mkdir -p "$out/corpus/$n" "$out/crashes/$n"
-	echo "$n start $(date -u +%FT%TZ) $(git -C "$here" rev-parse --short HEAD 2>/dev/null) max_len=${MAX_LEN:-65536}" >>"$out/times"
+	echo "$n start $(date -u +%FT%TZ) $(git -C "$here" rev-parse --short HEAD 2>/dev/null) max_len=${MAX_LEN:-65536} timeout=${TIMEOUT:-10}" >>"$out/times"
 	"$out/bin/$n" -runs="${RUNS:-10000000}" -max_total_time="${CAP:-28800}" \
-		-timeout=10 -rss_limit_mb=2048 -max_len="${MAX_LEN:-65536}" \
+		-timeout="${TIMEOUT:-10}" -rss_limit_mb=2048 -max_len="${MAX_LEN:-65536}" \
 		-artifact_prefix="$out/crashes/$n/" -print_final_stats=1 \
 		"$out/corpus/$n" "$here/seeds/$n" >"$out/$n.log" 2>&1
 	rc=$?
