@@ -1214,13 +1214,19 @@ def m9_session():
     t = os.path.join(B, "asan", "tests", "test_session")
     p = subprocess.run([t], cwd=os.path.join(HERE, "..", ".."), stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True)
-    m = re.search(r"session bytes after 1 and 500 plug/pull cycles: (\d+), (\d+)", p.stdout)
+    # test_session's note: "session and scan bytes after 1 and 500 plug/pull
+    # cycles: S1 and C1, S500 and C500; heap after 10 and 500: H10, H500"
+    m = re.search(r"session and scan bytes after 1 and 500 plug/pull cycles: (\d+) and "
+                  r"(\d+), (\d+) and (\d+); heap after 10 and 500: (\d+), (\d+)", p.stdout)
     if not m or "FAIL test_session.test_session_plug_pull_500" in p.stdout:
         RESULTS["measurements"][key] = {"skipped": "test_session: " + p.stdout[-200:]}
         return
-    RESULTS["measurements"][key] = {"bytes_after_1": int(m.group(1)),
-                                    "bytes_after_500": int(m.group(2))}
-    progress("9. %s bytes after 1 cycle, %s after 500" % m.groups())
+    v = [int(x) for x in m.groups()]
+    RESULTS["measurements"][key] = {"bytes_after_1": v[0], "bytes_after_500": v[2],
+                                    "scan_after_1": v[1], "scan_after_500": v[3],
+                                    "heap_after_10": v[4], "heap_after_500": v[5]}
+    progress("9. session %d bytes after 1 cycle, %d after 500; scan %d, %d; heap %d, %d"
+             % (v[0], v[2], v[1], v[3], v[4], v[5]))
 
 
 # -------------------------------------------------- 11. one LUKS keyslot

@@ -398,8 +398,12 @@ def write(R, outdir):
         L.append("")
     m = section("9_session_memory", "9. Session memory over plug/pull cycles (host)")
     if m:
-        L.append("- arena bytes after 1 cycle: %s; after 500: %s" % (
+        L.append("- the session's arena bytes after 1 cycle: %s; after 500: %s" % (
             m.get("bytes_after_1", "?"), m.get("bytes_after_500", "?")))
+        L.append("- the scan's bytes after 1 cycle: %s; after 500: %s" % (
+            m.get("scan_after_1", "?"), m.get("scan_after_500", "?")))
+        L.append("- the heap as AddressSanitizer counts it after 10 cycles: %s; after 500: %s"
+                 % (m.get("heap_after_10", "?"), m.get("heap_after_500", "?")))
         L.append("")
         L.append("How: tests/unit/test_session.c's plug_pull_500 (a fake sysfs, a real ext4 "
                  "image mounted by the scan's seam): a stick with a config is plugged and "
