@@ -65,8 +65,7 @@ static int fail(const char **why, const char *msg, int rc)
 }
 
 /* The first answer of @family in @res, as a URL's server into @out. */
-static int pick(const struct addrinfo *res, int family, char *out,
-		size_t size)
+static int pick(const struct addrinfo *res, int family, char *out, size_t size)
 {
 	char text[INET6_ADDRSTRLEN];
 
@@ -82,7 +81,8 @@ static int pick(const struct addrinfo *res, int family, char *out,
 			      ->sin6_addr;
 		if (!inet_ntop(family, a, text, sizeof(text)))
 			continue;
-		if ((size_t)snprintf(out, size, family == AF_INET ? "%s" : "[%s]",
+		if ((size_t)snprintf(out, size,
+				     family == AF_INET ? "%s" : "[%s]",
 				     text) >= size)
 			return -ENAMETOOLONG;
 		return 0;

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
 static int parse(const char *text, struct net_url *u, const char **why)
 {
@@ -690,8 +689,7 @@ TEST(dns_servers_into_resolv_conf)
 				      0,    0,	  0,	0,    0, 0,    0, 2};
 	static const uint8_t c[4] = {192, 0, 2, 53}, d[4] = {192, 0, 2, 54};
 	struct net_dns dns = {0};
-	char dir[] = "/tmp/test_net_dns.XXXXXX", path[64], text[512];
-	FILE *f;
+	char dir[64], path[96], *text;
 	size_t n;
 
 	CHECK_INT(net_dns_add(&dns, a, 4), 1);
@@ -700,22 +698,22 @@ TEST(dns_servers_into_resolv_conf)
 	CHECK_INT(net_dns_add(&dns, b, 16), 1);
 	CHECK_INT(net_dns_add(&dns, c, 4), 1);
 	CHECK_INT(net_dns_add(&dns, d, 4), 0); /* musl asks three */
-	CHECK(mkdtemp(dir) != NULL);
+	test_tmpdir(dir, sizeof(dir), "test_net_dns");
 	snprintf(path, sizeof(path), "%s/resolv.conf", dir);
 	CHECK_INT(net_dns_write(&dns, path), 0);
-	f = fopen(path, "r");
-	CHECK(f != NULL);
-	n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
-	text[n] = '\0';
-	if (f)
-		fclose(f);
-	CHECK_STR(text, "# bootmenu: the DNS servers its DHCP leases named\n"
-			"nameserver 10.0.2.3\n"
-			"nameserver 2001:db8:36::2\n"
-			"nameserver 192.0.2.53\n"
-			"options timeout:3 attempts:2\n");
-	unlink(path);
-	rmdir(dir);
+	text = test_slurp(path, &n);
+	CHECK(text != NULL);
+	if (text) {
+		text[n] = '\0';
+		CHECK_STR(text,
+			  "# bootmenu: the DNS servers its DHCP leases named\n"
+			  "nameserver 10.0.2.3\n"
+			  "nameserver 2001:db8:36::2\n"
+			  "nameserver 192.0.2.53\n"
+			  "options timeout:3 attempts:2\n");
+	}
+	free(text);
+	test_rmtree(dir);
 	CHECK_INT(net_dns_write(&dns, "/nonexistent/dir/resolv.conf"), -ENOENT);
 }
 
