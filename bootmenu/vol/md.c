@@ -403,6 +403,16 @@ static const char *level_name(int level, char *buf, size_t n)
 	return buf;
 }
 
+/* Whether @a comes before @b as the member to read: more events, else
+ * the lower slot (a member with a slot before one without), so that the
+ * same member is read whatever order the devices were found in. */
+static bool before(const struct md_member *a, const struct md_member *b)
+{
+	if (a->events != b->events)
+		return a->events > b->events;
+	return a->role >= 0 && (b->role < 0 || a->role < b->role);
+}
+
 /* The member of the array with the highest events count among the
  * healthy active ones (@active), or among all but the faulty, whose
  * superblock stops at the failure (the newest says what the array is
@@ -417,7 +427,7 @@ static int newest(const struct md_member *ms, size_t n, const uint8_t *uuid,
 		    (active ? ms[i].state != MD_ACTIVE
 			    : ms[i].state == MD_FAULTY))
 			continue;
-		if (best < 0 || ms[i].events > ms[best].events)
+		if (best < 0 || before(&ms[i], &ms[best]))
 			best = (int)i;
 	}
 	return best;

@@ -67,8 +67,9 @@ int md_member_read(int fd, uint64_t dev_size, struct md_member *m, char *err,
 
 /* The RAID1 volume on members[0..n), which must all carry one array's
  * UUID (else -EINVAL). Fills *v: its name, and one window on the
- * healthy active member with the highest events count (w[0].source is
- * an index into members), or v->skip says why the array is not read.
+ * healthy active member with the highest events count, the lowest slot
+ * among equals whatever their order in @members (w[0].source is an
+ * index into members), or v->skip says why the array is not read.
  * A degraded mirror stays readable: @note (may be NULL) then gets a
  * sentence saying so, else it is emptied. Returns 0 or -EINVAL. */
 int md_volume(const struct md_member *members, size_t n, struct vol *v,

@@ -246,6 +246,26 @@ TEST(stale_member_not_chosen)
 	CHECK_INT(v.w[0].source, 0);
 }
 
+/* Two healthy members, equal in events: the one in the lower slot is
+ * read, whichever order the scan found them in (it reads as the devices
+ * answer, which varies from boot to boot). */
+TEST(equal_members_lower_slot_read)
+{
+	struct md_member ms[2] = {fix("v12-a.img"), fix("v12-b.img")};
+	int first = ms[0].role < ms[1].role ? 0 : 1;
+	struct vol v;
+
+	CHECK_INT(ms[0].events, ms[1].events);
+	CHECK(ms[0].role != ms[1].role);
+	CHECK_INT(md_volume(ms, 2, &v, NULL, 0), 0);
+	CHECK_INT(v.n, 1);
+	CHECK_INT(v.w[0].source, first);
+	ms[0] = fix("v12-b.img");
+	ms[1] = fix("v12-a.img");
+	CHECK_INT(md_volume(ms, 2, &v, NULL, 0), 0);
+	CHECK_INT(v.w[0].source, 1 - first);
+}
+
 TEST(degraded_still_readable)
 {
 	struct md_member m = fix("v12-b.img");
@@ -414,5 +434,6 @@ TEST(member_count_beyond_format)
 
 TEST_MAIN("test_vol_md", each_version_found, checksum_flipped_byte,
 	  read_reports_bad_superblock, windows_exact, stale_member_not_chosen,
-	  degraded_still_readable, raid5_skipped, no_healthy_member_and_reshape,
-	  truncated_and_garbage, member_count_beyond_format)
+	  equal_members_lower_slot_read, degraded_still_readable, raid5_skipped,
+	  no_healthy_member_and_reshape, truncated_and_garbage,
+	  member_count_beyond_format)
