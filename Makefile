@@ -303,7 +303,7 @@ FUZZ_LIB_SRCS := $(filter-out bootmenu/ui/% bootmenu/scan/probe%.c bootmenu/scan
 # runs at most 1,000 commands and 128 gotos a path (bootmenu: 10,000, 1,024).
 # coverage-ignore.txt names the crypto rounds that give libFuzzer no feedback.
 FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-DCFG_FILES_MAX=64 -DIPXE_STEPS_MAX=1000 -DIPXE_GOTO_MAX=128 \
+	-DCFG_FILES_MAX=64 -DIPXE_STEPS_MAX=1000 -DIPXE_GOTO_MAX=128 -DIPXE_EXPAND_BYTES_MAX=1048576ul \
 	-fsanitize-coverage-ignorelist=tests/fuzz/coverage-ignore.txt
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(HDRS) $(wildcard tests/fuzz/*.h) \
 		tests/fuzz/coverage-ignore.txt | $(DEPS)

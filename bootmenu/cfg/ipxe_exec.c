@@ -25,7 +25,8 @@
  *   are evaluated, so `isset ${x} || goto y` follows the right branch.
  * - goto follows labels forward and back; a path that takes more than
  *   IPXE_GOTO_MAX of them ends with a warning, and IPXE_STEPS_MAX bounds
- *   the commands of all paths together.
+ *   the commands of all paths together, IPXE_EXPAND_BYTES_MAX the text
+ *   their ${...} write.
  * - menu/item/choose VAR: each selectable item is one path, run from the
  *   command after choose with VAR set to the item's name; what it boots
  *   is an entry titled with the item's text. A choose inside an item is a
@@ -112,6 +113,7 @@ struct ipxe_exec {
 	struct ipxe_label *labels; /* goto looks up here, not in every */
 	size_t n_labels;	   /* line: a loop cost lines x gotos */
 	unsigned long steps;
+	size_t expanded; /* bytes ${...} expansion wrote, for its budget */
 	bool spent, full, have_default;
 	int added;
 	char *buf[2]; /* IPXE_LINE_MAX + 1 each */
@@ -311,7 +313,10 @@ static char *ipxe_expand(struct ipxe_exec *s, const struct ipxe_state *st,
 	snprintf(w, IPXE_LINE_MAX + 1, "%s", word);
 	for (int i = 0; ipxe_innermost(w, &start, &end); i++) {
 		const char *v;
+		int n;
 
+		if (s->expanded > IPXE_EXPAND_BYTES_MAX)
+			break; /* ipxe_run_cmd() ends the run */
 		if (i == IPXE_EXPAND_MAX) {
 			ipxe_warn(s, line,
 				  "more than %d ${...} in one word: "
@@ -321,8 +326,9 @@ static char *ipxe_expand(struct ipxe_exec *s, const struct ipxe_state *st,
 		}
 		*start = *end = '\0';
 		v = ipxe_setting(s, st, tmp, start + 2, line, quiet);
-		if (snprintf(o, IPXE_LINE_MAX + 1, "%s%s%s", w, v, end + 1) >
-		    IPXE_LINE_MAX)
+		n = snprintf(o, IPXE_LINE_MAX + 1, "%s%s%s", w, v, end + 1);
+		s->expanded += n > 0 ? (size_t)n : 0;
+		if (n > IPXE_LINE_MAX)
 			ipxe_warn(s, line, "a word longer than %d bytes is cut",
 				  IPXE_LINE_MAX);
 		w = o;
@@ -1050,6 +1056,16 @@ static int ipxe_run_cmd(struct ipxe_exec *s, struct ipxe_state *st,
 	for (size_t i = 0; i < n; i++)
 		argv[i] = ipxe_expand(s, st, tmp, tok[i], c->line, quiet);
 	argv[n] = NULL;
+	if (s->expanded > IPXE_EXPAND_BYTES_MAX) {
+		if (!s->spent)
+			ipxe_warn(s, c->line,
+				  "${...} expanded to more than %lu MiB: a "
+				  "loop? the rest is not followed",
+				  (unsigned long)(IPXE_EXPAND_BYTES_MAX >> 20));
+		s->spent = true;
+		ipxe_jump(c, IPXE_END);
+		return 0;
+	}
 	c->argv = argv;
 	c->argc = n;
 	c->tmp = tmp;
