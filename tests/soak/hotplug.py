@@ -25,7 +25,9 @@ files are named hotplug-rescan). Sampled from the shell: bootmenu's VmRSS,
 VmHWM (KiB) and threads, the lines of its /proc/PID/mountinfo (and the
 shell's), its open fds, the dm devices under /sys/block, and the loop
 devices with a backing file: once settled before the first cycle, every
-SAMPLE_CYCLES cycles, every SAMPLE_FLAPS flaps. Prints a table and writes
+SAMPLE_CYCLES cycles, every SAMPLE_FLAPS flaps (50 and 10 unless the
+environment says; PEAK_PER_SAMPLE=1 makes each VmHWM the peak since the
+sample before). Prints a table and writes
 BUILD/soak/hotplug.json. Not part of make test. Logs in TEST_LOGS (default
 BUILD/test-logs): the guest's consoles, ttyS0 and ttyS1.
 
@@ -49,7 +51,12 @@ from screen import Screen  # noqa: E402
 B = os.path.abspath(sys.argv[1])
 CYCLES = int(sys.argv[2]) if len(sys.argv) > 2 else 500
 FLAPS = int(sys.argv[3]) if len(sys.argv) > 3 else 50
-SAMPLE_CYCLES, SAMPLE_FLAPS = 50, 10
+SAMPLE_CYCLES = int(os.environ.get("SAMPLE_CYCLES", "50"))
+SAMPLE_FLAPS = int(os.environ.get("SAMPLE_FLAPS", "10"))
+# PEAK_PER_SAMPLE=1: after each sample the kernel's peak (VmHWM) is reset
+# (`echo 5 > /proc/PID/clear_refs`), so each sample's HWM is the highest
+# resident memory since the sample before, not since bootmenu started
+PEAK_PER_SAMPLE = os.environ.get("PEAK_PER_SAMPLE") == "1"
 SETTLE_S = 15
 # what RSS may gain from the first cycle sample to the last one (KiB)
 RSS_NOISE_KIB = int(os.environ.get("RSS_NOISE_KIB", "64"))
@@ -78,7 +85,8 @@ SAMPLE_CMD = (
     " fds=$(ls /proc/$P/fd | wc -l)"
     " dm=$(ls -d /sys/block/dm-* 2>/dev/null | wc -l)"
     " loop=$(cat /sys/block/loop*/loop/backing_file 2>/dev/null | wc -l)"
-    " alive=$(kill -0 $P 2>/dev/null && echo 1 || echo 0)\n")
+    " alive=$(kill -0 $P 2>/dev/null && echo 1 || echo 0)"
+    + ("; echo 5 >/proc/$P/clear_refs" if PEAK_PER_SAMPLE else "") + "\n")
 
 
 class MenuTerminal:
@@ -278,6 +286,7 @@ def main():
         q.close()
     bad = verdict(samples)
     result = {"cycles": CYCLES, "flaps": FLAPS, "flap_rescan": FLAP_RESCAN,
+              "peak_per_sample": PEAK_PER_SAMPLE,
               "boot": "bzImage+initramfs" if os.environ.get("SOAK_INITRD") == "1"
               else "bootmenu.efi",
               "s_per_cycle": round(t_cyc / CYCLES, 2) if CYCLES else None,
